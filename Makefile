@@ -1,0 +1,69 @@
+# Makefile — builds serde.so with PGXS: the host-neutral core (src/core), its JSON walker compiled
+# once per SIMD kernel (chosen at load time), and the PostgreSQL adapter (src/pg).
+#   make / make install / make installcheck     the extension and its pg_regress suite
+#   make unit                                   core unit tests (plain build)
+#   make unit-asan                              core unit tests under ASan + UBSan
+EXTENSION  = serde
+MODULE_big = serde
+DATA       = serde--1.0.sql
+PGFILEDESC = "serde - validate and decode JSON/XML documents into typed rows"
+
+CORE_C   = $(sort $(wildcard src/core/*.c))
+PG_C     = $(sort $(wildcard src/pg/*.c))
+KERNELS  = icelake haswell westmere fallback
+KERNEL_O = $(foreach k,$(KERNELS),src/core/json_walk_$(k).o) src/core/json_dispatch.o
+OBJS     = $(CORE_C:.c=.o) $(PG_C:.c=.o) $(KERNEL_O)
+
+REGRESS  = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
+REGRESS_OPTS = --inputdir=. --load-extension=dblink
+
+PG_CONFIG ?= pg_config
+PG_INCLUDE := $(shell $(PG_CONFIG) --includedir-server)
+WARN      = -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers \
+            -Wno-sign-compare -Wshadow=compatible-local
+PG_CPPFLAGS = -isystem $(PG_INCLUDE) -isystem /usr/include/libxml2 -Isrc/core
+PG_CFLAGS   = $(WARN) -std=gnu11
+SHLIB_LINK  = -lsimdjson -lxml2 -lstdc++
+
+# No LLVM bitcode: our C++ needs flags PGXS's bitcode rule ignores, and JIT inlining of a
+# decoder gains nothing.
+override with_llvm := no
+
+include $(shell $(PG_CONFIG) --pgxs)
+
+# ---- the C++ JSON walker, once per kernel ---------------------------------------------------
+CXXWARN   = -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers
+SDCXX     = $(CXX) -std=c++17 -O2 -fPIC -fno-exceptions -fno-rtti -DNDEBUG \
+            -DSIMDJSON_EXCEPTIONS=0 -fvisibility=hidden -Isrc/core $(CXXWARN)
+KFLAGS_icelake  = -DSIMDJSON_BUILTIN_IMPLEMENTATION=icelake  -march=icelake-server -mtune=generic
+KFLAGS_haswell  = -DSIMDJSON_BUILTIN_IMPLEMENTATION=haswell  -march=haswell -mtune=generic
+KFLAGS_westmere = -DSIMDJSON_BUILTIN_IMPLEMENTATION=westmere -march=westmere -mtune=generic
+KFLAGS_fallback = -DSIMDJSON_BUILTIN_IMPLEMENTATION=fallback
+
+src/core/json_walk_%.o: src/core/json_walk.cpp src/core/serde_core.h src/core/json_walk.h src/core/scalar.h
+	$(SDCXX) $(KFLAGS_$*) -DSD_KERNEL=$* -c -o $@ $<
+
+src/core/json_dispatch.o: src/core/json_dispatch.cpp src/core/json_walk.h src/core/serde_core.h
+	$(SDCXX) -c -o $@ $<
+
+$(CORE_C:.c=.o) $(PG_C:.c=.o): $(wildcard src/core/*.h src/pg/*.h)
+
+# ---- core unit tests --------------------------------------------------------------------------
+UNIT_SRC = $(sort $(wildcard test/unit_*.c))
+UNIT_CC  = gcc -std=gnu11 -O1 -g $(WARN) -Isrc/core
+unit: test/unit_runner
+	./test/unit_runner
+test/unit_runner: $(UNIT_SRC) $(CORE_C) $(KERNEL_O) test/unit.h
+	$(UNIT_CC) -o $@ $(UNIT_SRC) $(CORE_C) $(KERNEL_O) -lsimdjson -lstdc++ -lm
+
+ASAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+unit-asan: $(UNIT_SRC) $(CORE_C) src/core/json_walk.cpp src/core/json_dispatch.cpp test/unit.h
+	mkdir -p test/asan
+	$(foreach k,$(KERNELS),$(SDCXX) $(ASAN) $(KFLAGS_$(k)) -DSD_KERNEL=$(k) -c -o test/asan/json_walk_$(k).o src/core/json_walk.cpp &&) true
+	$(SDCXX) $(ASAN) -c -o test/asan/json_dispatch.o src/core/json_dispatch.cpp
+	$(UNIT_CC) $(ASAN) -o test/unit_runner_asan $(UNIT_SRC) $(CORE_C) test/asan/*.o -lsimdjson -lstdc++ -lm
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./test/unit_runner_asan
+
+EXTRA_CLEAN = test/unit_runner test/unit_runner_asan test/asan results regression.diffs regression.out tmp_check log
+
+.PHONY: unit unit-asan

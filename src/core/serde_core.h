@@ -1,0 +1,315 @@
+/*
+ * serde_core.h — the public API of serde's host-neutral core.
+ *
+ * The core knows nothing of PostgreSQL or SQLite.  A host (adapter) hands in:
+ *   - a description of the target type (sd_type tree),
+ *   - the shape's options as JSON text,
+ *   - hooks: allocation that returns NULL on failure, and should_stop().
+ * and gets back:
+ *   - a compiled plan (sd_plan, an immutable tree of sd_node/sd_field), built once,
+ *   - for each document, a value tape (sd_val array) that mirrors the plan, or an sd_error.
+ *
+ * Lifetimes (explicit, yyjson/PCRE2 style):
+ *   sd_compile()  -> sd_plan*      freed by sd_plan_free(); borrows the sd_type tree, which
+ *                                  the host keeps alive at least as long as the plan.
+ *   sd_decoder_create() -> decoder reused for many documents; the tape and every pointer in it
+ *                                  (strings, bytes) stay valid until the next decode call on
+ *                                  the same decoder or sd_decoder_destroy().
+ * The core never longjmps, exits or throws: every failure is a return value plus sd_error.
+ */
+#ifndef SERDE_CORE_H
+#define SERDE_CORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------------------------ */
+/* Errors                                                                                     */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef enum sd_code
+{
+	SD_OK = 0,
+	SD_E_SYNTAX,        /* 22P02 malformed JSON */
+	SD_E_KIND,          /* 22032 wrong kind, bad scalar text, unknown enum label, non-integral */
+	SD_E_MISSING,       /* 2203A missing required member */
+	SD_E_UNKNOWN,       /* 2203E unknown member under unknown: reject */
+	SD_E_DUPLICATE,     /* 22030 duplicate mapped member */
+	SD_E_RANGE,         /* 22003 number out of range, numeric precision/scale */
+	SD_E_DATETIME,      /* 22008 impossible or out-of-range date/timestamp */
+	SD_E_LENGTH,        /* 22001 string too long */
+	SD_E_NOTNULL,       /* 23502 null where not nullable */
+	SD_E_CHECK,         /* 23514 domain CHECK (raised by hosts) */
+	SD_E_DEPTH,         /* 54001 nesting deeper than max_depth (or the stack budget) */
+	SD_E_SIZE,          /* 54000 document larger than max_document_bytes */
+	SD_E_OPTIONS,       /* 22023 bad registration options */
+	SD_E_NOMEM,         /* 53200 allocation failed */
+	SD_E_CANCELED,      /* 57014 should_stop() returned true */
+	SD_E_XML_SYNTAX,    /* 2200M malformed XML */
+	SD_E_XML_KIND,      /* 2200N XML content does not fit */
+	SD_E_INTERNAL       /* XX000 a bug in serde */
+} sd_code;
+
+#define SD_PATH_MAX     512
+#define SD_PROBLEM_MAX  384
+
+typedef struct sd_error
+{
+	sd_code		code;
+	int64_t		offset;                 /* 0-based byte offset into the document, -1 if none */
+	char		path[SD_PATH_MAX];      /* jsonpath ("$.a[3].b") or option path ("$.fields.x") */
+	char		problem[SD_PROBLEM_MAX];/* e.g. expected integer, found string "12.5" */
+} sd_error;
+
+/* The five-character SQLSTATE of a code ("22P02"). */
+const char *sd_code_sqlstate(sd_code code);
+/* A short stable name for a code ("syntax", "kind", ...). */
+const char *sd_code_name(sd_code code);
+
+void		sd_error_clear(sd_error *err);
+/* Sets code, offset and problem (printf-style); leaves path alone. Returns false. */
+bool		sd_error_set(sd_error *err, sd_code code, int64_t offset, const char *fmt, ...)
+			__attribute__((format(printf, 4, 5)));
+
+/* jsonpath building: append ".name" (or ."quoted name") / "[i]" to a NUL-terminated buffer of
+ * SD_PATH_MAX bytes; a path that no longer fits ends in "..." and stays valid C. */
+void		sd_path_member(char *path, const char *name, size_t len);
+void		sd_path_index(char *path, uint64_t index);
+
+/* Appends a quoted, 40-character-cut rendering of a document value to buf ("string \"12.5\"",
+ * "number 1.5", "object", "array", "true", "null"). */
+void		sd_describe_found(char *buf, size_t bufsize, const char *json_token, size_t len);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Host hooks                                                                                 */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef struct sd_hooks
+{
+	/* Allocation.  Must return NULL on failure and never longjmp or throw: the decoder calls
+	 * these from inside the JSON walker (a C++ frame).  NULL members mean malloc/realloc/free. */
+	void	   *(*alloc) (void *ud, size_t size);
+	void	   *(*realloc) (void *ud, void *ptr, size_t size);
+	void		(*free) (void *ud, void *ptr);
+	/* Polled every few thousand values; true stops the decode with SD_E_CANCELED.  Must not
+	 * longjmp (PostgreSQL: read InterruptPending, raise after the core returned). */
+	bool		(*should_stop) (void *ud);
+	void	   *ud;
+} sd_hooks;
+
+typedef struct sd_limits
+{
+	uint32_t	max_depth;          /* the root value is at depth 1; default 512 */
+	uint64_t	max_document_bytes; /* default 1 GB */
+	size_t		stack_budget;       /* bytes of C stack the decoder may use; 0 = 1 MB */
+} sd_limits;
+
+#define SD_DEFAULT_MAX_DEPTH 512
+#define SD_DEFAULT_MAX_DOCUMENT_BYTES ((uint64_t) 1024 * 1024 * 1024)
+
+/* ------------------------------------------------------------------------------------------ */
+/* Type descriptions, handed in by the host                                                   */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef enum sd_kind
+{
+	SD_K_TEXT,          /* text, varchar(n), char(n) (max_chars) */
+	SD_K_INT2,
+	SD_K_INT4,
+	SD_K_INT8,
+	SD_K_FLOAT4,
+	SD_K_FLOAT8,
+	SD_K_NUMERIC,       /* precision/scale, -1 when unconstrained */
+	SD_K_BOOL,
+	SD_K_TIMESTAMPTZ,
+	SD_K_TIMESTAMP,
+	SD_K_DATE,
+	SD_K_TIME,
+	SD_K_UUID,
+	SD_K_BYTEA,
+	SD_K_ENUM,
+	SD_K_JSON,          /* json: raw text kept */
+	SD_K_JSONB,
+	SD_K_ARRAY,         /* elem */
+	SD_K_COMPOSITE,     /* cols */
+	SD_K_OTHER          /* a JSON string handed to the host's input function */
+} sd_kind;
+
+typedef struct sd_type sd_type;
+
+typedef struct sd_column
+{
+	const char *name;
+	const sd_type *type;
+} sd_column;
+
+struct sd_type
+{
+	sd_kind		kind;
+	const char *name;           /* as SQL prints it: "integer", "character varying(20)", "invoice" */
+	int32_t		max_chars;      /* SD_K_TEXT: n of varchar(n)/char(n); -1 = unlimited */
+	int16_t		precision;      /* SD_K_NUMERIC typmod, -1 = unconstrained */
+	int16_t		scale;
+	bool		not_null;       /* a domain (somewhere in the chain) is NOT NULL */
+	const sd_type *elem;        /* SD_K_ARRAY: element type */
+	int			ncols;          /* SD_K_COMPOSITE: live columns in order */
+	const sd_column *cols;
+	int			nlabels;        /* SD_K_ENUM: labels in sort order */
+	const char *const *labels;
+	void	   *host;           /* host-private (PostgreSQL: type oid, typmod, I/O info) */
+};
+
+/* ------------------------------------------------------------------------------------------ */
+/* Plans                                                                                      */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef enum sd_format
+{
+	SD_FMT_NONE = 0,
+	SD_FMT_RFC3339,
+	SD_FMT_UNIX,
+	SD_FMT_UNIX_MS,
+	SD_FMT_BASE64,
+	SD_FMT_BASE64URL,
+	SD_FMT_HEX
+} sd_format;
+
+typedef struct sd_node sd_node;
+typedef struct sd_members sd_members;   /* private: member lookup of a composite */
+
+typedef struct sd_field
+{
+	int			col;            /* index into type->cols */
+	const char *column;         /* column name */
+	const char *name;           /* document member name (== path[npath-1]) */
+	int			npath;          /* >= 1 */
+	const char *const *path;
+	bool		optional;
+	bool		nullable;
+	bool		skip;
+	bool		is_extra;       /* this column receives the object of unmapped members */
+	bool		has_default;
+	const char *default_json;   /* JSON text of the default value */
+	int			default_index;  /* 0..plan ndefaults-1: the host's pre-converted default */
+	const sd_node *node;        /* how the member's value decodes */
+} sd_field;
+
+struct sd_node
+{
+	sd_kind		kind;
+	const sd_type *type;
+	sd_format	format;         /* timestamps: NONE/RFC3339/UNIX/UNIX_MS; bytea: NONE/BASE64/... */
+	bool		coerce;
+	bool		reject_unknown;
+	bool		all_optional;   /* shape-level "optional" in force here */
+	const char *rename;         /* "camel", "pascal", "kebab", "upper" or NULL */
+	const char *shape;          /* registered shape this node was compiled from, or NULL */
+	/* SD_K_COMPOSITE */
+	int			nfields;        /* == type->ncols; fields[i].col == i */
+	const sd_field *fields;
+	int			extra_col;      /* column receiving unmapped members, or -1 */
+	const sd_members *members;
+	/* SD_K_ARRAY */
+	const sd_node *elem;
+};
+
+typedef struct sd_plan sd_plan;
+
+/* Resolves a shape named by a `shape` option: its options JSON and target type.  Returns false
+ * with err set (SD_E_OPTIONS) when it does not exist.  The host records the dependency. */
+typedef struct sd_resolver
+{
+	bool		(*resolve) (void *ud, const char *shape, const char **options_json,
+							const sd_type **target, sd_error *err);
+	void	   *ud;
+} sd_resolver;
+
+/* Compiles options (JSON text of §3) for a target type.  Returns NULL with err set: SD_E_OPTIONS
+ * with err->path the option's path ("$.fields.total.default"), or SD_E_NOMEM.  Defaults are
+ * checked against their column (kind, range, length, labels) here. */
+sd_plan    *sd_compile(const char *shape_name, const char *options_json, size_t options_len,
+					   const sd_type *target, const sd_hooks *hooks, const sd_resolver *resolver,
+					   sd_error *err);
+void		sd_plan_free(sd_plan *plan);
+const sd_node *sd_plan_root(const sd_plan *plan);
+const char *sd_plan_shape(const sd_plan *plan);
+size_t		sd_plan_bytes(const sd_plan *plan);
+int			sd_plan_ndefaults(const sd_plan *plan);
+const sd_field *sd_plan_default(const sd_plan *plan, int index);
+/* JSON text describing the compiled shape (serde_describe); malloc'd through hooks; NULL on OOM. */
+char	   *sd_plan_describe(const sd_plan *plan, size_t *len);
+
+/* ------------------------------------------------------------------------------------------ */
+/* The value tape                                                                             */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef enum sd_vtag
+{
+	SD_V_NULL,          /* JSON null, a missing optional member, or a skipped column */
+	SD_V_DEFAULT,       /* missing member with a default: len = field default_index */
+	SD_V_BOOL,          /* u.b */
+	SD_V_INT,           /* u.i (range already checked for the column's kind) */
+	SD_V_FLOAT,         /* u.f (float4 range already checked) */
+	SD_V_STR,           /* u.s/len: unescaped UTF-8 (text, enum-less strings, OTHER) */
+	SD_V_NUMERIC,       /* u.s/len: a valid JSON number literal, precision/scale checked */
+	SD_V_TIMESTAMP,     /* u.i: microseconds since 1970-01-01 00:00:00 (UTC for timestamptz) */
+	SD_V_DATE,          /* u.i: days since 1970-01-01 */
+	SD_V_TIME,          /* u.i: microseconds since midnight */
+	SD_V_UUID,          /* u.bytes: 16 bytes */
+	SD_V_BYTES,         /* u.bytes/len: decoded bytea */
+	SD_V_ENUM,          /* u.i: index into type->labels */
+	SD_V_JSON,          /* u.s/len: the JSON text of the value (validated) */
+	SD_V_ARRAY,         /* u.first/len: elements at tape[first .. first+len) */
+	SD_V_ROW            /* u.first/len: columns at tape[first .. first+len), len == ncols */
+} sd_vtag;
+
+typedef struct sd_val
+{
+	uint8_t		tag;
+	uint32_t	len;
+	uint32_t	offset;         /* byte offset of the value in the document */
+	union
+	{
+		bool		b;
+		int64_t		i;
+		double		f;
+		const char *s;
+		const uint8_t *bytes;
+		uint32_t	first;
+	}			u;
+} sd_val;
+
+/* ------------------------------------------------------------------------------------------ */
+/* Decoding                                                                                   */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef struct sd_decoder sd_decoder;
+
+sd_decoder *sd_decoder_create(const sd_hooks *hooks);
+void		sd_decoder_destroy(sd_decoder *d);
+
+/* Decodes one JSON document (any bytes: it is validated in full, RFC 8259) against `node` (the
+ * plan root, or any node of it — e.g. a field's node to check a default).  On success returns
+ * true and sets *root to the tape index of the root value. */
+bool		sd_decode_json(sd_decoder *d, const sd_plan *plan, const sd_node *node,
+						   const char *doc, size_t len, const sd_limits *limits,
+						   uint32_t *root, sd_error *err);
+const sd_val *sd_decoder_tape(const sd_decoder *d);
+/* Bytes currently held by the decoder's buffers (tape, arena, padded copy, parser). */
+size_t		sd_decoder_bytes(const sd_decoder *d);
+/* Releases buffers grown beyond `keep` bytes (call after a big document). */
+void		sd_decoder_trim(sd_decoder *d, size_t keep);
+
+/* Name of the SIMD kernel chosen at load time ("icelake", "haswell", "westmere", "fallback"). */
+const char *sd_json_kernel(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif							/* SERDE_CORE_H */

@@ -1,0 +1,18 @@
+/* unit_main.c — runs every core unit-test group and prints "N passed, N failed". */
+#include "unit.h"
+
+int unit_passed = 0;
+int unit_failed = 0;
+
+#define UNIT_GROUPS(X) X(scalar) X(jtree) X(compile) X(decode)
+#define DECLARE(name) void unit_##name(void);
+UNIT_GROUPS(DECLARE)
+
+int
+main(void)
+{
+#define RUN(name) unit_##name();
+	UNIT_GROUPS(RUN)
+	printf("%d passed, %d failed\n", unit_passed, unit_failed);
+	return unit_failed ? 1 : 0;
+}

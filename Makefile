@@ -20,7 +20,7 @@ REGRESS_OPTS = --inputdir=. --load-extension=dblink
 PG_CONFIG ?= pg_config
 PG_INCLUDE := $(shell $(PG_CONFIG) --includedir-server)
 WARN      = -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers \
-            -Wno-sign-compare -Wshadow=compatible-local
+            -Wno-sign-compare -Wshadow=compatible-local -Wno-format-truncation -Wno-declaration-after-statement
 PG_CPPFLAGS = -isystem $(PG_INCLUDE) -isystem /usr/include/libxml2 -Isrc/core
 PG_CFLAGS   = $(WARN) -std=gnu11
 SHLIB_LINK  = -lsimdjson -lxml2 -lstdc++
@@ -29,7 +29,8 @@ SHLIB_LINK  = -lsimdjson -lxml2 -lstdc++
 # decoder gains nothing.
 override with_llvm := no
 
-include $(shell $(PG_CONFIG) --pgxs)
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)
 
 # ---- the C++ JSON walker, once per kernel ---------------------------------------------------
 CXXWARN   = -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers

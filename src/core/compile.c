@@ -1,0 +1,1207 @@
+/*
+ * compile.c — the plan compiler: shape options (JSON text, DESIGN §3) + a host-described target
+ * type -> an immutable plan (sd_node/sd_field tree with member hash tables), checked in full at
+ * register time; plus the plan's description (serde_describe).
+ */
+#include "internal.h"
+#include "scalar.h"
+
+#include <stdio.h>
+#include <string.h>
+
+struct sd_plan
+{
+	sd_arena	arena;
+	const char *shape;
+	const sd_node *root;
+	int			ndefaults;
+	const sd_field **defaults;
+};
+
+typedef struct policy
+{
+	const char *rename;
+	bool		reject;
+	bool		coerce;
+	bool		optional;
+} policy;
+
+typedef struct memo
+{
+	const char *shape;
+	sd_kind		kind;           /* composite, json or jsonb use of the shape */
+	const sd_node *node;
+} memo;
+
+typedef struct dflt
+{
+	sd_field   *field;
+	struct dflt *next;
+} dflt;
+
+typedef struct cctx
+{
+	sd_plan    *plan;
+	sd_arena   *a;
+	sd_error   *err;
+	const sd_resolver *resolver;
+	char		opath[SD_PATH_MAX];     /* option path of the current position */
+	memo		memos[64];
+	int			nmemo;
+	int			ref_depth;
+	dflt	   *defaults;
+	int			ndefaults;
+	sd_decoder *checker;        /* decodes defaults */
+} cctx;
+
+/* ---- small helpers ------------------------------------------------------------------------ */
+
+static bool
+oom(cctx *c)
+{
+	return sd_error_set(c->err, SD_E_NOMEM, -1, "out of memory while compiling a shape");
+}
+
+/* Fails with SD_E_OPTIONS at the current option path (+ an optional member). */
+static bool
+opt_fail(cctx *c, const char *member, const char *fmt, const char *a1, const char *a2)
+{
+	char		problem[SD_PROBLEM_MAX];
+
+	strcpy(c->err->path, c->opath);
+	if (member)
+		sd_path_member(c->err->path, member, strlen(member));
+	snprintf(problem, sizeof(problem), fmt, a1 ? a1 : "", a2 ? a2 : "");
+	return sd_error_set(c->err, SD_E_OPTIONS, -1, "%s", problem);
+}
+
+static const char *
+jkind_name(sd_jkind k)
+{
+	switch (k)
+	{
+		case SD_J_NULL: return "null";
+		case SD_J_FALSE:
+		case SD_J_TRUE: return "a boolean";
+		case SD_J_NUMBER: return "a number";
+		case SD_J_STRING: return "a string";
+		case SD_J_ARRAY: return "an array";
+		case SD_J_OBJECT: return "an object";
+	}
+	return "?";
+}
+
+static bool
+want_kind(cctx *c, const char *member, const sd_jnode *v, sd_jkind k, const char *what)
+{
+	bool		ok = v->kind == k || (k == SD_J_TRUE && v->kind == SD_J_FALSE);
+
+	if (!ok)
+		return opt_fail(c, member, "must be %s, not %s", what, jkind_name(v->kind));
+	return true;
+}
+
+static bool
+check_keys(cctx *c, const sd_jnode *obj, const char *const *allowed)
+{
+	for (int i = 0; i < obj->n; i++)
+	{
+		bool		found = false;
+
+		for (const char *const *k = allowed; *k; k++)
+			if (strcmp(*k, obj->keys[i]) == 0)
+				found = true;
+		if (!found)
+			return opt_fail(c, obj->keys[i], "unknown option \"%s\"", obj->keys[i], NULL);
+	}
+	return true;
+}
+
+uint32_t
+sd_hash_name(const char *s, size_t len)
+{
+	uint32_t	h = 2166136261u;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char) s[i]) * 16777619u;
+	return h;
+}
+
+int
+sd_members_find(const sd_members *ms, const char *name, size_t len, uint32_t hash)
+{
+	for (uint32_t slot = hash & ms->mask;; slot = (slot + 1) & ms->mask)
+	{
+		int			i = ms->table[slot];
+
+		if (i < 0)
+			return -1;
+		if (ms->m[i].hash == hash && ms->m[i].len == len && memcmp(ms->m[i].name, name, len) == 0)
+			return i;
+	}
+}
+
+static char *
+apply_rename(cctx *c, const char *col, const char *style)
+{
+	size_t		n = strlen(col);
+	char	   *out = sd_arena_alloc(c->a, n + 1);
+	size_t		o = 0;
+	bool		up = style && strcmp(style, "pascal") == 0;
+
+	if (!out)
+		return NULL;
+	if (!style)
+	{
+		memcpy(out, col, n + 1);
+		return out;
+	}
+	for (size_t i = 0; i < n; i++)
+	{
+		char		ch = col[i];
+
+		if (strcmp(style, "upper") == 0)
+			out[o++] = (ch >= 'a' && ch <= 'z') ? (char) (ch - 32) : ch;
+		else if (strcmp(style, "kebab") == 0)
+			out[o++] = ch == '_' ? '-' : ch;
+		else if (ch == '_' && o > 0)
+			up = true;
+		else
+		{
+			out[o++] = (up && ch >= 'a' && ch <= 'z') ? (char) (ch - 32) : ch;
+			up = false;
+		}
+	}
+	out[o] = '\0';
+	return out;
+}
+
+/* ---- member tables ------------------------------------------------------------------------ */
+
+typedef struct mbuild mbuild;
+typedef struct mentry
+{
+	const char *name;
+	int			field;          /* -1: group */
+	mbuild	   *group;
+} mentry;
+struct mbuild
+{
+	int			n;
+	int			cap;
+	mentry	   *e;
+};
+
+static mentry *
+mb_add(cctx *c, mbuild *b, const char *name)
+{
+	if (b->n == b->cap)
+	{
+		int			ncap = b->cap ? b->cap * 2 : 16;
+		mentry	   *e = sd_arena_alloc(c->a, sizeof(mentry) * (size_t) ncap);
+
+		if (!e)
+			return NULL;
+		if (b->n)
+			memcpy(e, b->e, sizeof(mentry) * (size_t) b->n);
+		b->e = e;
+		b->cap = ncap;
+	}
+	mentry	   *m = &b->e[b->n++];
+
+	m->name = name;
+	m->field = -1;
+	m->group = NULL;
+	return m;
+}
+
+static mentry *
+mb_find(mbuild *b, const char *name)
+{
+	for (int i = 0; i < b->n; i++)
+		if (strcmp(b->e[i].name, name) == 0)
+			return &b->e[i];
+	return NULL;
+}
+
+static const sd_members *
+mb_freeze(cctx *c, const mbuild *b)
+{
+	sd_members *ms = sd_arena_alloc(c->a, sizeof(sd_members));
+	sd_member  *m = sd_arena_alloc(c->a, sizeof(sd_member) * (size_t) (b->n ? b->n : 1));
+	uint32_t	size = 4;
+
+	while (size < (uint32_t) b->n * 2)
+		size *= 2;
+	int16_t    *table = sd_arena_alloc(c->a, sizeof(int16_t) * size);
+
+	if (!ms || !m || !table)
+		return NULL;
+	memset(table, 0xff, sizeof(int16_t) * size);
+	for (int i = 0; i < b->n; i++)
+	{
+		m[i].name = b->e[i].name;
+		m[i].len = (uint32_t) strlen(b->e[i].name);
+		m[i].hash = sd_hash_name(m[i].name, m[i].len);
+		m[i].field = b->e[i].field;
+		m[i].group = NULL;
+		if (b->e[i].group && !(m[i].group = mb_freeze(c, b->e[i].group)))
+			return NULL;
+		uint32_t	slot = m[i].hash & (size - 1);
+
+		while (table[slot] >= 0)
+			slot = (slot + 1) & (size - 1);
+		table[slot] = (int16_t) i;
+	}
+	ms->n = b->n;
+	ms->m = m;
+	ms->mask = size - 1;
+	ms->table = table;
+	return ms;
+}
+
+/* ---- nodes -------------------------------------------------------------------------------- */
+
+static const sd_type *
+base_elem(const sd_type *t)
+{
+	while (t->kind == SD_K_ARRAY)
+		t = t->elem;
+	return t;
+}
+
+static sd_node *build_node(cctx *c, const sd_type *t, const policy *pol, sd_format fmt);
+static bool build_composite(cctx *c, sd_node *node, const sd_type *t, const policy *pol,
+							const sd_jnode *opts);
+
+static sd_node *
+new_node(cctx *c, const sd_type *t, const policy *pol, sd_format fmt)
+{
+	sd_node    *n = sd_arena_alloc(c->a, sizeof(sd_node));
+
+	if (!n)
+		return NULL;
+	memset(n, 0, sizeof(*n));
+	n->kind = t->kind;
+	n->type = t;
+	n->format = fmt;
+	n->coerce = pol->coerce;
+	n->reject_unknown = pol->reject;
+	n->all_optional = pol->optional;
+	n->rename = pol->rename;
+	n->extra_col = -1;
+	return n;
+}
+
+static sd_node *
+build_node(cctx *c, const sd_type *t, const policy *pol, sd_format fmt)
+{
+	sd_node    *n = new_node(c, t, pol, fmt);
+
+	if (!n)
+		return oom(c), NULL;
+	if (t->kind == SD_K_ARRAY)
+	{
+		if (!(n->elem = build_node(c, t->elem, pol, fmt)))
+			return NULL;
+	}
+	else if (t->kind == SD_K_COMPOSITE)
+	{
+		if (!build_composite(c, n, t, pol, NULL))
+			return NULL;
+	}
+	return n;
+}
+
+/* The node of a registered shape used for a column (composite, array of composite, or a
+ * json/jsonb column validated against it). */
+static const sd_node *
+shape_node(cctx *c, const char *shape, const sd_type *coltype, sd_format fmt)
+{
+	const char *options;
+	const sd_type *target;
+	sd_error	rerr;
+	const sd_type *want = base_elem(coltype);
+	bool		validate = want->kind == SD_K_JSON || want->kind == SD_K_JSONB;
+
+	if (!validate && want->kind != SD_K_COMPOSITE)
+		return opt_fail(c, "shape", "option \"shape\" needs a composite, composite array, json or jsonb column, not %s",
+						coltype->name, NULL), NULL;
+	if (coltype->kind == SD_K_ARRAY)
+	{
+		/* arrays: the element gets the shape */
+		sd_node    *n = new_node(c, coltype, &(policy) {0}, fmt);
+
+		if (!n)
+			return oom(c), NULL;
+		if (!(n->elem = shape_node(c, shape, coltype->elem, fmt)))
+			return NULL;
+		return n;
+	}
+	for (int i = 0; i < c->nmemo; i++)
+		if (strcmp(c->memos[i].shape, shape) == 0 && c->memos[i].kind == coltype->kind)
+			return c->memos[i].node;
+	if (!c->resolver || !c->resolver->resolve)
+		return opt_fail(c, "shape", "shape \"%s\" cannot be resolved here", shape, NULL), NULL;
+	sd_error_clear(&rerr);
+	if (!c->resolver->resolve(c->resolver->ud, shape, &options, &target, &rerr))
+		return opt_fail(c, "shape", "%s", rerr.problem[0] ? rerr.problem : "shape does not exist", NULL), NULL;
+	if (!validate && strcmp(target->name, coltype->name) != 0)
+		return opt_fail(c, "shape", "shape \"%s\" decodes into %s, not the column's type",
+						shape, target->name), NULL;
+	if (validate && target->kind != SD_K_COMPOSITE)
+		return opt_fail(c, "shape", "shape \"%s\" decodes into %s, not a composite type",
+						shape, target->name), NULL;
+	if (c->nmemo >= (int) (sizeof(c->memos) / sizeof(c->memos[0])) || c->ref_depth >= 32)
+		return opt_fail(c, "shape", "too many shape references", NULL, NULL), NULL;
+
+	/* parse the referenced shape's options and compile it in its own option-path context */
+	sd_jnode   *opts = sd_jparse(c->a, options, strlen(options), 64, c->err);
+
+	if (!opts)
+		return NULL;
+	char		saved[SD_PATH_MAX];
+	policy		pol = {0};
+	sd_node    *n = new_node(c, validate ? coltype : target, &pol, fmt);
+	sd_node    *inner = n;
+
+	if (!n)
+		return oom(c), NULL;
+	if (validate)
+	{
+		/* json/jsonb column: the value is checked against the shape's composite, kept as is */
+		if (!(inner = new_node(c, target, &pol, SD_FMT_NONE)))
+			return oom(c), NULL;
+		n->elem = inner;
+	}
+	c->memos[c->nmemo].shape = sd_arena_strndup(c->a, shape, strlen(shape));
+	c->memos[c->nmemo].kind = coltype->kind;
+	c->memos[c->nmemo].node = n;
+	c->nmemo++;
+	strcpy(saved, c->opath);
+	snprintf(c->opath, sizeof(c->opath), "%s", "$");
+	c->ref_depth++;
+	inner->shape = c->memos[c->nmemo - 1].shape;
+	bool		ok = build_composite(c, inner, target, &pol, opts);
+
+	c->ref_depth--;
+	if (!ok)
+	{
+		char		problem[SD_PROBLEM_MAX];
+
+		snprintf(problem, sizeof(problem), "in shape \"%s\" at %s: %s", shape, c->err->path,
+				 c->err->problem);
+		strcpy(c->err->problem, problem);
+		strcpy(c->err->path, saved);
+		sd_path_member(c->err->path, "shape", 5);
+		return NULL;
+	}
+	strcpy(c->opath, saved);
+	return n;
+}
+
+static bool
+parse_policy(cctx *c, const sd_jnode *opts, policy *pol, const char **extra)
+{
+	const sd_jnode *v;
+
+	*extra = NULL;
+	if ((v = sd_jget(opts, "rename")))
+	{
+		static const char *const styles[] = {"camel", "pascal", "kebab", "upper", NULL};
+		bool		ok = false;
+
+		if (!want_kind(c, "rename", v, SD_J_STRING, "a string"))
+			return false;
+		for (const char *const *s = styles; *s; s++)
+			if (strcmp(v->str, *s) == 0)
+			{
+				pol->rename = *s;
+				ok = true;
+			}
+		if (!ok)
+			return opt_fail(c, "rename", "unknown rename style \"%s\" (expected camel, pascal, kebab or upper)",
+							v->str, NULL);
+	}
+	if ((v = sd_jget(opts, "unknown")))
+	{
+		if (!want_kind(c, "unknown", v, SD_J_STRING, "a string"))
+			return false;
+		if (strcmp(v->str, "reject") == 0)
+			pol->reject = true;
+		else if (strcmp(v->str, "ignore") == 0)
+			pol->reject = false;
+		else
+			return opt_fail(c, "unknown", "must be \"ignore\" or \"reject\", not \"%s\"", v->str, NULL);
+	}
+	if ((v = sd_jget(opts, "coerce")))
+	{
+		if (!want_kind(c, "coerce", v, SD_J_TRUE, "a boolean"))
+			return false;
+		pol->coerce = v->kind == SD_J_TRUE;
+	}
+	if ((v = sd_jget(opts, "optional")))
+	{
+		if (!want_kind(c, "optional", v, SD_J_TRUE, "a boolean"))
+			return false;
+		pol->optional = v->kind == SD_J_TRUE;
+	}
+	if ((v = sd_jget(opts, "extra")))
+	{
+		if (!want_kind(c, "extra", v, SD_J_STRING, "a string"))
+			return false;
+		if (pol->reject)
+			return opt_fail(c, "extra", "\"extra\" cannot be combined with unknown: \"reject\"", NULL, NULL);
+		*extra = v->str;
+	}
+	if ((v = sd_jget(opts, "xml")))
+	{
+		static const char *const xkeys[] = {"root", "namespace", NULL};
+
+		if (!want_kind(c, "xml", v, SD_J_OBJECT, "an object"))
+			return false;
+		size_t		plen = strlen(c->opath);
+
+		sd_path_member(c->opath, "xml", 3);
+		if (!check_keys(c, v, xkeys))
+			return false;
+		for (int i = 0; i < v->n; i++)
+			if (!want_kind(c, v->keys[i], v->items[i], SD_J_STRING, "a string"))
+				return false;
+		c->opath[plen] = '\0';
+	}
+	if (sd_jget(opts, "tag") || sd_jget(opts, "variants"))
+		return opt_fail(c, sd_jget(opts, "tag") ? "tag" : "variants",
+						"discriminated unions (tag/variants) are not supported yet", NULL, NULL);
+	return true;
+}
+
+static bool
+format_ok(const sd_type *t, const char *f, sd_format *out)
+{
+	const sd_type *b = base_elem(t);
+	bool		ts = b->kind == SD_K_TIMESTAMPTZ || b->kind == SD_K_TIMESTAMP;
+
+	if (ts && strcmp(f, "rfc3339") == 0)
+		*out = SD_FMT_RFC3339;
+	else if (ts && strcmp(f, "unix") == 0)
+		*out = SD_FMT_UNIX;
+	else if (ts && strcmp(f, "unix_ms") == 0)
+		*out = SD_FMT_UNIX_MS;
+	else if (b->kind == SD_K_BYTEA && strcmp(f, "base64") == 0)
+		*out = SD_FMT_BASE64;
+	else if (b->kind == SD_K_BYTEA && strcmp(f, "base64url") == 0)
+		*out = SD_FMT_BASE64URL;
+	else if (b->kind == SD_K_BYTEA && strcmp(f, "hex") == 0)
+		*out = SD_FMT_HEX;
+	else
+		return false;
+	return true;
+}
+
+/* Compiles one column's field options (fo may be NULL) into f. */
+static bool
+build_field(cctx *c, sd_node *node, sd_field *f, const sd_column *col, const policy *pol,
+			const sd_jnode *fo)
+{
+	static const char *const fkeys[] = {"name", "path", "optional", "default", "nullable", "skip",
+	"format", "shape", "map", "xml", "xml_item", NULL};
+	const sd_jnode *v;
+	sd_format	fmt = SD_FMT_NONE;
+	const char *shape = NULL;
+	bool		has_optional = false;
+
+	f->column = col->name;
+	f->nullable = !col->type->not_null;
+	f->optional = pol->optional;
+	if (fo)
+	{
+		if (!want_kind(c, NULL, fo, SD_J_OBJECT, "an object") || !check_keys(c, fo, fkeys))
+			return false;
+		if ((v = sd_jget(fo, "skip")))
+		{
+			if (!want_kind(c, "skip", v, SD_J_TRUE, "a boolean"))
+				return false;
+			f->skip = v->kind == SD_J_TRUE;
+		}
+		if ((v = sd_jget(fo, "name")))
+		{
+			if (!want_kind(c, "name", v, SD_J_STRING, "a string"))
+				return false;
+			if (v->len == 0)
+				return opt_fail(c, "name", "must not be empty", NULL, NULL);
+			if (sd_jget(fo, "path"))
+				return opt_fail(c, "name", "use either \"name\" or \"path\", not both", NULL, NULL);
+			f->name = v->str;
+		}
+		if ((v = sd_jget(fo, "path")))
+		{
+			const char **path;
+
+			if (!want_kind(c, "path", v, SD_J_ARRAY, "an array of member names"))
+				return false;
+			if (v->n == 0)
+				return opt_fail(c, "path", "must not be empty", NULL, NULL);
+			if (!(path = sd_arena_alloc(c->a, sizeof(char *) * (size_t) v->n)))
+				return oom(c);
+			for (int i = 0; i < v->n; i++)
+			{
+				if (v->items[i]->kind != SD_J_STRING || v->items[i]->len == 0)
+					return opt_fail(c, "path", "must be an array of non-empty member names", NULL, NULL);
+				path[i] = v->items[i]->str;
+			}
+			f->npath = v->n;
+			f->path = path;
+			f->name = path[v->n - 1];
+		}
+		if ((v = sd_jget(fo, "optional")))
+		{
+			if (!want_kind(c, "optional", v, SD_J_TRUE, "a boolean"))
+				return false;
+			f->optional = v->kind == SD_J_TRUE;
+			has_optional = true;
+		}
+		if ((v = sd_jget(fo, "nullable")))
+		{
+			if (!want_kind(c, "nullable", v, SD_J_TRUE, "a boolean"))
+				return false;
+			if (v->kind == SD_J_TRUE && col->type->not_null)
+				return opt_fail(c, "nullable", "column \"%s\" has a NOT NULL domain type %s",
+								col->name, col->type->name);
+			f->nullable = v->kind == SD_J_TRUE;
+		}
+		if ((v = sd_jget(fo, "format")))
+		{
+			if (!want_kind(c, "format", v, SD_J_STRING, "a string"))
+				return false;
+			if (!format_ok(col->type, v->str, &fmt))
+				return opt_fail(c, "format", "format \"%s\" does not apply to type %s", v->str,
+								col->type->name);
+		}
+		if ((v = sd_jget(fo, "shape")))
+		{
+			if (!want_kind(c, "shape", v, SD_J_STRING, "a string"))
+				return false;
+			shape = v->str;
+		}
+		if ((v = sd_jget(fo, "map")))
+		{
+			if (!want_kind(c, "map", v, SD_J_TRUE, "a boolean"))
+				return false;
+			if (v->kind == SD_J_TRUE)
+				return opt_fail(c, "map", "maps are not supported yet", NULL, NULL);
+		}
+		if ((v = sd_jget(fo, "xml")))
+		{
+			if (!want_kind(c, "xml", v, SD_J_STRING, "a string"))
+				return false;
+			if (strcmp(v->str, "element") && strcmp(v->str, "attribute") && strcmp(v->str, "text"))
+				return opt_fail(c, "xml", "must be \"element\", \"attribute\" or \"text\", not \"%s\"",
+								v->str, NULL);
+		}
+		if ((v = sd_jget(fo, "xml_item")) && !want_kind(c, "xml_item", v, SD_J_STRING, "a string"))
+			return false;
+	}
+	if (!f->name && !(f->name = apply_rename(c, col->name, pol->rename)))
+		return oom(c);
+	if (!f->path)
+	{
+		const char **path = sd_arena_alloc(c->a, sizeof(char *));
+
+		if (!path)
+			return oom(c);
+		path[0] = f->name;
+		f->path = path;
+		f->npath = 1;
+	}
+	if (shape)
+		f->node = shape_node(c, shape, col->type, fmt);
+	else
+		f->node = build_node(c, col->type, pol, fmt);
+	if (!f->node)
+		return false;
+	if (fo && (v = sd_jget(fo, "default")))
+	{
+		f->has_default = true;
+		if (!has_optional)
+			f->optional = true;
+		if (!(f->default_json = sd_arena_strndup(c->a, v->text, v->text_len)))
+			return oom(c);
+		if (v->kind == SD_J_NULL && !f->nullable)
+			return opt_fail(c, "default", "default null does not fit non-nullable column \"%s\"",
+							col->name, NULL);
+		if (f->skip)
+			return opt_fail(c, "default", "a skipped column has no default", NULL, NULL);
+		dflt	   *d = sd_arena_alloc(c->a, sizeof(dflt));
+
+		if (!d)
+			return oom(c);
+		d->field = f;
+		d->next = c->defaults;
+		c->defaults = d;
+		f->default_index = c->ndefaults++;
+		(void) node;
+	}
+	return true;
+}
+
+static bool
+add_members(cctx *c, mbuild *root, sd_node *node, int fi)
+{
+	const sd_field *f = &node->fields[fi];
+	mbuild	   *b = root;
+
+	for (int i = 0; i < f->npath; i++)
+	{
+		mentry	   *e = mb_find(b, f->path[i]);
+		bool		last = i == f->npath - 1;
+
+		if (e && (last || e->field >= 0))
+		{
+			const char *other = e->field >= 0 ? node->fields[e->field].column : NULL;
+
+			if (!other)		/* a group: find any column under it */
+				for (int k = 0; k < fi; k++)
+					if (node->fields[k].npath > i && strcmp(node->fields[k].path[i], f->path[i]) == 0)
+						other = node->fields[k].column;
+			return opt_fail(c, f->column, "member \"%s\" is already mapped by column \"%s\"",
+							f->path[i], other);
+		}
+		if (!e && !(e = mb_add(c, b, f->path[i])))
+			return oom(c);
+		if (last)
+			e->field = fi;
+		else
+		{
+			if (!e->group)
+			{
+				if (!(e->group = sd_arena_alloc(c->a, sizeof(mbuild))))
+					return oom(c);
+				memset(e->group, 0, sizeof(mbuild));
+			}
+			b = e->group;
+		}
+	}
+	return true;
+}
+
+static bool
+build_composite(cctx *c, sd_node *node, const sd_type *t, const policy *inherited,
+				const sd_jnode *opts)
+{
+	static const char *const skeys[] = {"fields", "rename", "unknown", "extra", "coerce",
+	"optional", "tag", "variants", "xml", NULL};
+	policy		pol = *inherited;
+	const char *extra = NULL;
+	const sd_jnode *fields = NULL;
+	sd_field   *fs;
+	mbuild		mb = {0};
+	size_t		plen = strlen(c->opath);
+
+	if (opts)
+	{
+		pol = (policy) {0};
+		if (!want_kind(c, NULL, opts, SD_J_OBJECT, "an object") || !check_keys(c, opts, skeys) ||
+			!parse_policy(c, opts, &pol, &extra))
+			return false;
+		if ((fields = sd_jget(opts, "fields")) && !want_kind(c, "fields", fields, SD_J_OBJECT, "an object"))
+			return false;
+	}
+	node->coerce = pol.coerce;
+	node->reject_unknown = pol.reject;
+	node->all_optional = pol.optional;
+	node->rename = pol.rename;
+	if (t->kind != SD_K_COMPOSITE)
+	{
+		/* a non-composite target: only policy options apply */
+		if (fields && fields->n)
+			return opt_fail(c, "fields", "type %s has no columns", t->name, NULL);
+		if (extra)
+			return opt_fail(c, "extra", "type %s has no columns", t->name, NULL);
+		return true;
+	}
+	if (fields)
+		for (int i = 0; i < fields->n; i++)
+		{
+			bool		found = false;
+
+			for (int k = 0; k < t->ncols; k++)
+				if (strcmp(t->cols[k].name, fields->keys[i]) == 0)
+					found = true;
+			if (!found)
+			{
+				sd_path_member(c->opath, "fields", 6);
+				return opt_fail(c, fields->keys[i], "column \"%s\" does not exist in type %s",
+								fields->keys[i], t->name);
+			}
+		}
+	if (!(fs = sd_arena_alloc(c->a, sizeof(sd_field) * (size_t) (t->ncols ? t->ncols : 1))))
+		return oom(c);
+	memset(fs, 0, sizeof(sd_field) * (size_t) (t->ncols ? t->ncols : 1));
+	node->fields = fs;
+	node->nfields = t->ncols;
+	for (int i = 0; i < t->ncols; i++)
+	{
+		const sd_column *col = &t->cols[i];
+		const sd_jnode *fo = sd_jget(fields, col->name);
+
+		fs[i].col = i;
+		if (fo)
+		{
+			sd_path_member(c->opath, "fields", 6);
+			sd_path_member(c->opath, col->name, strlen(col->name));
+		}
+		if (!build_field(c, node, &fs[i], col, &pol, fo))
+			return false;
+		c->opath[plen] = '\0';
+	}
+	if (extra)
+	{
+		int			k;
+
+		for (k = 0; k < t->ncols; k++)
+			if (strcmp(t->cols[k].name, extra) == 0)
+				break;
+		if (k == t->ncols)
+			return opt_fail(c, "extra", "column \"%s\" does not exist in type %s", extra, t->name);
+		if (t->cols[k].type->kind != SD_K_JSON && t->cols[k].type->kind != SD_K_JSONB)
+			return opt_fail(c, "extra", "column \"%s\" must be json or jsonb, not %s", extra,
+							t->cols[k].type->name);
+		fs[k].is_extra = true;
+		fs[k].optional = true;
+		node->extra_col = k;
+	}
+	sd_path_member(c->opath, "fields", 6);
+	for (int i = 0; i < t->ncols; i++)
+		if (!fs[i].skip && !fs[i].is_extra && !add_members(c, &mb, node, i))
+			return false;
+	c->opath[plen] = '\0';
+	if (!(node->members = mb_freeze(c, &mb)))
+		return oom(c);
+	return true;
+}
+
+/* ---- public API --------------------------------------------------------------------------- */
+
+sd_plan *
+sd_compile(const char *shape_name, const char *options_json, size_t options_len,
+		   const sd_type *target, const sd_hooks *hooks, const sd_resolver *resolver,
+		   sd_error *err)
+{
+	sd_arena	arena;
+	sd_plan    *plan;
+	cctx		c;
+	sd_jnode   *opts;
+
+	sd_error_clear(err);
+	sd_arena_init(&arena, hooks);
+	if (!(plan = sd_arena_alloc(&arena, sizeof(sd_plan))))
+	{
+		sd_arena_free(&arena);
+		sd_error_set(err, SD_E_NOMEM, -1, "out of memory while compiling a shape");
+		return NULL;
+	}
+	memset(plan, 0, sizeof(*plan));
+	memset(&c, 0, sizeof(c));
+	c.plan = plan;
+	c.a = &arena;
+	c.err = err;
+	c.resolver = resolver;
+	strcpy(c.opath, "$");
+	plan->shape = sd_arena_strndup(&arena, shape_name ? shape_name : "", shape_name ? strlen(shape_name) : 0);
+	opts = sd_jparse(&arena, options_json ? options_json : "{}",
+					 options_json ? options_len : 2, 64, err);
+	if (!opts || !plan->shape)
+	{
+		if (err->code == SD_E_SYNTAX || err->code == SD_E_DEPTH)
+		{
+			char		problem[SD_PROBLEM_MAX];
+
+			snprintf(problem, sizeof(problem), "options are not valid JSON: %s", err->problem);
+			strcpy(err->problem, problem);
+			err->code = SD_E_OPTIONS;
+			strcpy(err->path, "$");
+		}
+		goto fail;
+	}
+	sd_node    *root = new_node(&c, target, &(policy) {0}, SD_FMT_NONE);
+
+	if (!root)
+	{
+		oom(&c);
+		goto fail;
+	}
+	root->shape = plan->shape;
+	if (target->kind == SD_K_ARRAY || target->kind == SD_K_COMPOSITE)
+	{
+		if (target->kind == SD_K_COMPOSITE)
+		{
+			c.memos[0].shape = plan->shape;
+			c.memos[0].kind = SD_K_COMPOSITE;
+			c.memos[0].node = root;
+			c.nmemo = 1;
+		}
+		if (!build_composite(&c, root, target->kind == SD_K_ARRAY ? base_elem(target) : target,
+							 &(policy) {0}, opts))
+			goto fail;
+		if (target->kind == SD_K_ARRAY)
+		{
+			/* array target: policies apply to the elements, fields are rejected above unless
+			 * the element is composite */
+			policy		pol = {root->rename, root->reject_unknown, root->coerce, root->all_optional};
+
+			if (base_elem(target)->kind == SD_K_COMPOSITE)
+			{
+				sd_node    *leaf = root;
+
+				/* root currently holds the composite; rebuild as array -> ... -> composite */
+				sd_node    *top = new_node(&c, target, &pol, SD_FMT_NONE);
+				const sd_type *tt = target;
+				sd_node    *cur = top;
+
+				if (!top)
+				{
+					oom(&c);
+					goto fail;
+				}
+				while (tt->elem->kind == SD_K_ARRAY)
+				{
+					if (!(cur->elem = new_node(&c, tt->elem, &pol, SD_FMT_NONE)))
+					{
+						oom(&c);
+						goto fail;
+					}
+					cur = (sd_node *) cur->elem;
+					tt = tt->elem;
+				}
+				leaf->kind = SD_K_COMPOSITE;
+				leaf->type = tt->elem;
+				cur->elem = leaf;
+				root = top;
+			}
+			else
+			{
+				sd_node    *top = build_node(&c, target, &pol, SD_FMT_NONE);
+
+				if (!top)
+					goto fail;
+				root = top;
+			}
+			root->shape = plan->shape;
+		}
+	}
+	else
+	{
+		/* scalar targets: only policy options */
+		if (!build_composite(&c, root, target, &(policy) {0}, opts))
+			goto fail;
+	}
+	plan->root = root;
+
+	/* defaults: every one must decode into its column */
+	if (c.ndefaults)
+	{
+		plan->defaults = sd_arena_alloc(&arena, sizeof(sd_field *) * (size_t) c.ndefaults);
+		if (!plan->defaults)
+		{
+			oom(&c);
+			goto fail;
+		}
+		plan->ndefaults = c.ndefaults;
+		for (dflt *d = c.defaults; d; d = d->next)
+			plan->defaults[d->field->default_index] = d->field;
+		c.checker = sd_decoder_create(hooks);
+		if (!c.checker)
+		{
+			oom(&c);
+			goto fail;
+		}
+		for (int i = 0; i < plan->ndefaults; i++)
+		{
+			const sd_field *f = plan->defaults[i];
+			uint32_t	root_index;
+			sd_error	derr;
+
+			if (!sd_decode_json(c.checker, plan, f->node, f->default_json, strlen(f->default_json),
+								NULL, &root_index, &derr))
+			{
+				/* find the option path of this default: $.fields.<column>.default */
+				snprintf(err->path, sizeof(err->path), "$");
+				sd_path_member(err->path, "fields", 6);
+				sd_path_member(err->path, f->column, strlen(f->column));
+				sd_path_member(err->path, "default", 7);
+				sd_error_set(err, SD_E_OPTIONS, -1, "default does not fit column \"%s\": %s%s%s",
+							 f->column, strcmp(derr.path, "$") ? derr.path : "",
+							 strcmp(derr.path, "$") ? ": " : "", derr.problem);
+				sd_decoder_destroy(c.checker);
+				goto fail;
+			}
+		}
+		sd_decoder_destroy(c.checker);
+	}
+	plan->arena = arena;
+	return plan;
+
+fail:
+	if (err->code == SD_OK)
+		sd_error_set(err, SD_E_INTERNAL, -1, "shape compilation failed");
+	sd_arena_free(&arena);
+	return NULL;
+}
+
+void
+sd_plan_free(sd_plan *plan)
+{
+	if (plan)
+	{
+		sd_arena	a = plan->arena;
+
+		sd_arena_free(&a);
+	}
+}
+
+const sd_node *
+sd_plan_root(const sd_plan *plan)
+{
+	return plan->root;
+}
+
+const char *
+sd_plan_shape(const sd_plan *plan)
+{
+	return plan->shape;
+}
+
+size_t
+sd_plan_bytes(const sd_plan *plan)
+{
+	return plan->arena.bytes;
+}
+
+int
+sd_plan_ndefaults(const sd_plan *plan)
+{
+	return plan->ndefaults;
+}
+
+const sd_field *
+sd_plan_default(const sd_plan *plan, int index)
+{
+	return index >= 0 && index < plan->ndefaults ? plan->defaults[index] : NULL;
+}
+
+/* ---- describe ----------------------------------------------------------------------------- */
+
+typedef struct sbuf
+{
+	sd_hooks	hooks;
+	char	   *s;
+	size_t		len;
+	size_t		cap;
+	bool		failed;
+} sbuf;
+
+static void
+sb_put(sbuf *b, const char *s, size_t n)
+{
+	if (b->failed)
+		return;
+	if (b->len + n + 1 > b->cap)
+	{
+		size_t		ncap = b->cap ? b->cap * 2 : 1024;
+
+		while (ncap < b->len + n + 1)
+			ncap *= 2;
+		char	   *ns = sd_hook_realloc(&b->hooks, b->s, ncap);
+
+		if (!ns)
+		{
+			b->failed = true;
+			return;
+		}
+		b->s = ns;
+		b->cap = ncap;
+	}
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+static void
+sb_str(sbuf *b, const char *s)
+{
+	sb_put(b, "\"", 1);
+	for (; *s; s++)
+	{
+		char		esc[8];
+
+		if (*s == '"' || *s == '\\')
+		{
+			esc[0] = '\\';
+			esc[1] = *s;
+			sb_put(b, esc, 2);
+		}
+		else if ((unsigned char) *s < 0x20)
+			sb_put(b, esc, (size_t) snprintf(esc, sizeof(esc), "\\u%04x", *s));
+		else
+			sb_put(b, s, 1);
+	}
+	sb_put(b, "\"", 1);
+}
+
+static void
+sb_key(sbuf *b, const char *k, bool first)
+{
+	if (!first)
+		sb_put(b, ", ", 2);
+	sb_str(b, k);
+	sb_put(b, ": ", 2);
+}
+
+static const char *
+format_name(sd_format f)
+{
+	static const char *const names[] = {NULL, "rfc3339", "unix", "unix_ms", "base64", "base64url", "hex"};
+
+	return (unsigned) f < sizeof(names) / sizeof(names[0]) ? names[f] : NULL;
+}
+
+static void describe_node(sbuf *b, const sd_node *n, int depth);
+
+static void
+describe_fields(sbuf *b, const sd_node *n, int depth)
+{
+	sb_put(b, "[", 1);
+	for (int i = 0; i < n->nfields; i++)
+	{
+		const sd_field *f = &n->fields[i];
+
+		if (i)
+			sb_put(b, ", ", 2);
+		sb_put(b, "{", 1);
+		sb_key(b, "column", true);
+		sb_str(b, f->column);
+		if (f->skip)
+		{
+			sb_key(b, "skip", false);
+			sb_put(b, "true", 4);
+		}
+		else if (f->is_extra)
+		{
+			sb_key(b, "extra", false);
+			sb_put(b, "true", 4);
+		}
+		else
+		{
+			sb_key(b, "name", false);
+			sb_str(b, f->name);
+			if (f->npath > 1)
+			{
+				sb_key(b, "path", false);
+				sb_put(b, "[", 1);
+				for (int k = 0; k < f->npath; k++)
+				{
+					if (k)
+						sb_put(b, ", ", 2);
+					sb_str(b, f->path[k]);
+				}
+				sb_put(b, "]", 1);
+			}
+			sb_key(b, "optional", false);
+			sb_put(b, f->optional ? "true" : "false", f->optional ? 4 : 5);
+			sb_key(b, "nullable", false);
+			sb_put(b, f->nullable ? "true" : "false", f->nullable ? 4 : 5);
+			if (f->has_default)
+			{
+				sb_key(b, "default", false);
+				sb_put(b, f->default_json, strlen(f->default_json));
+			}
+		}
+		sb_put(b, ", ", 2);
+		describe_node(b, f->node, depth + 1);
+		sb_put(b, "}", 1);
+	}
+	sb_put(b, "]", 1);
+}
+
+/* Writes "type": ..., and kind-specific members (no braces). */
+static void
+describe_node(sbuf *b, const sd_node *n, int depth)
+{
+	sb_key(b, "type", true);
+	sb_str(b, n->type->name);
+	if (format_name(n->format))
+	{
+		sb_key(b, "format", false);
+		sb_str(b, format_name(n->format));
+	}
+	if (depth > 16)
+		return;
+	if (n->kind == SD_K_ENUM)
+	{
+		sb_key(b, "labels", false);
+		sb_put(b, "[", 1);
+		for (int i = 0; i < n->type->nlabels; i++)
+		{
+			if (i)
+				sb_put(b, ", ", 2);
+			sb_str(b, n->type->labels[i]);
+		}
+		sb_put(b, "]", 1);
+	}
+	if (n->kind == SD_K_ARRAY && n->elem)
+	{
+		sb_key(b, "element", false);
+		sb_put(b, "{", 1);
+		describe_node(b, n->elem, depth + 1);
+		sb_put(b, "}", 1);
+	}
+	if ((n->kind == SD_K_JSON || n->kind == SD_K_JSONB) && n->elem)
+	{
+		sb_key(b, "validated_by", false);
+		sb_str(b, n->elem->shape ? n->elem->shape : n->elem->type->name);
+	}
+	if (n->kind == SD_K_COMPOSITE)
+	{
+		if (n->shape && depth > 0)
+		{
+			sb_key(b, "shape", false);
+			sb_str(b, n->shape);
+			if (depth > 1)
+				return;
+		}
+		sb_key(b, "unknown", false);
+		sb_str(b, n->reject_unknown ? "reject" : "ignore");
+		sb_key(b, "coerce", false);
+		sb_put(b, n->coerce ? "true" : "false", n->coerce ? 4 : 5);
+		if (n->rename)
+		{
+			sb_key(b, "rename", false);
+			sb_str(b, n->rename);
+		}
+		sb_key(b, "fields", false);
+		describe_fields(b, n, depth);
+	}
+}
+
+char *
+sd_plan_describe(const sd_plan *plan, size_t *len)
+{
+	sbuf		b = {0};
+
+	b.hooks = plan->arena.hooks;
+	sb_put(&b, "{", 1);
+	sb_key(&b, "shape", true);
+	sb_str(&b, plan->shape);
+	sb_put(&b, ", ", 2);
+	describe_node(&b, plan->root, 0);
+	sb_put(&b, "}", 1);
+	if (b.failed)
+	{
+		sd_hook_free(&b.hooks, b.s);
+		return NULL;
+	}
+	if (len)
+		*len = b.len;
+	return b.s;
+}

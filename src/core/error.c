@@ -1,0 +1,233 @@
+/*
+ * error.c — sd_error handling for the core: SQLSTATEs of error codes, setting problems,
+ * building jsonpath strings that PostgreSQL's jsonpath accepts, and describing found values.
+ */
+#include "serde_core.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static const struct
+{
+	const char *sqlstate;
+	const char *name;
+}			codes[] = {
+	[SD_OK] = {"00000", "ok"},
+	[SD_E_SYNTAX] = {"22P02", "syntax"},
+	[SD_E_KIND] = {"22032", "kind"},
+	[SD_E_MISSING] = {"2203A", "missing"},
+	[SD_E_UNKNOWN] = {"2203E", "unknown"},
+	[SD_E_DUPLICATE] = {"22030", "duplicate"},
+	[SD_E_RANGE] = {"22003", "range"},
+	[SD_E_DATETIME] = {"22008", "datetime"},
+	[SD_E_LENGTH] = {"22001", "length"},
+	[SD_E_NOTNULL] = {"23502", "not_null"},
+	[SD_E_CHECK] = {"23514", "check"},
+	[SD_E_DEPTH] = {"54001", "depth"},
+	[SD_E_SIZE] = {"54000", "size"},
+	[SD_E_OPTIONS] = {"22023", "options"},
+	[SD_E_NOMEM] = {"53200", "out_of_memory"},
+	[SD_E_CANCELED] = {"57014", "canceled"},
+	[SD_E_XML_SYNTAX] = {"2200M", "xml_syntax"},
+	[SD_E_XML_KIND] = {"2200N", "xml_kind"},
+	[SD_E_INTERNAL] = {"XX000", "internal"},
+};
+
+const char *
+sd_code_sqlstate(sd_code code)
+{
+	if ((unsigned) code > SD_E_INTERNAL)
+		code = SD_E_INTERNAL;
+	return codes[code].sqlstate;
+}
+
+const char *
+sd_code_name(sd_code code)
+{
+	if ((unsigned) code > SD_E_INTERNAL)
+		code = SD_E_INTERNAL;
+	return codes[code].name;
+}
+
+void
+sd_error_clear(sd_error *err)
+{
+	err->code = SD_OK;
+	err->offset = -1;
+	err->path[0] = '\0';
+	err->problem[0] = '\0';
+}
+
+bool
+sd_error_set(sd_error *err, sd_code code, int64_t offset, const char *fmt,...)
+{
+	va_list		ap;
+
+	err->code = code;
+	err->offset = offset;
+	va_start(ap, fmt);
+	vsnprintf(err->problem, sizeof(err->problem), fmt, ap);
+	va_end(ap);
+	return false;
+}
+
+/* Appends s[0..n) to path; on overflow the path ends in "..." (still NUL-terminated). */
+static void
+path_append(char *path, const char *s, size_t n)
+{
+	size_t		used = strlen(path);
+
+	if (used >= 3 && strcmp(path + used - 3, "...") == 0)
+		return;
+	if (used + n + 4 > SD_PATH_MAX)
+	{
+		if (used + 4 <= SD_PATH_MAX)
+			memcpy(path + used, "...", 4);
+		return;
+	}
+	memcpy(path + used, s, n);
+	path[used + n] = '\0';
+}
+
+static bool
+is_identifier(const char *name, size_t len)
+{
+	if (len == 0)
+		return false;
+	for (size_t i = 0; i < len; i++)
+	{
+		unsigned char c = (unsigned char) name[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
+			  (i > 0 && c >= '0' && c <= '9')))
+			return false;
+	}
+	return true;
+}
+
+void
+sd_path_member(char *path, const char *name, size_t len)
+{
+	char		buf[SD_PATH_MAX];
+	size_t		n = 0;
+
+	buf[n++] = '.';
+	if (is_identifier(name, len))
+	{
+		if (len > sizeof(buf) - 2)
+			len = sizeof(buf) - 2;
+		memcpy(buf + n, name, len);
+		n += len;
+	}
+	else
+	{
+		buf[n++] = '"';
+		for (size_t i = 0; i < len && n < sizeof(buf) - 8; i++)
+		{
+			unsigned char c = (unsigned char) name[i];
+
+			if (c == '"' || c == '\\')
+			{
+				buf[n++] = '\\';
+				buf[n++] = (char) c;
+			}
+			else if (c < 0x20)
+				n += (size_t) snprintf(buf + n, 7, "\\u%04x", c);
+			else
+				buf[n++] = (char) c;
+		}
+		buf[n++] = '"';
+	}
+	path_append(path, buf, n);
+}
+
+void
+sd_path_index(char *path, uint64_t index)
+{
+	char		buf[32];
+	int			n = snprintf(buf, sizeof(buf), "[%llu]", (unsigned long long) index);
+
+	path_append(path, buf, (size_t) n);
+}
+
+/* Copies at most 40 characters (UTF-8 aware) of s, adding "..." when cut. */
+static size_t
+cut40(char *out, size_t outsize, const char *s, size_t len)
+{
+	size_t		i = 0,
+				chars = 0,
+				n = 0;
+
+	while (i < len && chars < 40)
+	{
+		size_t		clen = 1;
+		unsigned char c = (unsigned char) s[i];
+
+		if (c >= 0xF0)
+			clen = 4;
+		else if (c >= 0xE0)
+			clen = 3;
+		else if (c >= 0xC0)
+			clen = 2;
+		if (i + clen > len)
+			clen = len - i;
+		if (n + clen + 4 >= outsize)
+			break;
+		memcpy(out + n, s + i, clen);
+		n += clen;
+		i += clen;
+		chars++;
+	}
+	if (i < len && n + 4 <= outsize)
+	{
+		memcpy(out + n, "...", 3);
+		n += 3;
+	}
+	out[n] = '\0';
+	return n;
+}
+
+void
+sd_describe_found(char *buf, size_t bufsize, const char *tok, size_t len)
+{
+	char		cut[200];
+
+	while (len > 0 && (tok[len - 1] == ' ' || tok[len - 1] == '\n' ||
+					   tok[len - 1] == '\r' || tok[len - 1] == '\t'))
+		len--;
+	if (len == 0)
+	{
+		snprintf(buf, bufsize, "nothing");
+		return;
+	}
+	switch (tok[0])
+	{
+		case '{':
+			snprintf(buf, bufsize, "object");
+			break;
+		case '[':
+			snprintf(buf, bufsize, "array");
+			break;
+		case '"':
+			{
+				size_t		inner = len >= 2 ? len - 2 : 0;
+
+				cut40(cut, sizeof(cut), tok + 1, inner);
+				snprintf(buf, bufsize, "string \"%s\"", cut);
+				break;
+			}
+		case 't':
+		case 'f':
+			cut40(cut, sizeof(cut), tok, len);
+			snprintf(buf, bufsize, "boolean %s", cut);
+			break;
+		case 'n':
+			snprintf(buf, bufsize, "null");
+			break;
+		default:
+			cut40(cut, sizeof(cut), tok, len);
+			snprintf(buf, bufsize, "number %s", cut);
+			break;
+	}
+}

@@ -1,0 +1,141 @@
+/*
+ * internal.h — declarations shared inside the core only: the chunk arena, the small JSON tree
+ * used for options, the member lookup tables of compiled composites, and the decoder state that
+ * the C side and the C++ JSON walker both see.  Hosts include serde_core.h, never this.
+ */
+#ifndef SERDE_INTERNAL_H
+#define SERDE_INTERNAL_H
+
+#include "serde_core.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- chunk arena: bump allocation over hook-allocated blocks that never move ------------- */
+typedef struct sd_chunk sd_chunk;
+typedef struct sd_arena
+{
+	sd_hooks	hooks;
+	sd_chunk   *head;           /* current block (list through ->next, newest first) */
+	size_t		bytes;          /* bytes held in blocks */
+} sd_arena;
+
+void		sd_arena_init(sd_arena *a, const sd_hooks *hooks);
+void	   *sd_arena_alloc(sd_arena *a, size_t size);   /* 8-aligned, NULL on OOM */
+char	   *sd_arena_strndup(sd_arena *a, const char *s, size_t n);
+void		sd_arena_reset(sd_arena *a);    /* keeps the newest block, frees the others */
+void		sd_arena_free(sd_arena *a);
+
+void	   *sd_hook_alloc(const sd_hooks *h, size_t size);
+void	   *sd_hook_realloc(const sd_hooks *h, void *p, size_t size);
+void		sd_hook_free(const sd_hooks *h, void *p);
+
+/* ---- a small JSON tree (options, descriptors, tests) ---------------------------------------- */
+typedef enum sd_jkind
+{
+	SD_J_NULL, SD_J_FALSE, SD_J_TRUE, SD_J_NUMBER, SD_J_STRING, SD_J_ARRAY, SD_J_OBJECT
+} sd_jkind;
+
+typedef struct sd_jnode sd_jnode;
+struct sd_jnode
+{
+	sd_jkind	kind;
+	const char *str;            /* STRING: unescaped (NUL-terminated); NUMBER: literal */
+	size_t		len;
+	size_t		offset;         /* byte offset of the value in the text */
+	const char *text;           /* the value's JSON text (for defaults) */
+	size_t		text_len;
+	int			n;              /* ARRAY/OBJECT: number of items */
+	const char **keys;          /* OBJECT: unescaped keys, NUL-terminated */
+	sd_jnode  **items;
+};
+
+/* Parses strict JSON (RFC 8259) into a tree allocated in arena; NULL with err (SD_E_SYNTAX,
+ * offset) on bad input or SD_E_NOMEM.  max_depth bounds nesting.  With arena == NULL it only
+ * validates (allocates nothing) and returns a non-NULL dummy on success: the decoder uses this
+ * to find the exact offset of a syntax error that simdjson reported without a position. */
+sd_jnode   *sd_jparse(sd_arena *arena, const char *text, size_t len, uint32_t max_depth,
+					  sd_error *err);
+const sd_jnode *sd_jget(const sd_jnode *obj, const char *key);
+
+/* ---- compiled composites ------------------------------------------------------------------ */
+typedef struct sd_member
+{
+	const char *name;
+	uint32_t	len;
+	uint32_t	hash;
+	int			field;          /* leaf: index into the node's fields; -1 for a group */
+	const sd_members *group;    /* path prefix: a nested object of members */
+} sd_member;
+
+struct sd_members
+{
+	int			n;
+	const sd_member *m;
+	uint32_t	mask;           /* table size - 1 */
+	const int16_t *table;       /* hash slot -> member index, -1 empty */
+};
+
+uint32_t	sd_hash_name(const char *s, size_t len);
+int			sd_members_find(const sd_members *ms, const char *name, size_t len, uint32_t hash);
+
+/* ---- decoder state ------------------------------------------------------------------------ */
+typedef struct sd_kernel sd_kernel;
+
+struct sd_decoder
+{
+	sd_hooks	hooks;
+	const sd_kernel *kernel;
+	void	   *parser;         /* kernel's simdjson parser */
+	char	   *padded;         /* the document copied with SIMDJSON padding */
+	size_t		padded_cap;
+	sd_val	   *tape;
+	uint32_t	tape_len;
+	uint32_t	tape_cap;
+	sd_val	   *stack;          /* array elements under construction */
+	uint32_t	stack_len;
+	uint32_t	stack_cap;
+	sd_arena	arena;          /* uuid/bytea bytes, extra objects, coerced text */
+	void	   *path;           /* kernel's path stack (entries of sd_pathent) */
+	uint32_t	path_cap;
+	void	   *pairs;          /* unmapped members collected for `extra` columns */
+	uint32_t	pairs_len;
+	uint32_t	pairs_cap;
+};
+
+typedef struct sd_pathent
+{
+	const char *name;           /* member name, or NULL for an array index */
+	size_t		len;
+	uint64_t	index;
+} sd_pathent;
+
+typedef struct sd_pair
+{
+	const char *key;            /* unescaped */
+	size_t		key_len;
+	const char *value;          /* JSON text of the value */
+	size_t		value_len;
+} sd_pair;
+
+/* Grows *buf (elements of elem_size) to hold at least need elements; false on OOM. */
+bool		sd_grow(const sd_hooks *h, void **buf, uint32_t *cap, uint32_t need, size_t elem_size);
+
+struct sd_kernel
+{
+	const char *name;
+	void	   *(*parser_new) (void);
+	void		(*parser_free) (void *parser);
+	size_t		(*parser_bytes) (void *parser);
+	bool		(*decode) (sd_decoder *d, const sd_plan *plan, const sd_node *node,
+						   size_t len, const sd_limits *limits, uint32_t *root, sd_error *err);
+};
+
+#define SD_PADDING 64
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif							/* SERDE_INTERNAL_H */

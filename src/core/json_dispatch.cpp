@@ -1,0 +1,66 @@
+/*
+ * json_dispatch.cpp — chooses the JSON walker kernel once, at load time, from simdjson's own
+ * runtime CPU detection (which also checks that the OS enables the registers), so the walker
+ * runs the same instruction set as simdjson's stage 1 and never one the CPU lacks.
+ * Built without any -march flag: this file must run on every x86-64.
+ */
+#include <simdjson.h>
+
+#include <cstring>
+
+#include "json_walk.h"
+
+namespace
+{
+
+const sd_kernel *
+choose()
+{
+	const char *env = getenv("SERDE_JSON_KERNEL");	/* tests force a kernel (never a better one) */
+	const simdjson::implementation *active = simdjson::get_active_implementation();
+	const std::string &name = active->name();
+
+#if defined(__x86_64__)
+	struct
+	{
+		const char *name;
+		const sd_kernel *k;
+	}			table[] = {
+		{"icelake", &sd_kernel_icelake},
+		{"haswell", &sd_kernel_haswell},
+		{"westmere", &sd_kernel_westmere},
+		{"fallback", &sd_kernel_fallback},
+	};
+	bool		usable = false;
+
+	for (auto &e : table)
+	{
+		if (name == e.name)
+			usable = true;		/* this one and every one after it runs here */
+		if (usable && (!env || strcmp(env, e.name) == 0))
+			return e.k;
+	}
+#else
+	(void) env;
+	(void) name;
+#endif
+	return &sd_kernel_fallback;
+}
+
+const sd_kernel *chosen = nullptr;
+
+}								/* namespace */
+
+extern "C" const sd_kernel *
+sd_select_kernel(void)
+{
+	if (!chosen)
+		chosen = choose();
+	return chosen;
+}
+
+extern "C" const char *
+sd_json_kernel(void)
+{
+	return sd_select_kernel()->name;
+}

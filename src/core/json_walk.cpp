@@ -1,0 +1,1292 @@
+/*
+ * json_walk.cpp — the JSON decoder: walks a document with simdjson On-Demand, driven by the plan,
+ * and writes the value tape.  Every byte is validated (values the shape ignores are walked too),
+ * every value is checked against its column, and errors carry a jsonpath and a byte offset.
+ *
+ * This file is compiled once per SIMD kernel (-DSD_KERNEL=haswell with the matching -march and
+ * SIMDJSON_BUILTIN_IMPLEMENTATION); json_dispatch.cpp picks one at load time.  Everything here
+ * has internal linkage except the kernel table, so the kernels cannot share machine code.
+ * Built with exceptions off and NDEBUG; it calls no host function except the sd_hooks, which
+ * must not longjmp.
+ */
+#include <simdjson.h>
+
+#include <cstdarg>
+#include <cstring>
+
+#include "internal.h"
+#include "json_walk.h"
+#include "scalar.h"
+
+#ifndef SD_KERNEL
+#error "compile with -DSD_KERNEL=<kernel>"
+#endif
+
+namespace ond = simdjson::SIMDJSON_BUILTIN_IMPLEMENTATION::ondemand;
+
+namespace
+{
+
+struct Walk
+{
+	sd_decoder *d;
+	const sd_plan *plan;
+	const char *base;
+	size_t		len;
+	sd_error   *err;
+	ond::document *doc;
+	uint32_t	max_depth;
+	uint32_t	depth;
+	uint32_t	poll;
+	const char *stack_start;
+	size_t		stack_budget;
+	const sd_hooks *hooks;
+};
+
+enum Where
+{
+	IN_TAPE,
+	IN_STACK
+};
+
+/* A destination slot: in the tape or in the element stack (both may move when they grow). */
+struct Dest
+{
+	Where		where;
+	uint32_t	idx;
+};
+
+inline sd_val &
+slot(Walk &w, Dest dst)
+{
+	return dst.where == IN_TAPE ? w.d->tape[dst.idx] : w.d->stack[dst.idx];
+}
+
+inline uint32_t
+offset_of(Walk &w, const char *p)
+{
+	if (p < w.base || p > w.base + w.len)
+		return 0;
+	return (uint32_t) (p - w.base);
+}
+
+/* ---- path stack --------------------------------------------------------------------------- */
+
+bool fail(Walk &w, sd_code code, const char *at, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+void
+build_path(Walk &w)
+{
+	sd_pathent *pe = (sd_pathent *) w.d->path;
+
+	strcpy(w.err->path, "$");
+	for (uint32_t i = 0; i < w.depth && i < w.d->path_cap; i++)
+	{
+		if (pe[i].name)
+			sd_path_member(w.err->path, pe[i].name, pe[i].len);
+		else
+			sd_path_index(w.err->path, pe[i].index);
+	}
+}
+
+bool
+fail(Walk &w, sd_code code, const char *at, const char *fmt, ...)
+{
+	va_list		ap;
+
+	build_path(w);
+	w.err->code = code;
+	w.err->offset = at ? (int64_t) offset_of(w, at) : -1;
+	va_start(ap, fmt);
+	vsnprintf(w.err->problem, sizeof(w.err->problem), fmt, ap);
+	va_end(ap);
+	return false;
+}
+
+/* Enters a member / an element: depth + 1 and the path entry. */
+inline bool
+enter(Walk &w, const char *name, size_t len, uint64_t index, const char *at)
+{
+	if (w.depth + 1 >= w.d->path_cap &&
+		!sd_grow(w.hooks, &w.d->path, &w.d->path_cap, w.depth + 2, sizeof(sd_pathent)))
+		return fail(w, SD_E_NOMEM, at, "out of memory");
+	sd_pathent *pe = (sd_pathent *) w.d->path + w.depth;
+
+	pe->name = name;
+	pe->len = len;
+	pe->index = index;
+	w.depth++;
+	return true;
+}
+
+inline void
+leave(Walk &w)
+{
+	w.depth--;
+}
+
+/* Checked on entering every container: nesting limit, stack budget, cancellation. */
+inline bool
+container_guard(Walk &w, const char *at)
+{
+	char		here;
+
+	if (w.depth + 1 > w.max_depth)
+		return fail(w, SD_E_DEPTH, at, "nesting deeper than serde.max_depth (%u)", w.max_depth);
+	if ((size_t) (w.stack_start - &here) > w.stack_budget)
+		return fail(w, SD_E_DEPTH, at, "document nested too deeply for the stack");
+	return true;
+}
+
+inline bool
+poll(Walk &w, const char *at)
+{
+	if (++w.poll >= 4096)
+	{
+		w.poll = 0;
+		if (w.hooks->should_stop && w.hooks->should_stop(w.hooks->ud))
+			return fail(w, SD_E_CANCELED, at, "canceled");
+	}
+	return true;
+}
+
+const char *
+simdjson_problem(simdjson::error_code e)
+{
+	switch (e)
+	{
+		case simdjson::UTF8_ERROR:
+			return "invalid UTF-8";
+		case simdjson::UNCLOSED_STRING:
+			return "unterminated string";
+		case simdjson::UNESCAPED_CHARS:
+			return "unescaped control character in a string";
+		case simdjson::STRING_ERROR:
+			return "invalid string (bad escape)";
+		case simdjson::T_ATOM_ERROR:
+		case simdjson::F_ATOM_ERROR:
+		case simdjson::N_ATOM_ERROR:
+			return "invalid literal";
+		case simdjson::NUMBER_ERROR:
+			return "invalid number";
+		case simdjson::EMPTY:
+			return "empty document";
+		case simdjson::INCOMPLETE_ARRAY_OR_OBJECT:
+			return "unexpected end of input";
+		case simdjson::DEPTH_ERROR:
+			return "nesting too deep";
+		case simdjson::CAPACITY:
+			return "document too large";
+		case simdjson::MEMALLOC:
+			return "out of memory";
+		default:
+			return "unexpected character or structure";
+	}
+}
+
+/* First byte of invalid UTF-8 or of a raw control character inside a string, or len. */
+size_t
+find_bad_byte(const unsigned char *s, size_t len)
+{
+	bool		in_string = false;
+
+	for (size_t i = 0; i < len;)
+	{
+		unsigned char c = s[i];
+
+		if (c < 0x80)
+		{
+			if (in_string && c < 0x20)
+				return i;
+			if (c == '"')
+				in_string = !in_string;
+			else if (c == '\\' && in_string)
+				i++;
+			i++;
+			continue;
+		}
+		size_t		n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 ? 2 : 0;
+
+		if (n == 0 || c > 0xF4 || i + n > len)
+			return i;
+		for (size_t k = 1; k < n; k++)
+			if ((s[i + k] & 0xC0) != 0x80)
+				return i;
+		if ((c == 0xE0 && s[i + 1] < 0xA0) || (c == 0xED && s[i + 1] >= 0xA0) ||
+			(c == 0xF0 && s[i + 1] < 0x90) || (c == 0xF4 && s[i + 1] >= 0x90))
+			return i;
+		i += n;
+	}
+	return len;
+}
+
+bool
+syntax(Walk &w, simdjson::error_code e, const char *at)
+{
+	if (e == simdjson::MEMALLOC)
+		return fail(w, SD_E_NOMEM, at, "out of memory");
+	if (e == simdjson::UTF8_ERROR || e == simdjson::UNESCAPED_CHARS)
+	{
+		size_t		bad = find_bad_byte((const unsigned char *) w.base, w.len);
+
+		if (bad < w.len)
+			at = w.base + bad;
+	}
+	if (!at)
+	{
+		const char *loc;
+
+		if (!w.doc->current_location().get(loc))
+			at = loc;
+	}
+	uint32_t	saved = w.depth;
+	sd_error	exact;
+
+	w.depth = 0;				/* malformed input is reported at the root */
+	/* simdjson's errors carry no position: the strict validator finds the first bad byte */
+	if (e != simdjson::DEPTH_ERROR && !sd_jparse(nullptr, w.base, w.len, w.max_depth, &exact) &&
+		(exact.code == SD_E_SYNTAX || exact.code == SD_E_DEPTH))
+	{
+		const char *problem = exact.problem;
+
+		if (strncmp(problem, "invalid JSON: ", 14) == 0)
+			problem += 14;
+		if (exact.code == SD_E_DEPTH)
+			fail(w, SD_E_DEPTH, w.base + exact.offset, "nesting deeper than serde.max_depth (%u)",
+				 w.max_depth);
+		else
+			fail(w, SD_E_SYNTAX, w.base + exact.offset, "malformed JSON: %s", problem);
+	}
+	else
+		fail(w, SD_E_SYNTAX, at, "malformed JSON: %s", simdjson_problem(e));
+	w.depth = saved;
+	return false;
+}
+
+/* The token with trailing whitespace removed. */
+inline std::string_view
+trimmed(std::string_view tok)
+{
+	size_t		n = tok.size();
+
+	while (n > 0 && (tok[n - 1] == ' ' || tok[n - 1] == '\n' || tok[n - 1] == '\r' ||
+					 tok[n - 1] == '\t'))
+		n--;
+	return tok.substr(0, n);
+}
+
+bool
+kind_error(Walk &w, const char *expected, std::string_view tok)
+{
+	char		found[128];
+
+	sd_describe_found(found, sizeof(found), tok.data(), tok.size());
+	return fail(w, SD_E_KIND, tok.data(), "expected %s, found %s", expected, found);
+}
+
+/* The raw token of a value or of the document root (empty when there is none). */
+inline std::string_view
+token_of(ond::value &v)
+{
+	return v.raw_json_token();
+}
+
+inline std::string_view
+token_of(ond::document &doc)
+{
+	std::string_view s;
+
+	if (doc.raw_json_token().get(s))
+		return std::string_view();
+	return s;
+}
+
+/* ---- validating skip ---------------------------------------------------------------------- */
+
+template <class V>
+bool		skip_value(Walk &w, V &v);
+
+bool
+skip_object(Walk &w, ond::object obj, const char *at)
+{
+	if (!container_guard(w, at))
+		return false;
+	w.depth++;
+	for (auto fr : obj)
+	{
+		ond::field	f;
+		std::string_view key;
+		simdjson::error_code e;
+
+		if ((e = std::move(fr).get(f)) || (e = f.unescaped_key().get(key)))
+		{
+			w.depth--;
+			return syntax(w, e, nullptr);
+		}
+		if (!skip_value(w, f.value()))
+		{
+			w.depth--;
+			return false;
+		}
+	}
+	w.depth--;
+	return true;
+}
+
+bool
+skip_array(Walk &w, ond::array arr, const char *at)
+{
+	if (!container_guard(w, at))
+		return false;
+	w.depth++;
+	for (auto er : arr)
+	{
+		ond::value	ev;
+		simdjson::error_code e;
+
+		if ((e = er.get(ev)))
+		{
+			w.depth--;
+			return syntax(w, e, nullptr);
+		}
+		if (!skip_value(w, ev))
+		{
+			w.depth--;
+			return false;
+		}
+	}
+	w.depth--;
+	return true;
+}
+
+template <class V>
+bool
+skip_value(Walk &w, V &v)
+{
+	ond::json_type t;
+	simdjson::error_code e;
+	std::string_view tok = token_of(v);
+
+	if (!poll(w, tok.data()))
+		return false;
+	if ((e = v.type().get(t)))
+		return syntax(w, e, tok.data());
+	switch (t)
+	{
+		case ond::json_type::object:
+			{
+				ond::object obj;
+
+				if ((e = v.get_object().get(obj)))
+					return syntax(w, e, tok.data());
+				return skip_object(w, obj, tok.data());
+			}
+		case ond::json_type::array:
+			{
+				ond::array	arr;
+
+				if ((e = v.get_array().get(arr)))
+					return syntax(w, e, tok.data());
+				return skip_array(w, arr, tok.data());
+			}
+		case ond::json_type::string:
+			{
+				std::string_view s;
+
+				if ((e = v.get_string().get(s)))
+					return syntax(w, e, tok.data());
+				return true;
+			}
+		case ond::json_type::number:
+			{
+				std::string_view num = trimmed(tok);
+
+				if (!sd_is_json_number(num.data(), num.size()))
+					return syntax(w, simdjson::NUMBER_ERROR, tok.data());
+				return true;
+			}
+		case ond::json_type::boolean:
+			{
+				bool		b;
+
+				if ((e = v.get_bool().get(b)))
+					return syntax(w, e, tok.data());
+				return true;
+			}
+		case ond::json_type::null:
+			{
+				bool		isnull = false;
+
+				if ((e = v.is_null().get(isnull)) || !isnull)
+					return syntax(w, e ? e : simdjson::N_ATOM_ERROR, tok.data());
+				return true;
+			}
+	}
+	return syntax(w, simdjson::TAPE_ERROR, tok.data());
+}
+
+/* The JSON text of a value just walked: a scalar's token, or up to the current location. */
+std::string_view
+walked_span(Walk &w, std::string_view tok)
+{
+	char		c = tok.empty() ? 0 : tok[0];
+
+	if (c == '{' || c == '[')
+	{
+		const char *loc;
+		const char *end = w.base + w.len;
+
+		if (!w.doc->current_location().get(loc))
+			end = loc;
+		std::string_view span(tok.data(), (size_t) (end - tok.data()));
+
+		return trimmed(span);
+	}
+	return trimmed(tok);
+}
+
+/* ---- typed decoding ----------------------------------------------------------------------- */
+
+template <class V>
+bool		decode_value(Walk &w, V &v, const sd_node *n, Dest dst);
+bool		decode_members(Walk &w, ond::object obj, const sd_node *n, const sd_members *ms,
+						   uint32_t row, const char *obj_at, bool top);
+
+inline bool
+reserve_tape(Walk &w, uint32_t n, uint32_t *first, const char *at)
+{
+	uint32_t	need = w.d->tape_len + n;
+
+	if (need < w.d->tape_len ||
+		(need > w.d->tape_cap && !sd_grow(w.hooks, (void **) &w.d->tape, &w.d->tape_cap, need, sizeof(sd_val))))
+		return fail(w, SD_E_NOMEM, at, "out of memory");
+	*first = w.d->tape_len;
+	memset(&w.d->tape[*first], 0, sizeof(sd_val) * n);
+	w.d->tape_len = need;
+	return true;
+}
+
+/* A string's content for coerce: the unescaped text must itself be a JSON number. */
+inline bool
+numeric_text(std::string_view s)
+{
+	return sd_is_json_number(s.data(), s.size());
+}
+
+const char *
+expected_name(const sd_node *n)
+{
+	switch (n->kind)
+	{
+		case SD_K_TEXT:
+		case SD_K_OTHER:
+			return "string";
+		case SD_K_INT2:
+		case SD_K_INT4:
+		case SD_K_INT8:
+			return "integer";
+		case SD_K_FLOAT4:
+		case SD_K_FLOAT8:
+		case SD_K_NUMERIC:
+			return "number";
+		case SD_K_BOOL:
+			return "boolean";
+		case SD_K_TIMESTAMPTZ:
+		case SD_K_TIMESTAMP:
+			if (n->format == SD_FMT_UNIX)
+				return "number of seconds since the epoch";
+			if (n->format == SD_FMT_UNIX_MS)
+				return "number of milliseconds since the epoch";
+			return "string (RFC 3339 timestamp)";
+		case SD_K_DATE:
+			return "string (date)";
+		case SD_K_TIME:
+			return "string (time)";
+		case SD_K_UUID:
+			return "string (uuid)";
+		case SD_K_BYTEA:
+			return n->format == SD_FMT_HEX ? "string (hex)" : "string (base64)";
+		case SD_K_ENUM:
+			return "string";
+		case SD_K_JSON:
+		case SD_K_JSONB:
+			return "JSON value";
+		case SD_K_ARRAY:
+			return "array";
+		case SD_K_COMPOSITE:
+			return "object";
+	}
+	return "value";
+}
+
+bool
+scalar_fail(Walk &w, sd_code code, const char *at, const char *problem)
+{
+	return fail(w, code, at, "%s", problem);
+}
+
+/* Integer kinds from a number token (or a numeric string under coerce). */
+bool
+decode_int(Walk &w, const sd_node *n, std::string_view num, std::string_view tok, Dest dst)
+{
+	static const int64_t mins[] = {INT16_MIN, INT32_MIN, INT64_MIN};
+	static const int64_t maxs[] = {INT16_MAX, INT32_MAX, INT64_MAX};
+	static const char *const names[] = {"smallint", "integer", "bigint"};
+	int			k = n->kind - SD_K_INT2;
+	char		problem[SD_PROBLEM_MAX];
+	int64_t		v;
+	sd_code		c = sd_parse_int(num.data(), num.size(), mins[k], maxs[k], n->coerce, names[k],
+								 &v, problem);
+
+	if (c == SD_E_KIND)
+	{
+		if (n->coerce)
+		{
+			char		found[128];
+
+			sd_describe_found(found, sizeof(found), tok.data(), tok.size());
+			return fail(w, SD_E_KIND, tok.data(), "expected integer, found non-integral %s", found);
+		}
+		return kind_error(w, "integer", tok);
+	}
+	if (c != SD_OK)
+		return scalar_fail(w, c, tok.data(), problem);
+	sd_val	   &s = slot(w, dst);
+
+	s.tag = SD_V_INT;
+	s.u.i = v;
+	return true;
+}
+
+template <class V>
+bool
+decode_string_kind(Walk &w, V &v, const sd_node *n, std::string_view tok, Dest dst)
+{
+	std::string_view s;
+	simdjson::error_code e;
+	char		problem[SD_PROBLEM_MAX];
+	sd_code		c = SD_OK;
+
+	if ((e = v.get_string().get(s)))
+		return syntax(w, e, tok.data());
+	if ((n->kind == SD_K_TEXT || n->kind == SD_K_OTHER) && memchr(s.data(), 0, s.size()))
+		return fail(w, SD_E_KIND, tok.data(), "\\u0000 cannot be stored in %s", n->type->name);
+	sd_val	   &out = slot(w, dst);
+
+	out.offset = offset_of(w, tok.data());
+	switch (n->kind)
+	{
+		case SD_K_TEXT:
+			if (n->type->max_chars >= 0 && s.size() > (size_t) n->type->max_chars)
+			{
+				size_t		chars = sd_utf8_chars(s.data(), s.size());
+
+				if (chars > (size_t) n->type->max_chars)
+					return fail(w, SD_E_LENGTH, tok.data(),
+								"string of %zu characters is too long for %s", chars,
+								n->type->name);
+			}
+			/* fall through */
+		case SD_K_OTHER:
+			out.tag = SD_V_STR;
+			out.u.s = s.data();
+			out.len = (uint32_t) s.size();
+			return true;
+		case SD_K_ENUM:
+			for (int i = 0; i < n->type->nlabels; i++)
+			{
+				const char *l = n->type->labels[i];
+
+				if (strlen(l) == s.size() && memcmp(l, s.data(), s.size()) == 0)
+				{
+					out.tag = SD_V_ENUM;
+					out.u.i = i;
+					return true;
+				}
+			}
+			{
+				char		list[256];
+				size_t		used = 0;
+
+				list[0] = '\0';
+				for (int i = 0; i < n->type->nlabels && used + 8 < sizeof(list); i++)
+					used += (size_t) snprintf(list + used, sizeof(list) - used, "%s%s",
+											  i ? ", " : "", n->type->labels[i]);
+				char		found[128];
+
+				sd_describe_found(found, sizeof(found), tok.data(), tok.size());
+				return fail(w, SD_E_KIND, tok.data(), "unknown label %s for enum %s, expected one of: %s",
+							found + 7, n->type->name, list);
+			}
+		case SD_K_BOOL:
+			if (s == "true" || s == "false")
+			{
+				out.tag = SD_V_BOOL;
+				out.u.b = s == "true";
+				return true;
+			}
+			return kind_error(w, "boolean", tok);
+		case SD_K_TIMESTAMPTZ:
+		case SD_K_TIMESTAMP:
+			if (n->format == SD_FMT_UNIX || n->format == SD_FMT_UNIX_MS)
+			{
+				if (!numeric_text(s))
+					return kind_error(w, expected_name(n), tok);
+				c = sd_parse_epoch(s.data(), s.size(), n->format == SD_FMT_UNIX ? 1000000 : 1000,
+								   &out.u.i, problem);
+			}
+			else
+			{
+				bool		had_offset;
+
+				c = sd_parse_timestamp(s.data(), s.size(), n->kind == SD_K_TIMESTAMPTZ, &out.u.i,
+									   &had_offset, problem);
+			}
+			out.tag = SD_V_TIMESTAMP;
+			break;
+		case SD_K_DATE:
+			{
+				int32_t		days = 0;
+
+				c = sd_parse_date(s.data(), s.size(), &days, problem);
+				out.tag = SD_V_DATE;
+				out.u.i = days;
+				break;
+			}
+		case SD_K_TIME:
+			c = sd_parse_time(s.data(), s.size(), &out.u.i, problem);
+			out.tag = SD_V_TIME;
+			break;
+		case SD_K_UUID:
+			{
+				uint8_t    *b = (uint8_t *) sd_arena_alloc(&w.d->arena, 16);
+
+				if (!b)
+					return fail(w, SD_E_NOMEM, tok.data(), "out of memory");
+				c = sd_parse_uuid(s.data(), s.size(), b, problem);
+				sd_val	   &o2 = slot(w, dst);
+
+				o2.tag = SD_V_UUID;
+				o2.u.bytes = b;
+				o2.len = 16;
+				break;
+			}
+		case SD_K_BYTEA:
+			{
+				sd_format	f = n->format == SD_FMT_NONE ? SD_FMT_BASE64 : n->format;
+				size_t		max = sd_binary_max_decoded(f, s.size());
+				uint8_t    *b = (uint8_t *) sd_arena_alloc(&w.d->arena, max ? max : 1);
+				size_t		outlen = 0;
+
+				if (!b)
+					return fail(w, SD_E_NOMEM, tok.data(), "out of memory");
+				c = sd_decode_binary(f, s.data(), s.size(), b, &outlen, problem);
+				sd_val	   &o2 = slot(w, dst);
+
+				o2.tag = SD_V_BYTES;
+				o2.u.bytes = b;
+				o2.len = (uint32_t) outlen;
+				break;
+			}
+		case SD_K_INT2:
+		case SD_K_INT4:
+		case SD_K_INT8:
+			if (!numeric_text(s))
+				return kind_error(w, "integer", tok);
+			return decode_int(w, n, s, tok, dst);
+		case SD_K_FLOAT4:
+		case SD_K_FLOAT8:
+			if (!numeric_text(s))
+				return kind_error(w, "number", tok);
+			c = sd_parse_float(s.data(), s.size(), n->kind == SD_K_FLOAT4, &out.u.f, problem);
+			out.tag = SD_V_FLOAT;
+			break;
+		case SD_K_NUMERIC:
+			if (!numeric_text(s))
+				return kind_error(w, "number", tok);
+			c = sd_check_numeric(s.data(), s.size(), n->type->precision, n->type->scale, problem);
+			out.tag = SD_V_NUMERIC;
+			out.u.s = s.data();
+			out.len = (uint32_t) s.size();
+			break;
+		default:
+			return kind_error(w, expected_name(n), tok);
+	}
+	if (c != SD_OK)
+		return scalar_fail(w, c, tok.data(), problem);
+	return true;
+}
+
+bool
+decode_number_kind(Walk &w, const sd_node *n, std::string_view tok, Dest dst)
+{
+	std::string_view num = trimmed(tok);
+	char		problem[SD_PROBLEM_MAX];
+	sd_code		c = SD_OK;
+
+	if (!sd_is_json_number(num.data(), num.size()))
+		return syntax(w, simdjson::NUMBER_ERROR, tok.data());
+	sd_val	   &out = slot(w, dst);
+
+	out.offset = offset_of(w, tok.data());
+	switch (n->kind)
+	{
+		case SD_K_INT2:
+		case SD_K_INT4:
+		case SD_K_INT8:
+			return decode_int(w, n, num, num, dst);
+		case SD_K_FLOAT4:
+		case SD_K_FLOAT8:
+			c = sd_parse_float(num.data(), num.size(), n->kind == SD_K_FLOAT4, &out.u.f, problem);
+			out.tag = SD_V_FLOAT;
+			break;
+		case SD_K_NUMERIC:
+			c = sd_check_numeric(num.data(), num.size(), n->type->precision, n->type->scale, problem);
+			out.tag = SD_V_NUMERIC;
+			out.u.s = num.data();
+			out.len = (uint32_t) num.size();
+			break;
+		case SD_K_TIMESTAMPTZ:
+		case SD_K_TIMESTAMP:
+			if (n->format != SD_FMT_UNIX && n->format != SD_FMT_UNIX_MS)
+				return kind_error(w, expected_name(n), num);
+			c = sd_parse_epoch(num.data(), num.size(), n->format == SD_FMT_UNIX ? 1000000 : 1000,
+							   &out.u.i, problem);
+			out.tag = SD_V_TIMESTAMP;
+			break;
+		case SD_K_TEXT:
+			if (!n->coerce)
+				return kind_error(w, "string", num);
+			if (n->type->max_chars >= 0 && num.size() > (size_t) n->type->max_chars)
+				return fail(w, SD_E_LENGTH, tok.data(), "string of %zu characters is too long for %s",
+							num.size(), n->type->name);
+			out.tag = SD_V_STR;
+			out.u.s = num.data();
+			out.len = (uint32_t) num.size();
+			return true;
+		default:
+			return kind_error(w, expected_name(n), num);
+	}
+	if (c != SD_OK)
+		return scalar_fail(w, c, tok.data(), problem);
+	return true;
+}
+
+bool
+decode_array(Walk &w, ond::array arr, const sd_node *n, Dest dst, const char *at)
+{
+	uint32_t	start = w.d->stack_len;
+	uint64_t	i = 0;
+
+	if (!container_guard(w, at))
+		return false;
+	for (auto er : arr)
+	{
+		ond::value	ev;
+		simdjson::error_code e;
+
+		if ((e = er.get(ev)))
+			return syntax(w, e, nullptr);
+		if (w.d->stack_len + 1 > w.d->stack_cap &&
+			!sd_grow(w.hooks, (void **) &w.d->stack, &w.d->stack_cap, w.d->stack_len + 1, sizeof(sd_val)))
+			return fail(w, SD_E_NOMEM, at, "out of memory");
+		Dest		ed = {IN_STACK, w.d->stack_len++};
+
+		memset(&w.d->stack[ed.idx], 0, sizeof(sd_val));
+		if (!enter(w, nullptr, 0, i, at))
+			return false;
+		if (!decode_value(w, ev, n->elem, ed))
+			return false;
+		leave(w);
+		i++;
+	}
+	uint32_t	count = w.d->stack_len - start;
+	uint32_t	first = 0;
+
+	if (count && !reserve_tape(w, count, &first, at))
+		return false;
+	if (count)
+		memcpy(&w.d->tape[first], &w.d->stack[start], sizeof(sd_val) * count);
+	w.d->stack_len = start;
+	sd_val	   &out = slot(w, dst);
+
+	out.tag = SD_V_ARRAY;
+	out.u.first = first;
+	out.len = count;
+	out.offset = offset_of(w, at);
+	return true;
+}
+
+bool
+decode_object(Walk &w, ond::object obj, const sd_node *n, Dest dst, const char *at)
+{
+	uint32_t	row = 0;
+
+	if (!container_guard(w, at))
+		return false;
+	if (!reserve_tape(w, (uint32_t) n->nfields, &row, at))
+		return false;
+	{
+		sd_val	   &out = slot(w, dst);
+
+		out.tag = SD_V_ROW;
+		out.u.first = row;
+		out.len = (uint32_t) n->nfields;
+		out.offset = offset_of(w, at);
+	}
+	uint32_t	pairs_start = w.d->pairs_len;
+
+	if (!decode_members(w, obj, n, n->members, row, at, true))
+		return false;
+	if (n->extra_col >= 0)
+	{
+		/* the object of unmapped members, as JSON text in the arena */
+		sd_pair    *pairs = (sd_pair *) w.d->pairs;
+		size_t		size = 2;
+
+		for (uint32_t i = pairs_start; i < w.d->pairs_len; i++)
+			size += pairs[i].key_len * 6 + 4 + pairs[i].value_len;
+		char	   *buf = (char *) sd_arena_alloc(&w.d->arena, size + 1);
+		size_t		o = 0;
+
+		if (!buf)
+			return fail(w, SD_E_NOMEM, at, "out of memory");
+		buf[o++] = '{';
+		for (uint32_t i = pairs_start; i < w.d->pairs_len; i++)
+		{
+			if (i > pairs_start)
+				buf[o++] = ',';
+			buf[o++] = '"';
+			for (size_t k = 0; k < pairs[i].key_len; k++)
+			{
+				unsigned char ch = (unsigned char) pairs[i].key[k];
+
+				if (ch == '"' || ch == '\\')
+				{
+					buf[o++] = '\\';
+					buf[o++] = (char) ch;
+				}
+				else if (ch < 0x20)
+					o += (size_t) snprintf(buf + o, 7, "\\u%04x", ch);
+				else
+					buf[o++] = (char) ch;
+			}
+			buf[o++] = '"';
+			buf[o++] = ':';
+			memcpy(buf + o, pairs[i].value, pairs[i].value_len);
+			o += pairs[i].value_len;
+		}
+		buf[o++] = '}';
+		buf[o] = '\0';
+		w.d->pairs_len = pairs_start;
+		sd_val	   &x = w.d->tape[row + (uint32_t) n->extra_col];
+
+		x.tag = SD_V_JSON;
+		x.u.s = buf;
+		x.len = (uint32_t) o;
+		x.offset = offset_of(w, at);
+	}
+	return true;
+}
+
+/* Fills the slots of a member that did not appear: default, NULL, or a missing error. */
+bool
+missing_member(Walk &w, const sd_node *n, const sd_member *m, uint32_t row, const char *obj_at)
+{
+	if (m->field >= 0)
+	{
+		const sd_field *f = &n->fields[m->field];
+		sd_val	   &s = w.d->tape[row + (uint32_t) f->col];
+
+		if (f->has_default)
+		{
+			s.tag = SD_V_DEFAULT;
+			s.len = (uint32_t) f->default_index;
+			s.offset = offset_of(w, obj_at);
+			return true;
+		}
+		if (f->optional)
+			return true;
+		if (!enter(w, m->name, m->len, 0, obj_at))
+			return false;
+		return fail(w, SD_E_MISSING, obj_at, "missing required member");
+	}
+	/* a path prefix: required if any field below it is */
+	for (int i = 0; i < m->group->n; i++)
+	{
+		const sd_member *sub = &m->group->m[i];
+
+		if (sub->field < 0 || !n->fields[sub->field].optional)
+		{
+			/* check deeper groups without reporting them: report at this name */
+			bool		required = true;
+
+			if (sub->field < 0)
+			{
+				uint32_t	saved = w.depth;
+				sd_error	saved_err = *w.err;
+
+				required = !missing_member(w, n, sub, row, obj_at);
+				w.depth = saved;
+				if (required)
+					*w.err = saved_err;
+			}
+			if (required)
+			{
+				if (!enter(w, m->name, m->len, 0, obj_at))
+					return false;
+				return fail(w, SD_E_MISSING, obj_at, "missing required member");
+			}
+		}
+		else if (!missing_member(w, n, sub, row, obj_at))
+			return false;
+	}
+	return true;
+}
+
+bool
+decode_members(Walk &w, ond::object obj, const sd_node *n, const sd_members *ms, uint32_t row,
+			   const char *obj_at, bool top)
+{
+	uint64_t	seen_small[4] = {0, 0, 0, 0};
+	uint64_t   *seen = seen_small;
+	int			next = 0;
+
+	if (ms->n > 256)
+	{
+		seen = (uint64_t *) sd_arena_alloc(&w.d->arena, sizeof(uint64_t) * (size_t) ((ms->n + 63) / 64));
+		if (!seen)
+			return fail(w, SD_E_NOMEM, obj_at, "out of memory");
+		memset(seen, 0, sizeof(uint64_t) * (size_t) ((ms->n + 63) / 64));
+	}
+	for (auto fr : obj)
+	{
+		ond::field	f;
+		std::string_view key;
+		simdjson::error_code e;
+
+		if ((e = std::move(fr).get(f)))
+			return syntax(w, e, nullptr);
+		const char *key_at = f.key().raw() - 1;
+
+		if ((e = f.unescaped_key().get(key)))
+			return syntax(w, e, key_at);
+
+		ond::value &v = f.value();
+		int			mi = -1;
+
+		if (next < ms->n && ms->m[next].len == key.size() &&
+			memcmp(ms->m[next].name, key.data(), key.size()) == 0)
+			mi = next;
+		else if (ms->n)
+			mi = sd_members_find(ms, key.data(), key.size(), sd_hash_name(key.data(), key.size()));
+		if (mi < 0)
+		{
+			if (n->reject_unknown)
+			{
+				if (!enter(w, key.data(), key.size(), 0, key_at))
+					return false;
+				return fail(w, SD_E_UNKNOWN, key_at, "unknown member");
+			}
+			std::string_view tok = token_of(v);
+
+			if (!enter(w, key.data(), key.size(), 0, key_at))
+				return false;
+			if (!skip_value(w, v))
+				return false;
+			leave(w);
+			if (top && n->extra_col >= 0)
+			{
+				if (w.d->pairs_len + 1 > w.d->pairs_cap &&
+					!sd_grow(w.hooks, &w.d->pairs, &w.d->pairs_cap, w.d->pairs_len + 1, sizeof(sd_pair)))
+					return fail(w, SD_E_NOMEM, key_at, "out of memory");
+				std::string_view span = walked_span(w, tok);
+				sd_pair    *p = (sd_pair *) w.d->pairs + w.d->pairs_len++;
+
+				p->key = key.data();
+				p->key_len = key.size();
+				p->value = span.data();
+				p->value_len = span.size();
+			}
+			continue;
+		}
+		const sd_member *m = &ms->m[mi];
+
+		if (seen[mi >> 6] & ((uint64_t) 1 << (mi & 63)))
+		{
+			if (!enter(w, key.data(), key.size(), 0, key_at))
+				return false;
+			return fail(w, SD_E_DUPLICATE, key_at, "duplicate member");
+		}
+		seen[mi >> 6] |= (uint64_t) 1 << (mi & 63);
+		next = mi + 1;
+		if (!enter(w, m->name, m->len, 0, key_at))
+			return false;
+		if (m->field >= 0)
+		{
+			const sd_field *fd = &n->fields[m->field];
+			Dest		dst = {IN_TAPE, row + (uint32_t) fd->col};
+
+			if (!decode_value(w, v, fd->node, dst))
+				return false;
+			if (!fd->nullable && w.d->tape[dst.idx].tag == SD_V_NULL)
+				return fail(w, SD_E_NOTNULL, w.base + w.d->tape[dst.idx].offset,
+							"null is not allowed for column \"%s\"", fd->column);
+		}
+		else
+		{
+			std::string_view tok = token_of(v);
+			ond::json_type t;
+			ond::object sub;
+
+			if ((e = v.type().get(t)))
+				return syntax(w, e, tok.data());
+			if (t != ond::json_type::object)
+			{
+				/* a path through a scalar/array; null counts as absent */
+				if (t == ond::json_type::null)
+				{
+					bool		isnull = false;
+
+					if ((e = v.is_null().get(isnull)) || !isnull)
+						return syntax(w, e ? e : simdjson::N_ATOM_ERROR, tok.data());
+					leave(w);
+					if (!missing_member(w, n, m, row, obj_at))
+						return false;
+					continue;
+				}
+				return kind_error(w, "object", tok);
+			}
+			if ((e = v.get_object().get(sub)))
+				return syntax(w, e, tok.data());
+			if (!container_guard(w, tok.data()))
+				return false;
+			if (!decode_members(w, sub, n, m->group, row, tok.data(), false))
+				return false;
+		}
+		leave(w);
+	}
+	for (int i = 0; i < ms->n; i++)
+		if (!(seen[i >> 6] & ((uint64_t) 1 << (i & 63))) &&
+			!missing_member(w, n, &ms->m[i], row, obj_at))
+			return false;
+	return true;
+}
+
+template <class V>
+bool
+decode_value(Walk &w, V &v, const sd_node *n, Dest dst)
+{
+	ond::json_type t;
+	simdjson::error_code e;
+	std::string_view tok = token_of(v);
+
+	if (!poll(w, tok.data()))
+		return false;
+	if ((e = v.type().get(t)))
+		return syntax(w, e, tok.data());
+	slot(w, dst).offset = offset_of(w, tok.data());
+	if (t == ond::json_type::null)
+	{
+		bool		isnull = false;
+
+		if ((e = v.is_null().get(isnull)) || !isnull)
+			return syntax(w, e ? e : simdjson::N_ATOM_ERROR, tok.data());
+		slot(w, dst).tag = SD_V_NULL;
+		return true;
+	}
+	switch (n->kind)
+	{
+		case SD_K_JSON:
+		case SD_K_JSONB:
+			{
+				if (n->elem)
+				{
+					/* validated against a shape: decode (into a scratch slot), keep the text */
+					bool		ok;
+
+					if (n->elem->kind == SD_K_COMPOSITE && t == ond::json_type::array)
+					{
+						/* an array: each element is validated */
+						ond::array	arr;
+						sd_node		each = *n;
+
+						if ((e = v.get_array().get(arr)))
+							return syntax(w, e, tok.data());
+						each.kind = SD_K_ARRAY;
+						uint32_t	scratch = 0;
+
+						if (!reserve_tape(w, 1, &scratch, tok.data()))
+							return false;
+						ok = decode_array(w, arr, &each, Dest {IN_TAPE, scratch}, tok.data());
+					}
+					else
+					{
+						uint32_t	scratch = 0;
+
+						if (!reserve_tape(w, 1, &scratch, tok.data()))
+							return false;
+						ok = decode_value(w, v, n->elem, Dest {IN_TAPE, scratch});
+					}
+					if (!ok)
+						return false;
+				}
+				else if (!skip_value(w, v))
+					return false;
+				std::string_view span = walked_span(w, tok);
+				sd_val	   &out = slot(w, dst);
+
+				out.tag = SD_V_JSON;
+				out.u.s = span.data();
+				out.len = (uint32_t) span.size();
+				return true;
+			}
+		case SD_K_COMPOSITE:
+			{
+				ond::object obj;
+
+				if (t != ond::json_type::object)
+					return kind_error(w, "object", tok);
+				if ((e = v.get_object().get(obj)))
+					return syntax(w, e, tok.data());
+				return decode_object(w, obj, n, dst, tok.data());
+			}
+		case SD_K_ARRAY:
+			{
+				ond::array	arr;
+
+				if (t != ond::json_type::array)
+					return kind_error(w, "array", tok);
+				if ((e = v.get_array().get(arr)))
+					return syntax(w, e, tok.data());
+				return decode_array(w, arr, n, dst, tok.data());
+			}
+		default:
+			break;
+	}
+	switch (t)
+	{
+		case ond::json_type::string:
+			if (n->kind == SD_K_INT2 || n->kind == SD_K_INT4 || n->kind == SD_K_INT8 ||
+				n->kind == SD_K_FLOAT4 || n->kind == SD_K_FLOAT8 || n->kind == SD_K_NUMERIC ||
+				n->kind == SD_K_BOOL ||
+				((n->kind == SD_K_TIMESTAMPTZ || n->kind == SD_K_TIMESTAMP) &&
+				 (n->format == SD_FMT_UNIX || n->format == SD_FMT_UNIX_MS)))
+			{
+				if (!n->coerce)
+					return kind_error(w, expected_name(n), tok);
+			}
+			return decode_string_kind(w, v, n, tok, dst);
+		case ond::json_type::number:
+			return decode_number_kind(w, n, tok, dst);
+		case ond::json_type::boolean:
+			{
+				bool		b;
+
+				if ((e = v.get_bool().get(b)))
+					return syntax(w, e, tok.data());
+				if (n->kind != SD_K_BOOL)
+					return kind_error(w, expected_name(n), tok);
+				sd_val	   &out = slot(w, dst);
+
+				out.tag = SD_V_BOOL;
+				out.u.b = b;
+				return true;
+			}
+		case ond::json_type::object:
+		case ond::json_type::array:
+			{
+				/* wrong kind: still report malformed JSON inside it first?  No: the kind error
+				 * names the place; the document is rejected either way. */
+				return kind_error(w, expected_name(n), tok);
+			}
+		default:
+			break;
+	}
+	return syntax(w, simdjson::TAPE_ERROR, tok.data());
+}
+
+/* ---- kernel entry points ------------------------------------------------------------------ */
+
+void *
+parser_new()
+{
+	return new (std::nothrow) ond::parser();
+}
+
+void
+parser_free(void *p)
+{
+	delete static_cast<ond::parser *>(p);
+}
+
+size_t
+parser_bytes(void *p)
+{
+	/* structural index (4 bytes per input byte) + string buffer (about the input size) */
+	return static_cast<ond::parser *>(p)->capacity() * 6;
+}
+
+bool
+decode(sd_decoder *d, const sd_plan *plan, const sd_node *node, size_t len,
+	   const sd_limits *limits, uint32_t *root, sd_error *err)
+{
+	ond::parser *p = static_cast<ond::parser *>(d->parser);
+	ond::document doc;
+	char		here;
+	Walk		w;
+
+	w.d = d;
+	w.plan = plan;
+	w.base = d->padded;
+	w.len = len;
+	w.err = err;
+	w.doc = &doc;
+	w.max_depth = limits->max_depth;
+	w.depth = 0;
+	w.poll = 0;
+	w.stack_start = &here;
+	w.stack_budget = limits->stack_budget;
+	w.hooks = &d->hooks;
+
+	simdjson::error_code e = p->iterate(d->padded, len, d->padded_cap).get(doc);
+
+	if (e)
+		return syntax(w, e, e == simdjson::EMPTY ? d->padded : nullptr);
+
+	uint32_t	first = 0;
+
+	if (!reserve_tape(w, 1, &first, d->padded))
+		return false;
+	std::string_view tok = token_of(doc);
+
+	if (!decode_value(w, doc, node, Dest {IN_TAPE, first}))
+		return false;
+
+	/* nothing may follow the root value */
+	char		c0 = tok.empty() ? 0 : tok[0];
+
+	if (c0 == '{' || c0 == '[')
+	{
+		const char *loc;
+
+		if (doc.current_location().get(loc) != simdjson::OUT_OF_BOUNDS)
+			return syntax(w, simdjson::TAPE_ERROR, loc);
+	}
+	else if (tok.data() + tok.size() < d->padded + len)
+		return syntax(w, simdjson::TAPE_ERROR, tok.data() + tok.size());
+	*root = first;
+	return true;
+}
+
+}								/* namespace */
+
+#define SD_CAT2(a, b) a##b
+#define SD_CAT(a, b) SD_CAT2(a, b)
+#define SD_STR2(a) #a
+#define SD_STR(a) SD_STR2(a)
+
+extern "C" const sd_kernel SD_CAT(sd_kernel_, SD_KERNEL) = {
+	SD_STR(SD_KERNEL), parser_new, parser_free, parser_bytes, decode
+};

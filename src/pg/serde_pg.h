@@ -1,0 +1,221 @@
+/*
+ * serde_pg.h — declarations shared by the PostgreSQL adapter's files (src/pg): the host data
+ * hung on sd_type nodes, cached plans and their invalidation counters, catalog access, the
+ * tape-to-Datum converter and the backend-wide decoder.  Only src/pg includes this file.
+ */
+#ifndef SERDE_PG_H
+#define SERDE_PG_H
+
+#include "postgres.h"
+
+#include "access/tupdesc.h"
+#include "fmgr.h"
+#include "nodes/execnodes.h"
+#include "nodes/pg_list.h"
+#include "utils/snapshot.h"
+#include "utils/typcache.h"
+
+#include "serde_core.h"
+
+/* ---- GUCs (module.c) ------------------------------------------------------------------------ */
+extern int	sd_pg_max_depth;
+extern int	sd_pg_max_document_bytes;
+extern int	sd_pg_max_errors;
+
+/* ---- invalidation counters (module.c); callbacks only bump them --------------------------- */
+extern uint64 sd_pg_catalog_gen;	/* serde.shapes may have changed */
+extern uint64 sd_pg_type_gen;		/* some type or relation may have changed */
+extern Oid	sd_pg_known_shapes_relid;	/* last known OID of serde.shapes (for the callback) */
+
+/* ---- type descriptions (types.c) ---------------------------------------------------------- */
+
+/* Host data of one sd_type node (sd_type.host). */
+typedef struct SdPgType
+{
+	Oid			typid;			/* the declared type: a domain, or the base type itself */
+	int32		typmod;
+	Oid			basetypid;		/* after all domains */
+	int32		basetypmod;
+	char		basetyptype;	/* typtype of the base type */
+	int16		typlen;
+	bool		typbyval;
+	char		typalign;
+	const char *name;			/* format_type_with_typemod of the declared type */
+	/* domains */
+	bool		is_domain;
+	bool		dom_notnull;	/* any domain in the chain is NOT NULL (identity check) */
+	DomainConstraintRef *domref;	/* NULL unless is_domain */
+	/* composites */
+	TupleDesc	tupdesc;		/* copy: every attribute, dropped ones included */
+	uint64		tupdesc_id;		/* TypeCacheEntry.tupDesc_identifier when built */
+	int			ncols;
+	int		   *attnos;			/* live column i -> attribute index in tupdesc */
+	/* enums */
+	int			nlabels;
+	Oid		   *label_oids;		/* in enumsortorder, parallel to sd_type.labels */
+	bool	   *label_safe;		/* committed: the OID may be used without enum_in */
+	/* input function: SD_K_OTHER, and enums whose label is not known to be safe */
+	bool		has_infunc;
+	FmgrInfo	infunc;
+	Oid			typioparam;
+	/* text kinds */
+	bool		bpchar;			/* char(n): pad to max_chars */
+	int32		max_chars;
+} SdPgType;
+
+/* Builds sd_type trees in one memory context; memoizes by (type, typmod). */
+typedef struct SdTypeBuilder
+{
+	MemoryContext cxt;
+	List	   *built;			/* SdPgType * of every node built, in build order */
+	List	   *types;			/* the sd_type * matching `built` */
+	int			depth;
+} SdTypeBuilder;
+
+extern void sd_pg_types_init(SdTypeBuilder *b, MemoryContext cxt);
+/* The sd_type of typid/typmod (ereports 42704 when it does not exist, 42804 for pseudo-types). */
+extern const sd_type *sd_pg_type_get(SdTypeBuilder *b, Oid typid, int32 typmod);
+
+typedef enum SdTypesCheck
+{
+	SD_TYPES_SAME,
+	SD_TYPES_CHANGED,
+	SD_TYPES_DROPPED			/* some type no longer exists */
+} SdTypesCheck;
+
+/* Compares the identities of the types in `built` with the current catalog. */
+extern SdTypesCheck sd_pg_types_check(List *built);
+
+static inline SdPgType *
+sd_pg_host(const sd_type *t)
+{
+	return (SdPgType *) t->host;
+}
+
+/* ---- catalog access (catalog.c) ------------------------------------------------------------ */
+
+typedef struct SdShapeRow
+{
+	char	   *name;
+	Oid			target;
+	char	   *options;		/* options as JSON text (NUL-terminated) */
+	int64		version;
+} SdShapeRow;
+
+/* OID of serde.shapes (ereports when the extension's catalog is missing). */
+extern Oid	sd_pg_shapes_relid(void);
+/* A fresh, registered snapshot for reading serde.shapes (UnregisterSnapshot when done). */
+extern Snapshot sd_pg_catalog_snapshot(void);
+/* Reads one shape; false when it does not exist.  want_options = false skips the options. */
+extern bool sd_pg_read_shape(const char *name, Snapshot snap, bool want_options, SdShapeRow *row);
+/* Names of the shapes whose target is typid, sorted. */
+extern List *sd_pg_shapes_for_type(Oid typid, Snapshot snap);
+/* Names referenced by `shape` options inside a jsonb options value (text form). */
+extern List *sd_pg_referenced_shapes(const char *options_json);
+
+/* ---- plans and the plan cache (cache.c) --------------------------------------------------- */
+
+typedef struct SdShapeDep
+{
+	char	   *name;
+	int64		version;
+} SdShapeDep;
+
+typedef struct SdPgPlan
+{
+	MemoryContext cxt;			/* everything of this plan, the core's arena included */
+	int			refcount;		/* the cache's reference + one per call site holding it */
+	bool		in_cache;
+	char	   *shape;			/* registered shape, or NULL for a default-options plan */
+	char	   *display;		/* error prefix: the shape's name or the target type's name */
+	Oid			target_typid;
+	const sd_type *target;
+	int64		version;
+	int			ndeps;			/* this shape + shapes reached through `shape` options */
+	SdShapeDep *deps;
+	List	   *types;			/* SdPgType * of every type used (identity checks) */
+	uint64		catalog_gen;	/* generations at which the plan was last validated */
+	uint64		type_gen;
+	sd_plan    *plan;
+	sd_hooks	hooks;
+	int			ndefaults;
+	Datum	   *defaults;		/* pre-converted `default` values, by default_index */
+	bool	   *default_nulls;
+	ExprContext *econtext;		/* for domain CHECK expressions */
+	bool		econtext_busy;
+	struct SdPgPlan *next_live; /* list of every live plan (stats) */
+	struct SdPgPlan *prev_live;
+} SdPgPlan;
+
+typedef struct SdCacheStats
+{
+	int			plans;
+	int64		compiles;
+	int64		hits;
+	int64		invalidations;
+	int64		bytes;
+} SdCacheStats;
+
+/* Plan of a registered shape, with a reference for the caller (ereports 22004/42704). */
+extern SdPgPlan *sd_pg_plan_for_shape(const char *name);
+/* Plan for the typed two-argument form of type typid, with a reference for the caller. */
+extern SdPgPlan *sd_pg_plan_for_type(Oid typid);
+extern void sd_pg_plan_release(SdPgPlan *plan);
+/* Counts a use of a plan held by a call site. */
+extern void sd_pg_plan_count_hit(void);
+
+/* Override used while validating a catalog row: the row being written, seen by the resolver. */
+typedef struct SdShapeOverride
+{
+	const char *name;
+	Oid			target;
+	const char *options;
+} SdShapeOverride;
+
+/* Builds a plan outside the cache (validation of a catalog row); ereports 22023 and friends. */
+extern SdPgPlan *sd_pg_plan_build(const char *shape, Oid typid, const char *options,
+								  int64 version, const SdShapeOverride *override,
+								  MemoryContext parent);
+extern void sd_pg_plan_free(SdPgPlan *plan);
+extern void sd_pg_cache_stats(SdCacheStats *stats);
+
+/* ---- tape -> Datum (convert.c) ------------------------------------------------------------ */
+
+typedef struct SdConvert
+{
+	SdPgPlan   *plan;
+	const sd_val *tape;
+	bool		soft;			/* serde_valid: serde's own checks set `failed` */
+	bool		failed;
+	bool		offsets;		/* the document is JSON text: byte offsets mean something */
+	const char *option_path;	/* converting a `default`: errors are 22023 at this path */
+} SdConvert;
+
+/* Converts tape[root] decoded with `node` into a Datum of node's type. */
+extern Datum sd_pg_convert(SdConvert *cx, const sd_node *node, uint32 root, bool *isnull);
+
+/* Re-raises the current error (inside PG_CATCH) with its message prefixed by prefix; when
+ * sqlstate != 0 the SQLSTATE is replaced too.  oldcxt: the context before PG_TRY. */
+extern void sd_pg_rethrow_prefixed(MemoryContext oldcxt, const char *prefix, int sqlstate)
+			pg_attribute_noreturn();
+
+/* ---- decoding (decode.c) ------------------------------------------------------------------- */
+
+typedef enum SdDecodeStatus
+{
+	SD_DECODED,
+	SD_INVALID					/* soft mode only: the document fails a serde check */
+} SdDecodeStatus;
+
+/* Decodes doc against node of plan and converts it; ereports document errors unless soft. */
+extern SdDecodeStatus sd_pg_decode(SdPgPlan *plan, const sd_node *node, const char *doc,
+								   size_t len, bool offsets, bool soft,
+								   const char *option_path, Datum *result, bool *isnull);
+
+/* Raises the error of a failed core call: "<prefix>: <path>: <problem>". */
+extern void sd_pg_raise_core_error(const char *prefix, const sd_error *err, bool offsets)
+			pg_attribute_noreturn();
+
+extern void sd_pg_require_utf8(void);
+
+#endif							/* SERDE_PG_H */

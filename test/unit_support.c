@@ -1,0 +1,257 @@
+/*
+ * unit_support.c — helpers for core unit tests (see unit_support.h).
+ */
+#include "unit_support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const color_labels[] = {"red", "green", "blue"};
+
+const sd_type ut_text = {.kind = SD_K_TEXT, .name = "text", .max_chars = -1, .precision = -1, .scale = -1};
+const sd_type ut_varchar3 = {.kind = SD_K_TEXT, .name = "character varying(3)", .max_chars = 3, .precision = -1, .scale = -1};
+const sd_type ut_int2 = {.kind = SD_K_INT2, .name = "smallint", .max_chars = -1, .precision = -1, .scale = -1};
+const sd_type ut_int4 = {.kind = SD_K_INT4, .name = "integer", .max_chars = -1, .precision = -1, .scale = -1};
+const sd_type ut_int8 = {.kind = SD_K_INT8, .name = "bigint", .max_chars = -1, .precision = -1, .scale = -1};
+const sd_type ut_float4 = {.kind = SD_K_FLOAT4, .name = "real", .max_chars = -1, .precision = -1, .scale = -1};
+const sd_type ut_float8 = {.kind = SD_K_FLOAT8, .name = "double precision", .max_chars = -1, .precision = -1, .scale = -1};
+const sd_type ut_numeric = {.kind = SD_K_NUMERIC, .name = "numeric", .max_chars = -1, .precision = -1, .scale = -1};
+const sd_type ut_numeric_5_2 = {.kind = SD_K_NUMERIC, .name = "numeric(5,2)", .max_chars = -1, .precision = 5, .scale = 2};
+const sd_type ut_bool = {.kind = SD_K_BOOL, .name = "boolean", .max_chars = -1, .precision = -1, .scale = -1};
+const sd_type ut_tstz = {.kind = SD_K_TIMESTAMPTZ, .name = "timestamp with time zone", .max_chars = -1, .precision = -1, .scale = -1};
+const sd_type ut_ts = {.kind = SD_K_TIMESTAMP, .name = "timestamp without time zone", .max_chars = -1, .precision = -1, .scale = -1};
+const sd_type ut_date = {.kind = SD_K_DATE, .name = "date", .max_chars = -1, .precision = -1, .scale = -1};
+const sd_type ut_time = {.kind = SD_K_TIME, .name = "time without time zone", .max_chars = -1, .precision = -1, .scale = -1};
+const sd_type ut_uuid = {.kind = SD_K_UUID, .name = "uuid", .max_chars = -1, .precision = -1, .scale = -1};
+const sd_type ut_bytea = {.kind = SD_K_BYTEA, .name = "bytea", .max_chars = -1, .precision = -1, .scale = -1};
+const sd_type ut_json = {.kind = SD_K_JSON, .name = "json", .max_chars = -1, .precision = -1, .scale = -1};
+const sd_type ut_jsonb = {.kind = SD_K_JSONB, .name = "jsonb", .max_chars = -1, .precision = -1, .scale = -1};
+const sd_type ut_inet = {.kind = SD_K_OTHER, .name = "inet", .max_chars = -1, .precision = -1, .scale = -1};
+const sd_type ut_color = {.kind = SD_K_ENUM, .name = "color", .max_chars = -1, .precision = -1, .scale = -1,
+.nlabels = 3, .labels = color_labels};
+const sd_type ut_int4_array = {.kind = SD_K_ARRAY, .name = "integer[]", .max_chars = -1, .precision = -1, .scale = -1,
+.elem = &ut_int4};
+
+static const sd_type *made[64];
+static int nmade;
+
+const sd_type *
+ut_array_of(const sd_type *elem)
+{
+	sd_type    *t = calloc(1, sizeof(sd_type));
+	char	   *name = malloc(strlen(elem->name) + 3);
+
+	sprintf(name, "%s[]", elem->name);
+	t->kind = SD_K_ARRAY;
+	t->name = name;
+	t->max_chars = -1;
+	t->precision = t->scale = -1;
+	t->elem = elem;
+	return t;
+}
+
+static const sd_type *
+lookup(const char *name)
+{
+	static const sd_type *const builtin[] = {&ut_text, &ut_int2, &ut_int4, &ut_int8, &ut_float4,
+		&ut_float8, &ut_numeric, &ut_numeric_5_2, &ut_bool, &ut_tstz, &ut_ts, &ut_date, &ut_time,
+	&ut_uuid, &ut_bytea, &ut_json, &ut_jsonb, &ut_varchar3, &ut_color, &ut_int4_array, &ut_inet};
+	static const char *const names[] = {"text", "int2", "int4", "int8", "float4", "float8",
+		"numeric", "numeric(5,2)", "bool", "timestamptz", "timestamp", "date", "time", "uuid",
+	"bytea", "json", "jsonb", "varchar(3)", "color", "int4[]", "inet"};
+	size_t		n = strlen(name);
+
+	if (n > 2 && strcmp(name + n - 2, "[]") == 0)
+	{
+		char		inner[128];
+
+		snprintf(inner, sizeof(inner), "%.*s", (int) (n - 2), name);
+		if (strcmp(inner, "int4") == 0)
+			return &ut_int4_array;
+		return ut_array_of(lookup(inner));
+	}
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(names[i], name) == 0)
+			return builtin[i];
+	for (int i = 0; i < nmade; i++)
+		if (strcmp(made[i]->name, name) == 0)
+			return made[i];
+	fprintf(stderr, "unit_support: unknown type %s\n", name);
+	abort();
+}
+
+const sd_type *
+ut_composite(const char *name, const char *cols)
+{
+	sd_type    *t = calloc(1, sizeof(sd_type));
+	sd_column  *c = calloc(64, sizeof(sd_column));
+	char	   *spec = strdup(cols);
+	int			n = 0;
+
+	for (char *save = NULL, *tok = strtok_r(spec, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+	{
+		char	   *colon = strchr(tok, ':');
+
+		/* numeric(5,2) contains a comma: glue it back */
+		if (colon && strcmp(colon + 1, "numeric(5") == 0)
+		{
+			strtok_r(NULL, ",", &save);
+			colon[1] = '\0';
+			c[n].type = &ut_numeric_5_2;
+		}
+		*colon = '\0';
+		c[n].name = strdup(tok);
+		if (!c[n].type)
+			c[n].type = lookup(colon + 1);
+		n++;
+	}
+	t->kind = SD_K_COMPOSITE;
+	t->name = strdup(name);
+	t->max_chars = -1;
+	t->precision = t->scale = -1;
+	t->ncols = n;
+	t->cols = c;
+	made[nmade++] = t;
+	return t;
+}
+
+/* ---- rendering ---------------------------------------------------------------------------- */
+
+static char out[8192];
+static size_t outlen;
+
+static void
+put(const char *s)
+{
+	size_t		n = strlen(s);
+
+	if (outlen + n + 1 < sizeof(out))
+	{
+		memcpy(out + outlen, s, n + 1);
+		outlen += n;
+	}
+}
+
+static void
+render(const sd_plan *plan, const sd_val *tape, const sd_val *v, const sd_node *node)
+{
+	char		buf[256];
+
+	switch (v->tag)
+	{
+		case SD_V_NULL: put("null"); return;
+		case SD_V_DEFAULT:
+			snprintf(buf, sizeof(buf), "default(%s)", sd_plan_default(plan, (int) v->len)->default_json);
+			put(buf);
+			return;
+		case SD_V_BOOL: put(v->u.b ? "true" : "false"); return;
+		case SD_V_INT: snprintf(buf, sizeof(buf), "%lld", (long long) v->u.i); break;
+		case SD_V_FLOAT: snprintf(buf, sizeof(buf), "%.17g", v->u.f); break;
+		case SD_V_STR: snprintf(buf, sizeof(buf), "'%.*s'", (int) v->len, v->u.s); break;
+		case SD_V_NUMERIC: snprintf(buf, sizeof(buf), "N%.*s", (int) v->len, v->u.s); break;
+		case SD_V_TIMESTAMP: snprintf(buf, sizeof(buf), "T%lld", (long long) v->u.i); break;
+		case SD_V_DATE: snprintf(buf, sizeof(buf), "D%lld", (long long) v->u.i); break;
+		case SD_V_TIME: snprintf(buf, sizeof(buf), "t%lld", (long long) v->u.i); break;
+		case SD_V_ENUM: snprintf(buf, sizeof(buf), "E%lld", (long long) v->u.i); break;
+		case SD_V_JSON: snprintf(buf, sizeof(buf), "J%.*s", (int) v->len, v->u.s); break;
+		case SD_V_UUID:
+		case SD_V_BYTES:
+			{
+				size_t		o = 0;
+
+				buf[o++] = 'x';
+				for (uint32_t i = 0; i < v->len && o < sizeof(buf) - 3; i++)
+					o += (size_t) snprintf(buf + o, 3, "%02x", v->u.bytes[i]);
+				buf[o] = '\0';
+				break;
+			}
+		case SD_V_ARRAY:
+			put("[");
+			for (uint32_t i = 0; i < v->len; i++)
+			{
+				if (i)
+					put(",");
+				render(plan, tape, &tape[v->u.first + i], node ? node->elem : NULL);
+			}
+			put("]");
+			return;
+		case SD_V_ROW:
+			put("{");
+			for (uint32_t i = 0; i < v->len; i++)
+			{
+				if (i)
+					put(",");
+				if (node && node->kind == SD_K_COMPOSITE)
+				{
+					put(node->fields[i].column);
+					put(":");
+				}
+				render(plan, tape, &tape[v->u.first + i],
+					   node && node->kind == SD_K_COMPOSITE ? node->fields[i].node : NULL);
+			}
+			put("}");
+			return;
+		default:
+			snprintf(buf, sizeof(buf), "?%d", v->tag);
+	}
+	put(buf);
+}
+
+static const char *
+render_error(const sd_error *err)
+{
+	snprintf(out, sizeof(out), "ERROR %s %s: %s", sd_code_sqlstate(err->code), err->path, err->problem);
+	if (err->offset >= 0)
+	{
+		size_t		n = strlen(out);
+
+		snprintf(out + n, sizeof(out) - n, " @%lld", (long long) err->offset);
+	}
+	return out;
+}
+
+static sd_decoder *dec;
+
+const char *
+ut_compile(const sd_type *t, const char *options)
+{
+	sd_error	err;
+	sd_plan    *plan = sd_compile("T", options, strlen(options), t, NULL, NULL, &err);
+
+	if (!plan)
+		return render_error(&err);
+	sd_plan_free(plan);
+	return "ok";
+}
+
+const char *
+ut_decode(const sd_type *t, const char *options, const char *doc)
+{
+	sd_error	err;
+	sd_plan    *plan = sd_compile("T", options, strlen(options), t, NULL, NULL, &err);
+	uint32_t	root;
+
+	if (!plan)
+		return render_error(&err);
+	if (!dec)
+		dec = sd_decoder_create(NULL);
+	if (!sd_decode_json(dec, plan, NULL, doc, strlen(doc), NULL, &root, &err))
+	{
+		sd_plan_free(plan);
+		return render_error(&err);
+	}
+	outlen = 0;
+	out[0] = '\0';
+	render(plan, sd_decoder_tape(dec), &sd_decoder_tape(dec)[root], sd_plan_root(plan));
+	sd_plan_free(plan);
+	return out;
+}
+
+void ut_support_cleanup(void);
+void
+ut_support_cleanup(void)
+{
+	sd_decoder_destroy(dec);
+	dec = NULL;
+}

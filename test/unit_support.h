@@ -1,0 +1,27 @@
+/*
+ * unit_support.h — helpers for core unit tests: static type descriptions, compile + decode in
+ * one call, and rendering a tape as compact text ("{id:7,name:'x',tags:[1,2]}") for asserts.
+ */
+#ifndef SERDE_UNIT_SUPPORT_H
+#define SERDE_UNIT_SUPPORT_H
+
+#include "serde_core.h"
+
+extern const sd_type ut_text, ut_int2, ut_int4, ut_int8, ut_float4, ut_float8, ut_numeric,
+			ut_numeric_5_2, ut_bool, ut_tstz, ut_ts, ut_date, ut_time, ut_uuid, ut_bytea, ut_json,
+			ut_jsonb, ut_varchar3, ut_color, ut_int4_array, ut_inet;
+
+/* A composite type from "name:type,name:type" with types from the list above by SQL-ish name
+ * (text,int2,int4,int8,float4,float8,numeric,numeric(5,2),bool,timestamptz,timestamp,date,
+ * time,uuid,bytea,json,jsonb,varchar(3),color,int4[],inet) or a previously made composite
+ * (by its name).  Types are leaked on purpose (tests). */
+const sd_type *ut_composite(const char *name, const char *cols);
+const sd_type *ut_array_of(const sd_type *elem);
+
+/* Compiles + decodes; returns the rendering of the result or "ERROR <sqlstate> <path>: <problem>
+ * @<offset>". The returned buffer is static (overwritten by the next call). */
+const char *ut_decode(const sd_type *t, const char *options, const char *doc);
+/* Compile only: "ok" or "ERROR <sqlstate> <path>: <problem>". */
+const char *ut_compile(const sd_type *t, const char *options);
+
+#endif

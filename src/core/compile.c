@@ -224,8 +224,28 @@ mb_find(mbuild *b, const char *name)
 	return NULL;
 }
 
+/* True when a field below b is required; *column = one column below b. */
+static bool
+mb_required(const mbuild *b, const sd_node *node, const char **column)
+{
+	bool		req = false;
+
+	for (int i = 0; i < b->n; i++)
+	{
+		if (b->e[i].field >= 0)
+		{
+			*column = node->fields[b->e[i].field].column;
+			if (!node->fields[b->e[i].field].optional)
+				req = true;
+		}
+		else if (b->e[i].group && mb_required(b->e[i].group, node, column))
+			req = true;
+	}
+	return req;
+}
+
 static const sd_members *
-mb_freeze(cctx *c, const mbuild *b)
+mb_freeze(cctx *c, const mbuild *b, const sd_node *node)
 {
 	sd_members *ms = sd_arena_alloc(c->a, sizeof(sd_members));
 	sd_member  *m = sd_arena_alloc(c->a, sizeof(sd_member) * (size_t) (b->n ? b->n : 1));
@@ -245,8 +265,14 @@ mb_freeze(cctx *c, const mbuild *b)
 		m[i].hash = sd_hash_name(m[i].name, m[i].len);
 		m[i].field = b->e[i].field;
 		m[i].group = NULL;
-		if (b->e[i].group && !(m[i].group = mb_freeze(c, b->e[i].group)))
-			return NULL;
+		m[i].group_required = false;
+		m[i].group_column = NULL;
+		if (b->e[i].group)
+		{
+			if (!(m[i].group = mb_freeze(c, b->e[i].group, node)))
+				return NULL;
+			m[i].group_required = mb_required(b->e[i].group, node, &m[i].group_column);
+		}
 		uint32_t	slot = m[i].hash & (size - 1);
 
 		while (table[slot] >= 0)
@@ -470,9 +496,6 @@ parse_policy(cctx *c, const sd_jnode *opts, policy *pol, const char **extra)
 				return false;
 		c->opath[plen] = '\0';
 	}
-	if (sd_jget(opts, "tag") || sd_jget(opts, "variants"))
-		return opt_fail(c, sd_jget(opts, "tag") ? "tag" : "variants",
-						"discriminated unions (tag/variants) are not supported yet", NULL, NULL);
 	return true;
 }
 
@@ -510,6 +533,7 @@ build_field(cctx *c, sd_node *node, sd_field *f, const sd_column *col, const pol
 	sd_format	fmt = SD_FMT_NONE;
 	const char *shape = NULL;
 	bool		has_optional = false;
+	bool		is_map = false;
 
 	f->column = col->name;
 	f->nullable = !col->type->not_null;
@@ -589,7 +613,15 @@ build_field(cctx *c, sd_node *node, sd_field *f, const sd_column *col, const pol
 			if (!want_kind(c, "map", v, SD_J_TRUE, "a boolean"))
 				return false;
 			if (v->kind == SD_J_TRUE)
-				return opt_fail(c, "map", "maps are not supported yet", NULL, NULL);
+			{
+				const sd_type *t = col->type;
+
+				if (t->kind != SD_K_ARRAY || t->elem->kind != SD_K_COMPOSITE || t->elem->ncols != 2 ||
+					t->elem->cols[0].type->kind != SD_K_TEXT)
+					return opt_fail(c, "map", "\"map\" needs an array of a composite (key text, value T), not %s",
+									t->name, NULL);
+				is_map = true;
+			}
 		}
 		if ((v = sd_jget(fo, "xml")))
 		{
@@ -620,6 +652,8 @@ build_field(cctx *c, sd_node *node, sd_field *f, const sd_column *col, const pol
 		f->node = build_node(c, col->type, pol, fmt);
 	if (!f->node)
 		return false;
+	if (is_map)
+		((sd_node *) f->node)->is_map = true;
 	if (fo && (v = sd_jget(fo, "default")))
 	{
 		f->has_default = true;
@@ -686,6 +720,144 @@ add_members(cctx *c, mbuild *root, sd_node *node, int fi)
 }
 
 static bool
+is_variant_col(const sd_jnode *variants, const char *col)
+{
+	if (!variants)
+		return false;
+	for (int i = 0; i < variants->n; i++)
+		if (strcmp(variants->items[i]->str, col) == 0)
+			return true;
+	return false;
+}
+
+/* tag + variants: checked here, built by build_variants once the fields exist. */
+static bool
+parse_union(cctx *c, const sd_jnode *opts, const sd_type *t, const char **tag,
+			const sd_jnode **variants)
+{
+	const sd_jnode *tv = sd_jget(opts, "tag");
+	const sd_jnode *vv = sd_jget(opts, "variants");
+
+	if (!tv && !vv)
+		return true;
+	if (!tv || !vv)
+		return opt_fail(c, tv ? "variants" : "tag", "\"tag\" and \"variants\" go together", NULL, NULL);
+	if (!want_kind(c, "tag", tv, SD_J_STRING, "a string") ||
+		!want_kind(c, "variants", vv, SD_J_OBJECT, "an object"))
+		return false;
+	if (tv->len == 0)
+		return opt_fail(c, "tag", "must not be empty", NULL, NULL);
+	if (vv->n == 0)
+		return opt_fail(c, "variants", "must name at least one variant", NULL, NULL);
+	if (t->kind != SD_K_COMPOSITE)
+		return opt_fail(c, "tag", "type %s has no columns", t->name, NULL);
+	size_t		plen = strlen(c->opath);
+
+	sd_path_member(c->opath, "variants", 8);
+	for (int i = 0; i < vv->n; i++)
+	{
+		const sd_jnode *col = vv->items[i];
+		int			k;
+
+		if (!want_kind(c, vv->keys[i], col, SD_J_STRING, "a column name"))
+			return false;
+		for (k = 0; k < t->ncols; k++)
+			if (strcmp(t->cols[k].name, col->str) == 0)
+				break;
+		if (k == t->ncols)
+			return opt_fail(c, vv->keys[i], "column \"%s\" does not exist in type %s", col->str, t->name);
+		if (t->cols[k].type->kind != SD_K_COMPOSITE)
+			return opt_fail(c, vv->keys[i], "variant column \"%s\" must be of a composite type, not %s",
+							col->str, t->cols[k].type->name);
+		for (int j = 0; j < i; j++)
+			if (strcmp(vv->items[j]->str, col->str) == 0)
+				return opt_fail(c, vv->keys[i], "column \"%s\" is already the variant of \"%s\"",
+								col->str, vv->keys[j]);
+	}
+	c->opath[plen] = '\0';
+	*tag = tv->str;
+	*variants = vv;
+	return true;
+}
+
+/* One merged node per variant: the object's own members, the variant's members (columns placed
+ * after the object's, so one tape row holds both) and the tag. */
+static bool
+build_variants(cctx *c, sd_node *node, const mbuild *base, const char *tag, const sd_jnode *vv)
+{
+	sd_variant *vars = sd_arena_alloc(c->a, sizeof(sd_variant) * (size_t) vv->n);
+	size_t		plen = strlen(c->opath);
+
+	if (!vars)
+		return oom(c);
+	sd_path_member(c->opath, "variants", 8);
+	for (int i = 0; i < vv->n; i++)
+	{
+		int			col = 0;
+
+		while (strcmp(node->type->cols[col].name, vv->items[i]->str) != 0)
+			col++;
+		const sd_node *vn = node->fields[col].node;
+
+		if (vn->tag || vn->extra_col >= 0)
+			return opt_fail(c, vv->keys[i], "variant type %s must not itself have \"tag\" or \"extra\"",
+							vn->type->name, NULL);
+		sd_node    *merged = sd_arena_alloc(c->a, sizeof(sd_node));
+		sd_field   *fs = sd_arena_alloc(c->a, sizeof(sd_field) * (size_t) (node->nfields + vn->nfields));
+		mbuild		mb = {0};
+
+		if (!merged || !fs)
+			return oom(c);
+		*merged = *node;
+		merged->tag = NULL;
+		merged->nvariants = 0;
+		merged->variants = NULL;
+		memcpy(fs, node->fields, sizeof(sd_field) * (size_t) node->nfields);
+		memcpy(fs + node->nfields, vn->fields, sizeof(sd_field) * (size_t) vn->nfields);
+		for (int k = 0; k < vn->nfields; k++)
+			fs[node->nfields + k].col += node->nfields;
+		merged->fields = fs;
+		merged->nfields = node->nfields + vn->nfields;
+		/* rebuild the member table: base entries, then the variant's, then the tag */
+		for (int k = 0; k < base->n; k++)
+		{
+			mentry	   *e = mb_add(c, &mb, base->e[k].name);
+
+			if (!e)
+				return oom(c);
+			*e = base->e[k];
+		}
+		for (int k = 0; k < vn->nfields; k++)
+			if (!fs[node->nfields + k].skip && !add_members(c, &mb, merged, node->nfields + k))
+			{
+				char		problem[SD_PROBLEM_MAX];
+
+				snprintf(problem, sizeof(problem), "variant \"%s\": %s", vv->keys[i], c->err->problem);
+				strcpy(c->err->problem, problem);
+				return false;
+			}
+		if (!mb_find(&mb, tag))
+		{
+			mentry	   *e = mb_add(c, &mb, tag);
+
+			if (!e)
+				return oom(c);
+			e->field = SD_MEMBER_TAG;
+		}
+		if (!(merged->members = mb_freeze(c, &mb, merged)))
+			return oom(c);
+		vars[i].value = vv->keys[i];
+		vars[i].col = col;
+		vars[i].merged = merged;
+	}
+	c->opath[plen] = '\0';
+	node->tag = tag;
+	node->nvariants = vv->n;
+	node->variants = vars;
+	return true;
+}
+
+static bool
 build_composite(cctx *c, sd_node *node, const sd_type *t, const policy *inherited,
 				const sd_jnode *opts)
 {
@@ -693,6 +865,8 @@ build_composite(cctx *c, sd_node *node, const sd_type *t, const policy *inherite
 	"optional", "tag", "variants", "xml", NULL};
 	policy		pol = *inherited;
 	const char *extra = NULL;
+	const char *tag = NULL;
+	const sd_jnode *variants = NULL;
 	const sd_jnode *fields = NULL;
 	sd_field   *fs;
 	mbuild		mb = {0};
@@ -705,6 +879,8 @@ build_composite(cctx *c, sd_node *node, const sd_type *t, const policy *inherite
 			!parse_policy(c, opts, &pol, &extra))
 			return false;
 		if ((fields = sd_jget(opts, "fields")) && !want_kind(c, "fields", fields, SD_J_OBJECT, "an object"))
+			return false;
+		if (!parse_union(c, opts, t, &tag, &variants))
 			return false;
 	}
 	node->coerce = pol.coerce;
@@ -773,11 +949,14 @@ build_composite(cctx *c, sd_node *node, const sd_type *t, const policy *inherite
 	}
 	sd_path_member(c->opath, "fields", 6);
 	for (int i = 0; i < t->ncols; i++)
-		if (!fs[i].skip && !fs[i].is_extra && !add_members(c, &mb, node, i))
+		if (!fs[i].skip && !fs[i].is_extra && !is_variant_col(variants, t->cols[i].name) &&
+			!add_members(c, &mb, node, i))
 			return false;
 	c->opath[plen] = '\0';
-	if (!(node->members = mb_freeze(c, &mb)))
+	if (!(node->members = mb_freeze(c, &mb, node)))
 		return oom(c);
+	if (tag && !build_variants(c, node, &mb, tag, variants))
+		return false;
 	return true;
 }
 

@@ -5,6 +5,7 @@
  */
 #include "internal.h"
 
+#include <stdio.h>
 #include <string.h>
 
 const sd_kernel *sd_select_kernel(void);
@@ -98,28 +99,26 @@ sd_decoder_trim(sd_decoder *d, size_t keep)
 		release_buffers(d);
 }
 
-bool
-sd_decode_json(sd_decoder *d, const sd_plan *plan, const sd_node *node, const char *doc,
-			   size_t len, const sd_limits *limits, uint32_t *root, sd_error *err)
+/* Copies doc into the padded buffer and resets the per-document state. */
+static bool
+prepare(sd_decoder *d, const char *doc, size_t len, const sd_limits *limits, sd_limits *lim,
+		sd_error *err)
 {
-	sd_limits	lim = {SD_DEFAULT_MAX_DEPTH, SD_DEFAULT_MAX_DOCUMENT_BYTES, 0};
-
 	sd_error_clear(err);
 	strcpy(err->path, "$");
+	*lim = (sd_limits) {SD_DEFAULT_MAX_DEPTH, SD_DEFAULT_MAX_DOCUMENT_BYTES, 0};
 	if (limits)
-		lim = *limits;
-	if (lim.max_depth == 0)
-		lim.max_depth = SD_DEFAULT_MAX_DEPTH;
-	if (lim.stack_budget == 0)
-		lim.stack_budget = 1024 * 1024;
-	if (len > lim.max_document_bytes)
+		*lim = *limits;
+	if (lim->max_depth == 0)
+		lim->max_depth = SD_DEFAULT_MAX_DEPTH;
+	if (lim->stack_budget == 0)
+		lim->stack_budget = 1024 * 1024;
+	if (len > lim->max_document_bytes)
 		return sd_error_set(err, SD_E_SIZE, -1,
 							"document of %zu bytes exceeds serde.max_document_bytes (%llu)",
-							len, (unsigned long long) lim.max_document_bytes);
+							len, (unsigned long long) lim->max_document_bytes);
 	if (len > UINT32_MAX - 2 * SD_PADDING)
 		return sd_error_set(err, SD_E_SIZE, -1, "document of %zu bytes is too large", len);
-	if (!node)
-		node = sd_plan_root(plan);
 	if (len + SD_PADDING > d->padded_cap)
 	{
 		size_t		cap = (len + SD_PADDING + 4095) & ~(size_t) 4095;
@@ -140,6 +139,141 @@ sd_decode_json(sd_decoder *d, const sd_plan *plan, const sd_node *node, const ch
 	d->tape_len = 0;
 	d->stack_len = 0;
 	d->pairs_len = 0;
+	d->each_plan = NULL;
 	sd_arena_reset(&d->arena);
-	return d->kernel->decode(d, plan, node, len, &lim, root, err);
+	return true;
+}
+
+bool
+sd_decode_json(sd_decoder *d, const sd_plan *plan, const sd_node *node, const char *doc,
+			   size_t len, const sd_limits *limits, uint32_t *root, sd_error *err)
+{
+	sd_limits	lim;
+
+	if (!prepare(d, doc, len, limits, &lim, err))
+		return false;
+	return d->kernel->decode(d, plan, node ? node : sd_plan_root(plan), d->padded, len,
+							 d->padded_cap, &lim, NULL, root, err);
+}
+
+int
+sd_check_json(sd_decoder *d, const sd_plan *plan, const sd_node *node, const char *doc,
+			  size_t len, const sd_limits *limits, sd_error *errs, int max_errors, int *total)
+{
+	sd_limits	lim;
+	sd_collect	col = {errs, max_errors, 0, 0};
+	uint32_t	root;
+	sd_error	err;
+
+	if (total)
+		*total = 0;
+	if (max_errors <= 0)
+		return 0;
+	if (!prepare(d, doc, len, limits, &lim, &err) ||
+		!d->kernel->decode(d, plan, node ? node : sd_plan_root(plan), d->padded, len,
+						   d->padded_cap, &lim, &col, &root, &err))
+	{
+		/* malformed input, a limit or a cancel: that one error alone */
+		errs[0] = err;
+		if (total)
+			*total = 1;
+		return 1;
+	}
+	if (total)
+		*total = col.total;
+	return col.n;
+}
+
+bool
+sd_each_begin(sd_decoder *d, const sd_plan *plan, const sd_node *node, const char *doc,
+			  size_t len, const sd_limits *limits, sd_error *err)
+{
+	sd_limits	lim;
+	size_t		i = 0;
+
+	if (!prepare(d, doc, len, limits, &lim, err))
+		return false;
+	if (!node)
+		node = sd_plan_root(plan);
+	while (i < len && (doc[i] == ' ' || doc[i] == '\t' || doc[i] == '\n' || doc[i] == '\r'))
+		i++;
+	d->each_plan = plan;
+	d->each_node = node;
+	d->each_limits = lim;
+	d->each_len = len;
+	d->each_pos = 0;
+	d->each_line = 1;
+	d->each_next = 0;
+	d->each_count = 0;
+	d->each_array = i < len && doc[i] == '[';
+	if (d->each_array)
+	{
+		/* the whole array at once, as an array of the element's node */
+		sd_node		array_node;
+		uint32_t	root;
+
+		memset(&array_node, 0, sizeof(array_node));
+		array_node.kind = SD_K_ARRAY;
+		array_node.type = node->type;
+		array_node.elem = node;
+		array_node.extra_col = -1;
+		if (!d->kernel->decode(d, plan, &array_node, d->padded, len, d->padded_cap, &lim, NULL,
+							   &root, err))
+		{
+			d->each_plan = NULL;
+			return false;
+		}
+		d->each_first = d->tape[root].u.first;
+		d->each_count = d->tape[root].len;
+	}
+	return true;
+}
+
+int
+sd_each_next(sd_decoder *d, uint32_t *root, sd_error *err)
+{
+	sd_error_clear(err);
+	if (!d->each_plan)
+		return 0;
+	if (d->each_array)
+	{
+		if (d->each_next >= d->each_count)
+			return 0;
+		*root = d->each_first + d->each_next++;
+		return 1;
+	}
+	/* NDJSON: the next non-blank line */
+	while (d->each_pos < d->each_len)
+	{
+		const char *base = d->padded;
+		size_t		start = d->each_pos;
+		const char *nl = memchr(base + start, '\n', d->each_len - start);
+		size_t		end = nl ? (size_t) (nl - base) : d->each_len;
+		uint64_t	line = d->each_line;
+		bool		blank = true;
+
+		d->each_pos = nl ? end + 1 : d->each_len;
+		d->each_line++;
+		for (size_t i = start; i < end && blank; i++)
+			blank = base[i] == ' ' || base[i] == '\t' || base[i] == '\r';
+		if (blank)
+			continue;
+		d->tape_len = 0;
+		d->stack_len = 0;
+		d->pairs_len = 0;
+		sd_arena_reset(&d->arena);
+		if (!d->kernel->decode(d, d->each_plan, d->each_node, base + start, end - start,
+							   d->padded_cap - start, &d->each_limits, NULL, root, err))
+		{
+			char		path[SD_PATH_MAX];
+
+			snprintf(path, sizeof(path), "line %llu: %s", (unsigned long long) line, err->path);
+			strcpy(err->path, path);
+			if (err->offset >= 0)
+				err->offset += (int64_t) start;
+			return -1;
+		}
+		return 1;
+	}
+	return 0;
 }

@@ -60,13 +60,19 @@ sd_jnode   *sd_jparse(sd_arena *arena, const char *text, size_t len, uint32_t ma
 const sd_jnode *sd_jget(const sd_jnode *obj, const char *key);
 
 /* ---- compiled composites ------------------------------------------------------------------ */
+#define SD_MEMBER_GROUP (-1)
+#define SD_MEMBER_TAG (-2)
+
 typedef struct sd_member
 {
 	const char *name;
 	uint32_t	len;
 	uint32_t	hash;
-	int			field;          /* leaf: index into the node's fields; -1 for a group */
+	int			field;          /* leaf: index into the node's fields; SD_MEMBER_GROUP for a path
+								 * prefix, SD_MEMBER_TAG for a union's tag */
 	const sd_members *group;    /* path prefix: a nested object of members */
+	bool		group_required; /* some field below the prefix is required */
+	const char *group_column;   /* a column below the prefix (for messages) */
 } sd_member;
 
 struct sd_members
@@ -79,6 +85,19 @@ struct sd_members
 
 uint32_t	sd_hash_name(const char *s, size_t len);
 int			sd_members_find(const sd_members *ms, const char *name, size_t len, uint32_t hash);
+
+/* ---- scalar conversion (convert.c), shared by the input walkers -------------------------- */
+/* Each sets out (tag, payload; not offset) or fails with err->code/problem (err->offset is
+ * left as the caller set it; the caller adds the path). */
+bool		sd_convert_string(sd_arena *arena, const sd_node *n, const char *s, size_t len,
+							  sd_val *out, sd_error *err);
+bool		sd_convert_number(const sd_node *n, const char *lit, size_t len, sd_val *out,
+							  sd_error *err);
+bool		sd_convert_bool(const sd_node *n, bool b, sd_val *out, sd_error *err);
+bool		sd_kind_error(const sd_node *n, sd_jkind found, const char *s, size_t len,
+						  sd_error *err);
+void		sd_describe_scalar(char *buf, size_t size, sd_jkind kind, const char *s, size_t len);
+const char *sd_expected_name(const sd_node *n);
 
 /* ---- decoder state ------------------------------------------------------------------------ */
 typedef struct sd_kernel sd_kernel;
@@ -102,7 +121,29 @@ struct sd_decoder
 	void	   *pairs;          /* unmapped members collected for `extra` columns */
 	uint32_t	pairs_len;
 	uint32_t	pairs_cap;
+	/* sd_each_* state */
+	const sd_plan *each_plan;
+	const sd_node *each_node;
+	sd_limits	each_limits;
+	size_t		each_len;       /* input length */
+	size_t		each_pos;       /* NDJSON: next byte to read */
+	uint64_t	each_line;      /* NDJSON: 1-based number of the line at each_pos */
+	bool		each_array;     /* array mode: the whole array is in the tape */
+	uint32_t	each_first;     /* array mode: tape index of element 0 */
+	uint32_t	each_count;
+	uint32_t	each_next;
+	sd_val	   *each_rows;      /* array mode: the elements, kept while rows are returned */
+	uint32_t	each_rows_cap;
 };
+
+/* Error collection for sd_check_json (NULL in first-error mode). */
+typedef struct sd_collect
+{
+	sd_error   *errs;
+	int			max;
+	int			n;              /* stored */
+	int			total;          /* found */
+} sd_collect;
 
 typedef struct sd_pathent
 {
@@ -128,8 +169,10 @@ struct sd_kernel
 	void	   *(*parser_new) (void);
 	void		(*parser_free) (void *parser);
 	size_t		(*parser_bytes) (void *parser);
+	/* Decodes buf[0..len) (readable up to buf+cap, cap >= len + SD_PADDING) against node. */
 	bool		(*decode) (sd_decoder *d, const sd_plan *plan, const sd_node *node,
-						   size_t len, const sd_limits *limits, uint32_t *root, sd_error *err);
+						   const char *buf, size_t len, size_t cap, const sd_limits *limits,
+						   sd_collect *collect, uint32_t *root, sd_error *err);
 };
 
 #define SD_PADDING 64

@@ -41,6 +41,8 @@ struct Walk
 	const char *stack_start;
 	size_t		stack_budget;
 	const sd_hooks *hooks;
+	sd_collect *collect;        /* serde_errors mode, else NULL */
+	bool		consumed;       /* the value being decoded has been read (no skip needed) */
 };
 
 enum Where
@@ -233,7 +235,7 @@ syntax(Walk &w, simdjson::error_code e, const char *at)
 		if (bad < w.len)
 			at = w.base + bad;
 	}
-	if (!at)
+	if (!at && w.doc)
 	{
 		const char *loc;
 
@@ -276,14 +278,6 @@ trimmed(std::string_view tok)
 	return tok.substr(0, n);
 }
 
-bool
-kind_error(Walk &w, const char *expected, std::string_view tok)
-{
-	char		found[128];
-
-	sd_describe_found(found, sizeof(found), tok.data(), tok.size());
-	return fail(w, SD_E_KIND, tok.data(), "expected %s, found %s", expected, found);
-}
 
 /* The raw token of a value or of the document root (empty when there is none). */
 inline std::string_view
@@ -454,6 +448,54 @@ bool		decode_members(Walk &w, ond::object obj, const sd_node *n, const sd_member
 						   uint32_t row, const char *obj_at, bool top);
 
 inline bool
+is_fatal(sd_code c)
+{
+	return c == SD_E_SYNTAX || c == SD_E_DEPTH || c == SD_E_NOMEM || c == SD_E_CANCELED ||
+		c == SD_E_SIZE || c == SD_E_INTERNAL;
+}
+
+/* After an error at a value: in collect mode (serde_errors) record it and go on; else stop. */
+inline bool
+recover(Walk &w, uint32_t depth)
+{
+	w.depth = depth;
+	if (!w.collect || is_fatal(w.err->code))
+		return false;
+	if (w.collect->n < w.collect->max)
+		w.collect->errs[w.collect->n++] = *w.err;
+	w.collect->total++;
+	return true;
+}
+
+/* The same, for an error at value v that may not have been read yet: it is then walked, so
+ * that malformed JSON inside it is still found. */
+template <class V>
+inline bool
+recover_value(Walk &w, V &v, uint32_t depth)
+{
+	bool		consumed = w.consumed;
+
+	if (!recover(w, depth))
+		return false;
+	if (!consumed)
+	{
+		w.depth = depth;
+		if (!skip_value(w, v))
+			return false;
+	}
+	return true;
+}
+
+/* A value error from convert.c: add path and offset. */
+inline bool
+convert_failed(Walk &w, const char *at)
+{
+	sd_error	e = *w.err;
+
+	return fail(w, e.code, at, "%s", e.problem);
+}
+
+inline bool
 reserve_tape(Walk &w, uint32_t n, uint32_t *first, const char *at)
 {
 	uint32_t	need = w.d->tape_len + n;
@@ -467,340 +509,31 @@ reserve_tape(Walk &w, uint32_t n, uint32_t *first, const char *at)
 	return true;
 }
 
-/* A string's content for coerce: the unescaped text must itself be a JSON number. */
+bool
+kind_error(Walk &w, const sd_node *n, std::string_view tok)
+{
+	char		found[128];
+
+	sd_describe_found(found, sizeof(found), tok.data(), tok.size());
+	return fail(w, SD_E_KIND, tok.data(), "expected %s, found %s", sd_expected_name(n), found);
+}
+
+/* Starts an element slot on the element stack. */
 inline bool
-numeric_text(std::string_view s)
+push_element(Walk &w, Dest *ed, const char *at)
 {
-	return sd_is_json_number(s.data(), s.size());
-}
-
-const char *
-expected_name(const sd_node *n)
-{
-	switch (n->kind)
-	{
-		case SD_K_TEXT:
-		case SD_K_OTHER:
-			return "string";
-		case SD_K_INT2:
-		case SD_K_INT4:
-		case SD_K_INT8:
-			return "integer";
-		case SD_K_FLOAT4:
-		case SD_K_FLOAT8:
-		case SD_K_NUMERIC:
-			return "number";
-		case SD_K_BOOL:
-			return "boolean";
-		case SD_K_TIMESTAMPTZ:
-		case SD_K_TIMESTAMP:
-			if (n->format == SD_FMT_UNIX)
-				return "number of seconds since the epoch";
-			if (n->format == SD_FMT_UNIX_MS)
-				return "number of milliseconds since the epoch";
-			return "string (RFC 3339 timestamp)";
-		case SD_K_DATE:
-			return "string (date)";
-		case SD_K_TIME:
-			return "string (time)";
-		case SD_K_UUID:
-			return "string (uuid)";
-		case SD_K_BYTEA:
-			return n->format == SD_FMT_HEX ? "string (hex)" : "string (base64)";
-		case SD_K_ENUM:
-			return "string";
-		case SD_K_JSON:
-		case SD_K_JSONB:
-			return "JSON value";
-		case SD_K_ARRAY:
-			return "array";
-		case SD_K_COMPOSITE:
-			return "object";
-	}
-	return "value";
-}
-
-bool
-scalar_fail(Walk &w, sd_code code, const char *at, const char *problem)
-{
-	return fail(w, code, at, "%s", problem);
-}
-
-/* Integer kinds from a number token (or a numeric string under coerce). */
-bool
-decode_int(Walk &w, const sd_node *n, std::string_view num, std::string_view tok, Dest dst)
-{
-	static const int64_t mins[] = {INT16_MIN, INT32_MIN, INT64_MIN};
-	static const int64_t maxs[] = {INT16_MAX, INT32_MAX, INT64_MAX};
-	static const char *const names[] = {"smallint", "integer", "bigint"};
-	int			k = n->kind - SD_K_INT2;
-	char		problem[SD_PROBLEM_MAX];
-	int64_t		v;
-	sd_code		c = sd_parse_int(num.data(), num.size(), mins[k], maxs[k], n->coerce, names[k],
-								 &v, problem);
-
-	if (c == SD_E_KIND)
-	{
-		if (n->coerce)
-		{
-			char		found[128];
-
-			sd_describe_found(found, sizeof(found), tok.data(), tok.size());
-			return fail(w, SD_E_KIND, tok.data(), "expected integer, found non-integral %s", found);
-		}
-		return kind_error(w, "integer", tok);
-	}
-	if (c != SD_OK)
-		return scalar_fail(w, c, tok.data(), problem);
-	sd_val	   &s = slot(w, dst);
-
-	s.tag = SD_V_INT;
-	s.u.i = v;
+	if (w.d->stack_len + 1 > w.d->stack_cap &&
+		!sd_grow(w.hooks, (void **) &w.d->stack, &w.d->stack_cap, w.d->stack_len + 1, sizeof(sd_val)))
+		return fail(w, SD_E_NOMEM, at, "out of memory");
+	*ed = Dest {IN_STACK, w.d->stack_len++};
+	memset(&w.d->stack[ed->idx], 0, sizeof(sd_val));
 	return true;
 }
 
-template <class V>
+/* Moves the elements pushed since `start` into one tape block and points dst at it. */
 bool
-decode_string_kind(Walk &w, V &v, const sd_node *n, std::string_view tok, Dest dst)
+finish_elements(Walk &w, uint32_t start, Dest dst, const char *at)
 {
-	std::string_view s;
-	simdjson::error_code e;
-	char		problem[SD_PROBLEM_MAX];
-	sd_code		c = SD_OK;
-
-	if ((e = v.get_string().get(s)))
-		return syntax(w, e, tok.data());
-	if ((n->kind == SD_K_TEXT || n->kind == SD_K_OTHER) && memchr(s.data(), 0, s.size()))
-		return fail(w, SD_E_KIND, tok.data(), "\\u0000 cannot be stored in %s", n->type->name);
-	sd_val	   &out = slot(w, dst);
-
-	out.offset = offset_of(w, tok.data());
-	switch (n->kind)
-	{
-		case SD_K_TEXT:
-			if (n->type->max_chars >= 0 && s.size() > (size_t) n->type->max_chars)
-			{
-				size_t		chars = sd_utf8_chars(s.data(), s.size());
-
-				if (chars > (size_t) n->type->max_chars)
-					return fail(w, SD_E_LENGTH, tok.data(),
-								"string of %zu characters is too long for %s", chars,
-								n->type->name);
-			}
-			/* fall through */
-		case SD_K_OTHER:
-			out.tag = SD_V_STR;
-			out.u.s = s.data();
-			out.len = (uint32_t) s.size();
-			return true;
-		case SD_K_ENUM:
-			for (int i = 0; i < n->type->nlabels; i++)
-			{
-				const char *l = n->type->labels[i];
-
-				if (strlen(l) == s.size() && memcmp(l, s.data(), s.size()) == 0)
-				{
-					out.tag = SD_V_ENUM;
-					out.u.i = i;
-					return true;
-				}
-			}
-			{
-				char		list[256];
-				size_t		used = 0;
-
-				list[0] = '\0';
-				for (int i = 0; i < n->type->nlabels && used + 8 < sizeof(list); i++)
-					used += (size_t) snprintf(list + used, sizeof(list) - used, "%s%s",
-											  i ? ", " : "", n->type->labels[i]);
-				char		found[128];
-
-				sd_describe_found(found, sizeof(found), tok.data(), tok.size());
-				return fail(w, SD_E_KIND, tok.data(), "unknown label %s for enum %s, expected one of: %s",
-							found + 7, n->type->name, list);
-			}
-		case SD_K_BOOL:
-			if (s == "true" || s == "false")
-			{
-				out.tag = SD_V_BOOL;
-				out.u.b = s == "true";
-				return true;
-			}
-			return kind_error(w, "boolean", tok);
-		case SD_K_TIMESTAMPTZ:
-		case SD_K_TIMESTAMP:
-			if (n->format == SD_FMT_UNIX || n->format == SD_FMT_UNIX_MS)
-			{
-				if (!numeric_text(s))
-					return kind_error(w, expected_name(n), tok);
-				c = sd_parse_epoch(s.data(), s.size(), n->format == SD_FMT_UNIX ? 1000000 : 1000,
-								   &out.u.i, problem);
-			}
-			else
-			{
-				bool		had_offset;
-
-				c = sd_parse_timestamp(s.data(), s.size(), n->kind == SD_K_TIMESTAMPTZ, &out.u.i,
-									   &had_offset, problem);
-			}
-			out.tag = SD_V_TIMESTAMP;
-			break;
-		case SD_K_DATE:
-			{
-				int32_t		days = 0;
-
-				c = sd_parse_date(s.data(), s.size(), &days, problem);
-				out.tag = SD_V_DATE;
-				out.u.i = days;
-				break;
-			}
-		case SD_K_TIME:
-			c = sd_parse_time(s.data(), s.size(), &out.u.i, problem);
-			out.tag = SD_V_TIME;
-			break;
-		case SD_K_UUID:
-			{
-				uint8_t    *b = (uint8_t *) sd_arena_alloc(&w.d->arena, 16);
-
-				if (!b)
-					return fail(w, SD_E_NOMEM, tok.data(), "out of memory");
-				c = sd_parse_uuid(s.data(), s.size(), b, problem);
-				sd_val	   &o2 = slot(w, dst);
-
-				o2.tag = SD_V_UUID;
-				o2.u.bytes = b;
-				o2.len = 16;
-				break;
-			}
-		case SD_K_BYTEA:
-			{
-				sd_format	f = n->format == SD_FMT_NONE ? SD_FMT_BASE64 : n->format;
-				size_t		max = sd_binary_max_decoded(f, s.size());
-				uint8_t    *b = (uint8_t *) sd_arena_alloc(&w.d->arena, max ? max : 1);
-				size_t		outlen = 0;
-
-				if (!b)
-					return fail(w, SD_E_NOMEM, tok.data(), "out of memory");
-				c = sd_decode_binary(f, s.data(), s.size(), b, &outlen, problem);
-				sd_val	   &o2 = slot(w, dst);
-
-				o2.tag = SD_V_BYTES;
-				o2.u.bytes = b;
-				o2.len = (uint32_t) outlen;
-				break;
-			}
-		case SD_K_INT2:
-		case SD_K_INT4:
-		case SD_K_INT8:
-			if (!numeric_text(s))
-				return kind_error(w, "integer", tok);
-			return decode_int(w, n, s, tok, dst);
-		case SD_K_FLOAT4:
-		case SD_K_FLOAT8:
-			if (!numeric_text(s))
-				return kind_error(w, "number", tok);
-			c = sd_parse_float(s.data(), s.size(), n->kind == SD_K_FLOAT4, &out.u.f, problem);
-			out.tag = SD_V_FLOAT;
-			break;
-		case SD_K_NUMERIC:
-			if (!numeric_text(s))
-				return kind_error(w, "number", tok);
-			c = sd_check_numeric(s.data(), s.size(), n->type->precision, n->type->scale, problem);
-			out.tag = SD_V_NUMERIC;
-			out.u.s = s.data();
-			out.len = (uint32_t) s.size();
-			break;
-		default:
-			return kind_error(w, expected_name(n), tok);
-	}
-	if (c != SD_OK)
-		return scalar_fail(w, c, tok.data(), problem);
-	return true;
-}
-
-bool
-decode_number_kind(Walk &w, const sd_node *n, std::string_view tok, Dest dst)
-{
-	std::string_view num = trimmed(tok);
-	char		problem[SD_PROBLEM_MAX];
-	sd_code		c = SD_OK;
-
-	if (!sd_is_json_number(num.data(), num.size()))
-		return syntax(w, simdjson::NUMBER_ERROR, tok.data());
-	sd_val	   &out = slot(w, dst);
-
-	out.offset = offset_of(w, tok.data());
-	switch (n->kind)
-	{
-		case SD_K_INT2:
-		case SD_K_INT4:
-		case SD_K_INT8:
-			return decode_int(w, n, num, num, dst);
-		case SD_K_FLOAT4:
-		case SD_K_FLOAT8:
-			c = sd_parse_float(num.data(), num.size(), n->kind == SD_K_FLOAT4, &out.u.f, problem);
-			out.tag = SD_V_FLOAT;
-			break;
-		case SD_K_NUMERIC:
-			c = sd_check_numeric(num.data(), num.size(), n->type->precision, n->type->scale, problem);
-			out.tag = SD_V_NUMERIC;
-			out.u.s = num.data();
-			out.len = (uint32_t) num.size();
-			break;
-		case SD_K_TIMESTAMPTZ:
-		case SD_K_TIMESTAMP:
-			if (n->format != SD_FMT_UNIX && n->format != SD_FMT_UNIX_MS)
-				return kind_error(w, expected_name(n), num);
-			c = sd_parse_epoch(num.data(), num.size(), n->format == SD_FMT_UNIX ? 1000000 : 1000,
-							   &out.u.i, problem);
-			out.tag = SD_V_TIMESTAMP;
-			break;
-		case SD_K_TEXT:
-			if (!n->coerce)
-				return kind_error(w, "string", num);
-			if (n->type->max_chars >= 0 && num.size() > (size_t) n->type->max_chars)
-				return fail(w, SD_E_LENGTH, tok.data(), "string of %zu characters is too long for %s",
-							num.size(), n->type->name);
-			out.tag = SD_V_STR;
-			out.u.s = num.data();
-			out.len = (uint32_t) num.size();
-			return true;
-		default:
-			return kind_error(w, expected_name(n), num);
-	}
-	if (c != SD_OK)
-		return scalar_fail(w, c, tok.data(), problem);
-	return true;
-}
-
-bool
-decode_array(Walk &w, ond::array arr, const sd_node *n, Dest dst, const char *at)
-{
-	uint32_t	start = w.d->stack_len;
-	uint64_t	i = 0;
-
-	if (!container_guard(w, at))
-		return false;
-	for (auto er : arr)
-	{
-		ond::value	ev;
-		simdjson::error_code e;
-
-		if ((e = er.get(ev)))
-			return syntax(w, e, nullptr);
-		if (w.d->stack_len + 1 > w.d->stack_cap &&
-			!sd_grow(w.hooks, (void **) &w.d->stack, &w.d->stack_cap, w.d->stack_len + 1, sizeof(sd_val)))
-			return fail(w, SD_E_NOMEM, at, "out of memory");
-		Dest		ed = {IN_STACK, w.d->stack_len++};
-
-		memset(&w.d->stack[ed.idx], 0, sizeof(sd_val));
-		if (!enter(w, nullptr, 0, i, at))
-			return false;
-		if (!decode_value(w, ev, n->elem, ed))
-			return false;
-		leave(w);
-		i++;
-	}
 	uint32_t	count = w.d->stack_len - start;
 	uint32_t	first = 0;
 
@@ -819,13 +552,252 @@ decode_array(Walk &w, ond::array arr, const sd_node *n, Dest dst, const char *at
 }
 
 bool
-decode_object(Walk &w, ond::object obj, const sd_node *n, Dest dst, const char *at)
+decode_array(Walk &w, ond::array arr, const sd_node *n, Dest dst, const char *at)
 {
-	uint32_t	row = 0;
+	uint32_t	start = w.d->stack_len;
+	uint64_t	i = 0;
 
 	if (!container_guard(w, at))
 		return false;
-	if (!reserve_tape(w, (uint32_t) n->nfields, &row, at))
+	for (auto er : arr)
+	{
+		ond::value	ev;
+		simdjson::error_code e;
+		Dest		ed = {IN_STACK, 0};
+		uint32_t	depth = w.depth;
+
+		if ((e = er.get(ev)))
+			return syntax(w, e, nullptr);
+		if (!push_element(w, &ed, at) || !enter(w, nullptr, 0, i, at))
+			return false;
+		if (!decode_value(w, ev, n->elem, ed) && !recover_value(w, ev, depth))
+			return false;
+		w.depth = depth;
+		i++;
+	}
+	return finish_elements(w, start, dst, at);
+}
+
+/* map: true — an object of arbitrary members into (key, value) elements, in document order. */
+bool
+decode_map(Walk &w, ond::object obj, const sd_node *n, Dest dst, const char *at)
+{
+	uint32_t	start = w.d->stack_len;
+	const sd_node *pair = n->elem;
+
+	if (!container_guard(w, at))
+		return false;
+	for (auto fr : obj)
+	{
+		ond::field	f;
+		std::string_view key;
+		simdjson::error_code e;
+		Dest		ed = {IN_STACK, 0};
+		uint32_t	depth = w.depth;
+		uint32_t	row = 0;
+
+		if ((e = std::move(fr).get(f)))
+			return syntax(w, e, nullptr);
+		const char *key_at = f.key().raw() - 1;
+
+		if ((e = f.unescaped_key().get(key)))
+			return syntax(w, e, key_at);
+		ond::value &v = f.value();
+
+		if (!push_element(w, &ed, at) || !reserve_tape(w, 2, &row, at) ||
+			!enter(w, key.data(), key.size(), 0, key_at))
+			return false;
+		{
+			sd_val	   &el = slot(w, ed);
+
+			el.tag = SD_V_ROW;
+			el.u.first = row;
+			el.len = 2;
+			el.offset = offset_of(w, key_at);
+		}
+		sd_val	   &k = w.d->tape[row];
+
+		k.offset = offset_of(w, key_at);
+		w.err->offset = k.offset;
+		if (!sd_convert_string(&w.d->arena, pair->fields[0].node, key.data(), key.size(), &k, w.err))
+		{
+			convert_failed(w, key_at);
+			if (!recover_value(w, v, depth))
+				return false;
+			continue;
+		}
+		if (!decode_value(w, v, pair->fields[1].node, Dest {IN_TAPE, row + 1}) &&
+			!recover_value(w, v, depth))
+			return false;
+		w.depth = depth;
+	}
+	return finish_elements(w, start, dst, at);
+}
+
+/* Writes the object of unmapped members (pairs since pairs_start) into the extra column. */
+bool
+finish_extra(Walk &w, uint32_t pairs_start, uint32_t row, int col, const char *at)
+{
+	sd_pair    *pairs = (sd_pair *) w.d->pairs;
+	size_t		size = 2;
+
+	for (uint32_t i = pairs_start; i < w.d->pairs_len; i++)
+		size += pairs[i].key_len * 6 + 4 + pairs[i].value_len;
+	char	   *buf = (char *) sd_arena_alloc(&w.d->arena, size + 1);
+	size_t		o = 0;
+
+	if (!buf)
+		return fail(w, SD_E_NOMEM, at, "out of memory");
+	buf[o++] = '{';
+	for (uint32_t i = pairs_start; i < w.d->pairs_len; i++)
+	{
+		if (i > pairs_start)
+			buf[o++] = ',';
+		buf[o++] = '"';
+		for (size_t k = 0; k < pairs[i].key_len; k++)
+		{
+			unsigned char ch = (unsigned char) pairs[i].key[k];
+
+			if (ch == '"' || ch == '\\')
+			{
+				buf[o++] = '\\';
+				buf[o++] = (char) ch;
+			}
+			else if (ch < 0x20)
+				o += (size_t) snprintf(buf + o, 7, "\\u%04x", ch);
+			else
+				buf[o++] = (char) ch;
+		}
+		buf[o++] = '"';
+		buf[o++] = ':';
+		memcpy(buf + o, pairs[i].value, pairs[i].value_len);
+		o += pairs[i].value_len;
+	}
+	buf[o++] = '}';
+	buf[o] = '\0';
+	w.d->pairs_len = pairs_start;
+	sd_val	   &x = w.d->tape[row + (uint32_t) col];
+
+	x.tag = SD_V_JSON;
+	x.u.s = buf;
+	x.len = (uint32_t) o;
+	x.offset = offset_of(w, at);
+	return true;
+}
+
+/* Finds the union's tag member (anywhere in the object) and returns its variant; the object
+ * is reset afterwards so that the members are read in one pass from the start. */
+bool
+select_variant(Walk &w, ond::object &obj, const sd_node *n, const sd_variant **out,
+			   const char *at, bool *found_error)
+{
+	simdjson::error_code e;
+	std::string_view tagval;
+	const char *tag_at = nullptr;
+	bool		found = false;
+	size_t		taglen = strlen(n->tag);
+
+	*found_error = false;
+	for (auto fr : obj)
+	{
+		ond::field	f;
+		std::string_view key;
+
+		if ((e = std::move(fr).get(f)))
+			return syntax(w, e, nullptr);
+		const char *key_at = f.key().raw() - 1;
+
+		if ((e = f.unescaped_key().get(key)))
+			return syntax(w, e, key_at);
+		if (key.size() != taglen || memcmp(key.data(), n->tag, taglen) != 0)
+			continue;
+		ond::value &v = f.value();
+		std::string_view tok = token_of(v);
+		ond::json_type t;
+
+		if ((e = v.type().get(t)))
+			return syntax(w, e, tok.data());
+		if (!enter(w, n->tag, taglen, 0, tok.data()))
+			return false;
+		if (t != ond::json_type::string)
+		{
+			*found_error = true;
+			char		desc[128];
+
+			sd_describe_found(desc, sizeof(desc), tok.data(), tok.size());
+			return fail(w, SD_E_KIND, tok.data(), "expected string (tag), found %s", desc);
+		}
+		if ((e = v.get_string().get(tagval)))
+			return syntax(w, e, tok.data());
+		w.depth--;
+		tag_at = tok.data();
+		found = true;
+		break;
+	}
+	bool		reset_ok;
+
+	if ((e = obj.reset().get(reset_ok)))
+		return syntax(w, e, at);
+	if (!found)
+	{
+		*found_error = true;
+		if (!enter(w, n->tag, taglen, 0, at))
+			return false;
+		return fail(w, SD_E_MISSING, at, "missing required member (the union's tag)");
+	}
+	for (int i = 0; i < n->nvariants; i++)
+		if (strlen(n->variants[i].value) == tagval.size() &&
+			memcmp(n->variants[i].value, tagval.data(), tagval.size()) == 0)
+		{
+			*out = &n->variants[i];
+			return true;
+		}
+	char		list[256];
+	size_t		used = 0;
+
+	list[0] = '\0';
+	for (int i = 0; i < n->nvariants && used + 8 < sizeof(list); i++)
+		used += (size_t) snprintf(list + used, sizeof(list) - used, "%s%s", i ? ", " : "",
+								  n->variants[i].value);
+	*found_error = true;
+	if (!enter(w, n->tag, taglen, 0, tag_at))
+		return false;
+	char		desc[256];
+
+	sd_describe_scalar(desc, sizeof(desc), SD_J_STRING, tagval.data(), tagval.size());
+	return fail(w, SD_E_KIND, tag_at, "unknown tag value %s, expected one of: %s", desc + 7, list);
+}
+
+bool
+decode_object(Walk &w, ond::object obj, const sd_node *n, Dest dst, const char *at)
+{
+	uint32_t	row = 0;
+	const sd_node *members_of = n;
+	const sd_variant *variant = nullptr;
+
+	if (!container_guard(w, at))
+		return false;
+	if (n->tag)
+	{
+		bool		tag_error;
+		uint32_t	depth = w.depth;
+
+		if (!select_variant(w, obj, n, &variant, at, &tag_error))
+		{
+			if (!tag_error || !recover(w, depth))
+				return false;
+			/* collect mode: the object is still walked for syntax */
+			bool		reset_ok;
+			simdjson::error_code e;
+
+			if ((e = obj.reset().get(reset_ok)))
+				return syntax(w, e, at);
+			slot(w, dst).tag = SD_V_NULL;
+			return skip_object(w, obj, at);
+		}
+		members_of = variant->merged;
+	}
+	if (!reserve_tape(w, (uint32_t) members_of->nfields, &row, at))
 		return false;
 	{
 		sd_val	   &out = slot(w, dst);
@@ -835,58 +807,21 @@ decode_object(Walk &w, ond::object obj, const sd_node *n, Dest dst, const char *
 		out.len = (uint32_t) n->nfields;
 		out.offset = offset_of(w, at);
 	}
+	if (variant)
+	{
+		sd_val	   &vs = w.d->tape[row + (uint32_t) variant->col];
+
+		vs.tag = SD_V_ROW;
+		vs.u.first = row + (uint32_t) n->nfields;
+		vs.len = (uint32_t) (members_of->nfields - n->nfields);
+		vs.offset = offset_of(w, at);
+	}
 	uint32_t	pairs_start = w.d->pairs_len;
 
-	if (!decode_members(w, obj, n, n->members, row, at, true))
+	if (!decode_members(w, obj, members_of, members_of->members, row, at, true))
 		return false;
-	if (n->extra_col >= 0)
-	{
-		/* the object of unmapped members, as JSON text in the arena */
-		sd_pair    *pairs = (sd_pair *) w.d->pairs;
-		size_t		size = 2;
-
-		for (uint32_t i = pairs_start; i < w.d->pairs_len; i++)
-			size += pairs[i].key_len * 6 + 4 + pairs[i].value_len;
-		char	   *buf = (char *) sd_arena_alloc(&w.d->arena, size + 1);
-		size_t		o = 0;
-
-		if (!buf)
-			return fail(w, SD_E_NOMEM, at, "out of memory");
-		buf[o++] = '{';
-		for (uint32_t i = pairs_start; i < w.d->pairs_len; i++)
-		{
-			if (i > pairs_start)
-				buf[o++] = ',';
-			buf[o++] = '"';
-			for (size_t k = 0; k < pairs[i].key_len; k++)
-			{
-				unsigned char ch = (unsigned char) pairs[i].key[k];
-
-				if (ch == '"' || ch == '\\')
-				{
-					buf[o++] = '\\';
-					buf[o++] = (char) ch;
-				}
-				else if (ch < 0x20)
-					o += (size_t) snprintf(buf + o, 7, "\\u%04x", ch);
-				else
-					buf[o++] = (char) ch;
-			}
-			buf[o++] = '"';
-			buf[o++] = ':';
-			memcpy(buf + o, pairs[i].value, pairs[i].value_len);
-			o += pairs[i].value_len;
-		}
-		buf[o++] = '}';
-		buf[o] = '\0';
-		w.d->pairs_len = pairs_start;
-		sd_val	   &x = w.d->tape[row + (uint32_t) n->extra_col];
-
-		x.tag = SD_V_JSON;
-		x.u.s = buf;
-		x.len = (uint32_t) o;
-		x.offset = offset_of(w, at);
-	}
+	if (n->extra_col >= 0 && !finish_extra(w, pairs_start, row, n->extra_col, at))
+		return false;
 	return true;
 }
 
@@ -894,6 +829,8 @@ decode_object(Walk &w, ond::object obj, const sd_node *n, Dest dst, const char *
 bool
 missing_member(Walk &w, const sd_node *n, const sd_member *m, uint32_t row, const char *obj_at)
 {
+	if (m->field == SD_MEMBER_TAG)
+		return true;
 	if (m->field >= 0)
 	{
 		const sd_field *f = &n->fields[m->field];
@@ -908,41 +845,27 @@ missing_member(Walk &w, const sd_node *n, const sd_member *m, uint32_t row, cons
 		}
 		if (f->optional)
 			return true;
+		uint32_t	depth = w.depth;
+
 		if (!enter(w, m->name, m->len, 0, obj_at))
 			return false;
-		return fail(w, SD_E_MISSING, obj_at, "missing required member");
+		fail(w, SD_E_MISSING, obj_at, "missing required member");
+		return recover(w, depth);
 	}
-	/* a path prefix: required if any field below it is */
-	for (int i = 0; i < m->group->n; i++)
+	/* a path prefix: reported at its own name when any field below it is required */
+	if (!m->group_required)
 	{
-		const sd_member *sub = &m->group->m[i];
-
-		if (sub->field < 0 || !n->fields[sub->field].optional)
-		{
-			/* check deeper groups without reporting them: report at this name */
-			bool		required = true;
-
-			if (sub->field < 0)
-			{
-				uint32_t	saved = w.depth;
-				sd_error	saved_err = *w.err;
-
-				required = !missing_member(w, n, sub, row, obj_at);
-				w.depth = saved;
-				if (required)
-					*w.err = saved_err;
-			}
-			if (required)
-			{
-				if (!enter(w, m->name, m->len, 0, obj_at))
-					return false;
-				return fail(w, SD_E_MISSING, obj_at, "missing required member");
-			}
-		}
-		else if (!missing_member(w, n, sub, row, obj_at))
-			return false;
+		for (int i = 0; i < m->group->n; i++)
+			if (!missing_member(w, n, &m->group->m[i], row, obj_at))
+				return false;
+		return true;
 	}
-	return true;
+	uint32_t	depth = w.depth;
+
+	if (!enter(w, m->name, m->len, 0, obj_at))
+		return false;
+	fail(w, SD_E_MISSING, obj_at, "missing required member");
+	return recover(w, depth);
 }
 
 bool
@@ -965,6 +888,7 @@ decode_members(Walk &w, ond::object obj, const sd_node *n, const sd_members *ms,
 		ond::field	f;
 		std::string_view key;
 		simdjson::error_code e;
+		uint32_t	depth = w.depth;
 
 		if ((e = std::move(fr).get(f)))
 			return syntax(w, e, nullptr);
@@ -983,19 +907,21 @@ decode_members(Walk &w, ond::object obj, const sd_node *n, const sd_members *ms,
 			mi = sd_members_find(ms, key.data(), key.size(), sd_hash_name(key.data(), key.size()));
 		if (mi < 0)
 		{
-			if (n->reject_unknown)
-			{
-				if (!enter(w, key.data(), key.size(), 0, key_at))
-					return false;
-				return fail(w, SD_E_UNKNOWN, key_at, "unknown member");
-			}
 			std::string_view tok = token_of(v);
 
 			if (!enter(w, key.data(), key.size(), 0, key_at))
 				return false;
+			if (n->reject_unknown)
+			{
+				fail(w, SD_E_UNKNOWN, key_at, "unknown member");
+				w.consumed = false;
+				if (!recover_value(w, v, depth))
+					return false;
+				continue;
+			}
 			if (!skip_value(w, v))
 				return false;
-			leave(w);
+			w.depth = depth;
 			if (top && n->extra_col >= 0)
 			{
 				if (w.d->pairs_len + 1 > w.d->pairs_cap &&
@@ -1013,26 +939,43 @@ decode_members(Walk &w, ond::object obj, const sd_node *n, const sd_members *ms,
 		}
 		const sd_member *m = &ms->m[mi];
 
+		if (!enter(w, m->name, m->len, 0, key_at))
+			return false;
 		if (seen[mi >> 6] & ((uint64_t) 1 << (mi & 63)))
 		{
-			if (!enter(w, key.data(), key.size(), 0, key_at))
+			fail(w, SD_E_DUPLICATE, key_at, "duplicate member");
+			w.consumed = false;
+			if (!recover_value(w, v, depth))
 				return false;
-			return fail(w, SD_E_DUPLICATE, key_at, "duplicate member");
+			continue;
 		}
 		seen[mi >> 6] |= (uint64_t) 1 << (mi & 63);
 		next = mi + 1;
-		if (!enter(w, m->name, m->len, 0, key_at))
-			return false;
-		if (m->field >= 0)
+		if (m->field == SD_MEMBER_TAG)
+		{
+			/* the union's tag, already read by select_variant: validate only */
+			if (!skip_value(w, v))
+				return false;
+		}
+		else if (m->field >= 0)
 		{
 			const sd_field *fd = &n->fields[m->field];
 			Dest		dst = {IN_TAPE, row + (uint32_t) fd->col};
 
 			if (!decode_value(w, v, fd->node, dst))
-				return false;
+			{
+				if (!recover_value(w, v, depth))
+					return false;
+				continue;
+			}
 			if (!fd->nullable && w.d->tape[dst.idx].tag == SD_V_NULL)
-				return fail(w, SD_E_NOTNULL, w.base + w.d->tape[dst.idx].offset,
-							"null is not allowed for column \"%s\"", fd->column);
+			{
+				fail(w, SD_E_NOTNULL, w.base + w.d->tape[dst.idx].offset,
+					 "null is not allowed for column \"%s\"", fd->column);
+				if (!recover(w, depth))
+					return false;
+				continue;
+			}
 		}
 		else
 		{
@@ -1042,36 +985,72 @@ decode_members(Walk &w, ond::object obj, const sd_node *n, const sd_members *ms,
 
 			if ((e = v.type().get(t)))
 				return syntax(w, e, tok.data());
-			if (t != ond::json_type::object)
+			if (t == ond::json_type::object)
 			{
-				/* a path through a scalar/array; null counts as absent */
-				if (t == ond::json_type::null)
-				{
-					bool		isnull = false;
-
-					if ((e = v.is_null().get(isnull)) || !isnull)
-						return syntax(w, e ? e : simdjson::N_ATOM_ERROR, tok.data());
-					leave(w);
-					if (!missing_member(w, n, m, row, obj_at))
-						return false;
-					continue;
-				}
-				return kind_error(w, "object", tok);
+				if ((e = v.get_object().get(sub)))
+					return syntax(w, e, tok.data());
+				if (!container_guard(w, tok.data()))
+					return false;
+				if (!decode_members(w, sub, n, m->group, row, tok.data(), false))
+					return false;
 			}
-			if ((e = v.get_object().get(sub)))
-				return syntax(w, e, tok.data());
-			if (!container_guard(w, tok.data()))
-				return false;
-			if (!decode_members(w, sub, n, m->group, row, tok.data(), false))
-				return false;
+			else if (t == ond::json_type::null)
+			{
+				/* a null parent counts as absent */
+				bool		isnull = false;
+
+				if ((e = v.is_null().get(isnull)) || !isnull)
+					return syntax(w, e ? e : simdjson::N_ATOM_ERROR, tok.data());
+				w.depth = depth;
+				if (!missing_member(w, n, m, row, obj_at))
+					return false;
+			}
+			else
+			{
+				/* a path through a scalar or an array */
+				char		found[128];
+
+				sd_describe_found(found, sizeof(found), tok.data(), tok.size());
+				fail(w, SD_E_KIND, tok.data(), "expected object (on the path of column \"%s\"), found %s",
+					 m->group_column, found);
+				w.consumed = false;
+				if (!recover_value(w, v, depth))
+					return false;
+				continue;
+			}
 		}
-		leave(w);
+		w.depth = depth;
 	}
 	for (int i = 0; i < ms->n; i++)
 		if (!(seen[i >> 6] & ((uint64_t) 1 << (i & 63))) &&
 			!missing_member(w, n, &ms->m[i], row, obj_at))
 			return false;
 	return true;
+}
+
+/* A json/jsonb column validated against a shape: decoded into scratch slots, text kept. */
+template <class V>
+bool
+validate_json(Walk &w, V &v, const sd_node *n, ond::json_type t, std::string_view tok)
+{
+	uint32_t	scratch = 0;
+	simdjson::error_code e;
+
+	if (!reserve_tape(w, 1, &scratch, tok.data()))
+		return false;
+	if (t == ond::json_type::array && n->elem->kind == SD_K_COMPOSITE)
+	{
+		/* an array: each element is validated */
+		ond::array	arr;
+		sd_node		each = *n;
+
+		if ((e = v.get_array().get(arr)))
+			return syntax(w, e, tok.data());
+		w.consumed = true;
+		each.kind = SD_K_ARRAY;
+		return decode_array(w, arr, &each, Dest {IN_TAPE, scratch}, tok.data());
+	}
+	return decode_value(w, v, n->elem, Dest {IN_TAPE, scratch});
 }
 
 template <class V>
@@ -1082,6 +1061,7 @@ decode_value(Walk &w, V &v, const sd_node *n, Dest dst)
 	simdjson::error_code e;
 	std::string_view tok = token_of(v);
 
+	w.consumed = false;
 	if (!poll(w, tok.data()))
 		return false;
 	if ((e = v.type().get(t)))
@@ -1093,6 +1073,7 @@ decode_value(Walk &w, V &v, const sd_node *n, Dest dst)
 
 		if ((e = v.is_null().get(isnull)) || !isnull)
 			return syntax(w, e ? e : simdjson::N_ATOM_ERROR, tok.data());
+		w.consumed = true;
 		slot(w, dst).tag = SD_V_NULL;
 		return true;
 	}
@@ -1103,37 +1084,17 @@ decode_value(Walk &w, V &v, const sd_node *n, Dest dst)
 			{
 				if (n->elem)
 				{
-					/* validated against a shape: decode (into a scratch slot), keep the text */
-					bool		ok;
+					int			before = w.collect ? w.collect->total : 0;
 
-					if (n->elem->kind == SD_K_COMPOSITE && t == ond::json_type::array)
-					{
-						/* an array: each element is validated */
-						ond::array	arr;
-						sd_node		each = *n;
-
-						if ((e = v.get_array().get(arr)))
-							return syntax(w, e, tok.data());
-						each.kind = SD_K_ARRAY;
-						uint32_t	scratch = 0;
-
-						if (!reserve_tape(w, 1, &scratch, tok.data()))
-							return false;
-						ok = decode_array(w, arr, &each, Dest {IN_TAPE, scratch}, tok.data());
-					}
-					else
-					{
-						uint32_t	scratch = 0;
-
-						if (!reserve_tape(w, 1, &scratch, tok.data()))
-							return false;
-						ok = decode_value(w, v, n->elem, Dest {IN_TAPE, scratch});
-					}
-					if (!ok)
+					if (!validate_json(w, v, n, t, tok))
 						return false;
+					w.consumed = true;
+					if (w.collect && w.collect->total != before)
+						return true;	/* errors inside were recorded */
 				}
 				else if (!skip_value(w, v))
 					return false;
+				w.consumed = true;
 				std::string_view span = walked_span(w, tok);
 				sd_val	   &out = slot(w, dst);
 
@@ -1147,64 +1108,91 @@ decode_value(Walk &w, V &v, const sd_node *n, Dest dst)
 				ond::object obj;
 
 				if (t != ond::json_type::object)
-					return kind_error(w, "object", tok);
+					return kind_error(w, n, tok);
 				if ((e = v.get_object().get(obj)))
 					return syntax(w, e, tok.data());
-				return decode_object(w, obj, n, dst, tok.data());
+				bool		ok = decode_object(w, obj, n, dst, tok.data());
+
+				w.consumed = true;
+				return ok;
 			}
 		case SD_K_ARRAY:
+			if (n->is_map)
+			{
+				ond::object obj;
+
+				if (t != ond::json_type::object)
+					return kind_error(w, n, tok);
+				if ((e = v.get_object().get(obj)))
+					return syntax(w, e, tok.data());
+				bool		ok = decode_map(w, obj, n, dst, tok.data());
+
+				w.consumed = true;
+				return ok;
+			}
+			else
 			{
 				ond::array	arr;
 
 				if (t != ond::json_type::array)
-					return kind_error(w, "array", tok);
+					return kind_error(w, n, tok);
 				if ((e = v.get_array().get(arr)))
 					return syntax(w, e, tok.data());
-				return decode_array(w, arr, n, dst, tok.data());
+				bool		ok = decode_array(w, arr, n, dst, tok.data());
+
+				w.consumed = true;
+				return ok;
 			}
 		default:
 			break;
 	}
+	sd_val		out;
+
+	memset(&out, 0, sizeof(out));
+	out.offset = offset_of(w, tok.data());
+	w.err->offset = out.offset;
 	switch (t)
 	{
 		case ond::json_type::string:
-			if (n->kind == SD_K_INT2 || n->kind == SD_K_INT4 || n->kind == SD_K_INT8 ||
-				n->kind == SD_K_FLOAT4 || n->kind == SD_K_FLOAT8 || n->kind == SD_K_NUMERIC ||
-				n->kind == SD_K_BOOL ||
-				((n->kind == SD_K_TIMESTAMPTZ || n->kind == SD_K_TIMESTAMP) &&
-				 (n->format == SD_FMT_UNIX || n->format == SD_FMT_UNIX_MS)))
 			{
-				if (!n->coerce)
-					return kind_error(w, expected_name(n), tok);
+				std::string_view s;
+
+				if ((e = v.get_string().get(s)))
+					return syntax(w, e, tok.data());
+				w.consumed = true;
+				if (!sd_convert_string(&w.d->arena, n, s.data(), s.size(), &out, w.err))
+					return convert_failed(w, tok.data());
+				break;
 			}
-			return decode_string_kind(w, v, n, tok, dst);
 		case ond::json_type::number:
-			return decode_number_kind(w, n, tok, dst);
+			{
+				std::string_view num = trimmed(tok);
+
+				if (!sd_is_json_number(num.data(), num.size()))
+					return syntax(w, simdjson::NUMBER_ERROR, tok.data());
+				if (!sd_convert_number(n, num.data(), num.size(), &out, w.err))
+					return convert_failed(w, tok.data());
+				break;
+			}
 		case ond::json_type::boolean:
 			{
 				bool		b;
 
 				if ((e = v.get_bool().get(b)))
 					return syntax(w, e, tok.data());
-				if (n->kind != SD_K_BOOL)
-					return kind_error(w, expected_name(n), tok);
-				sd_val	   &out = slot(w, dst);
-
-				out.tag = SD_V_BOOL;
-				out.u.b = b;
-				return true;
+				w.consumed = true;
+				if (!sd_convert_bool(n, b, &out, w.err))
+					return convert_failed(w, tok.data());
+				break;
 			}
 		case ond::json_type::object:
 		case ond::json_type::array:
-			{
-				/* wrong kind: still report malformed JSON inside it first?  No: the kind error
-				 * names the place; the document is rejected either way. */
-				return kind_error(w, expected_name(n), tok);
-			}
+			return kind_error(w, n, tok);
 		default:
-			break;
+			return syntax(w, simdjson::TAPE_ERROR, tok.data());
 	}
-	return syntax(w, simdjson::TAPE_ERROR, tok.data());
+	slot(w, dst) = out;
+	return true;
 }
 
 /* ---- kernel entry points ------------------------------------------------------------------ */
@@ -1229,8 +1217,8 @@ parser_bytes(void *p)
 }
 
 bool
-decode(sd_decoder *d, const sd_plan *plan, const sd_node *node, size_t len,
-	   const sd_limits *limits, uint32_t *root, sd_error *err)
+decode(sd_decoder *d, const sd_plan *plan, const sd_node *node, const char *buf, size_t len,
+	   size_t cap, const sd_limits *limits, sd_collect *collect, uint32_t *root, sd_error *err)
 {
 	ond::parser *p = static_cast<ond::parser *>(d->parser);
 	ond::document doc;
@@ -1239,29 +1227,32 @@ decode(sd_decoder *d, const sd_plan *plan, const sd_node *node, size_t len,
 
 	w.d = d;
 	w.plan = plan;
-	w.base = d->padded;
+	w.base = buf;
 	w.len = len;
 	w.err = err;
-	w.doc = &doc;
+	w.doc = nullptr;			/* set once iterate() succeeded */
 	w.max_depth = limits->max_depth;
 	w.depth = 0;
 	w.poll = 0;
 	w.stack_start = &here;
 	w.stack_budget = limits->stack_budget;
 	w.hooks = &d->hooks;
+	w.collect = collect;
+	w.consumed = false;
 
-	simdjson::error_code e = p->iterate(d->padded, len, d->padded_cap).get(doc);
+	simdjson::error_code e = p->iterate(buf, len, cap).get(doc);
 
 	if (e)
-		return syntax(w, e, e == simdjson::EMPTY ? d->padded : nullptr);
+		return syntax(w, e, buf);
+	w.doc = &doc;
 
 	uint32_t	first = 0;
 
-	if (!reserve_tape(w, 1, &first, d->padded))
+	if (!reserve_tape(w, 1, &first, buf))
 		return false;
 	std::string_view tok = token_of(doc);
 
-	if (!decode_value(w, doc, node, Dest {IN_TAPE, first}))
+	if (!decode_value(w, doc, node, Dest {IN_TAPE, first}) && !recover_value(w, doc, 0))
 		return false;
 
 	/* nothing may follow the root value */
@@ -1274,7 +1265,7 @@ decode(sd_decoder *d, const sd_plan *plan, const sd_node *node, size_t len,
 		if (doc.current_location().get(loc) != simdjson::OUT_OF_BOUNDS)
 			return syntax(w, simdjson::TAPE_ERROR, loc);
 	}
-	else if (tok.data() + tok.size() < d->padded + len)
+	else if (tok.data() + tok.size() < buf + len)
 		return syntax(w, simdjson::TAPE_ERROR, tok.data() + tok.size());
 	*root = first;
 	return true;

@@ -275,21 +275,41 @@ typedef struct sigspan
 static void
 find_sig(const numlit *L, sigspan *S)
 {
-	size_t		n = L->nint + L->nfrac,
-				f = 0,
+	size_t		f,
 				l;
 
-	while (f < n && lit_digit(L, f) == 0)
-		f++;
-	S->zero = (f == n);
-	S->f = f;
-	S->l = f;
+	S->zero = false;
 	S->k = S->j = 0;
-	if (S->zero)
-		return;
-	l = n - 1;
-	while (lit_digit(L, l) == 0)
+	/* the grammar allows one leading zero only, alone: "0", "0.xxx" */
+	if (L->ip[0] != '0')
+		f = 0;
+	else
+	{
+		size_t		i = 0;
+
+		while (i < L->nfrac && L->fp[i] == '0')
+			i++;
+		if (i == L->nfrac)
+		{
+			S->zero = true;
+			S->f = S->l = 0;
+			return;
+		}
+		f = L->nint + i;
+	}
+	l = L->nfrac;
+	while (l > 0 && L->fp[l - 1] == '0')
 		l--;
+	if (l > 0)
+		l = L->nint + l - 1;
+	else
+	{
+		l = L->nint;
+		while (L->ip[l - 1] == '0')	/* stops: ip[f] is non-zero here */
+			l--;
+		l--;
+	}
+	S->f = f;
 	S->l = l;
 	S->k = (int64_t) L->nint - 1 - (int64_t) f + L->exp;
 	S->j = (int64_t) L->nint - 1 - (int64_t) l + L->exp;
@@ -300,9 +320,12 @@ static uint64_t
 lit_digits_value(const numlit *L, size_t from, size_t cnt)
 {
 	uint64_t	v = 0;
+	size_t		to = from + cnt;
 
-	for (size_t i = from; i < from + cnt; i++)
-		v = v * 10 + (uint64_t) lit_digit(L, i);
+	for (size_t i = from; i < to && i < L->nint; i++)
+		v = v * 10 + (uint64_t) (L->ip[i] - '0');
+	for (size_t i = from > L->nint ? from - L->nint : 0; i + L->nint < to; i++)
+		v = v * 10 + (uint64_t) (L->fp[i] - '0');
 	return v;
 }
 
@@ -369,8 +392,8 @@ parse_int_slow(const char *s, size_t len, int64_t min, int64_t max, bool integra
 	if (!S.zero && S.j < 0)
 		return fail(problem, SD_E_KIND, "value %s is not an integer", cut_text(cut, s, len));
 	if (!integral_forms && (L.has_frac || L.has_exp))
-		return fail(problem, SD_E_KIND, "value %s is not an integer literal (it has a %s)",
-					cut_text(cut, s, len), L.has_exp ? "exponent" : "fraction");
+		return fail(problem, SD_E_KIND, "value %s is not an integer literal (it has %s)",
+					cut_text(cut, s, len), L.has_exp ? "an exponent" : "a fraction");
 	if (S.zero)
 		return int_finish(false, 0, min, max, s, len, typname, out, problem);
 	if (S.k >= 19)				/* 10^19 and beyond: no int64_t */
@@ -398,14 +421,18 @@ sd_parse_int(const char *s, size_t len, int64_t min, int64_t max, bool integral_
 	{
 		uint64_t	v = 0;
 
-		for (; p < end; p++)
+		/* two digits per step halves the multiply-add dependency chain */
+		for (; end - p >= 2; p += 2)
 		{
-			unsigned	d = (unsigned char) *p - '0';
+			unsigned	a = (unsigned char) p[0] - '0',
+						b = (unsigned char) p[1] - '0';
 
-			if (d > 9)
+			if (a > 9 || b > 9)
 				break;
-			v = v * 10 + d;
+			v = v * 100 + a * 10 + b;
 		}
+		if (p < end && is_digit(*p))
+			v = v * 10 + (unsigned) (*p++ - '0');
 		if (p == end)
 			return int_finish(neg, v, min, max, s, len, typname, out, problem);
 	}
@@ -661,6 +688,21 @@ sd_days_from_civil(int y, int m, int d)
 	return cycle * 146097 + doc - 719468;
 }
 
+/* The same for years 1..9999 (the parsers' range), in unsigned arithmetic: no sign fix-ups
+ * in the divisions. */
+static inline int64_t
+days_from_civil_ad(int y, int m, int d)
+{
+	uint32_t	yy = (uint32_t) y - (m <= 2 ? 1u : 0u);
+	uint32_t	cycle = yy / 400,
+				yoc = yy - cycle * 400;
+	uint32_t	mar = (uint32_t) (m > 2 ? m - 3 : m + 9);
+	uint32_t	doy = (153 * mar + 2) / 5 + (uint32_t) d - 1;
+	uint32_t	doc = yoc * 365 + yoc / 4 - yoc / 100 + doy;
+
+	return (int64_t) (cycle * 146097 + doc) - 719468;
+}
+
 static inline bool
 is_leap(int y)
 {
@@ -837,7 +879,7 @@ sd_parse_timestamp(const char *s, size_t len, bool require_offset, int64_t *us,
 		return bad_datetime(SD_E_DATETIME, "timestamp", s, len,
 							"time zone offset out of range", problem);
 	/* rounding may carry into the next second, minute, day, ... year */
-	local = sd_days_from_civil(D.y, D.m, D.d) * USECS_PER_DAY + clock_us(&C);
+	local = days_from_civil_ad(D.y, D.m, D.d) * USECS_PER_DAY + clock_us(&C);
 	if (local >= END_TS_US)
 		return bad_datetime(SD_E_DATETIME, "timestamp", s, len,
 							"rounds past 9999-12-31 23:59:59.999999", problem);
@@ -859,7 +901,7 @@ sd_parse_date(const char *s, size_t len, int32_t *days, char *problem)
 		return bad_datetime(SD_E_KIND, "date", s, len, "expected YYYY-MM-DD", problem);
 	if ((why = check_date(&D)) != NULL)
 		return bad_datetime(SD_E_DATETIME, "date", s, len, why, problem);
-	*days = (int32_t) sd_days_from_civil(D.y, D.m, D.d);
+	*days = (int32_t) days_from_civil_ad(D.y, D.m, D.d);
 	return SD_OK;
 }
 
@@ -869,7 +911,7 @@ sd_parse_time(const char *s, size_t len, int64_t *us, char *problem)
 	clock_fields C;
 	int64_t		t;
 
-	if (scan_clock(s, len, 0, &C) != len)
+	if (len == 0 || scan_clock(s, len, 0, &C) != len)
 		return bad_datetime(SD_E_KIND, "time", s, len, "expected hh:mm:ss[.fraction]", problem);
 	if (C.h > 24)
 		return bad_datetime(SD_E_DATETIME, "time", s, len, "hour out of range", problem);
@@ -998,26 +1040,24 @@ static const uint8_t hex_val[256] = {
 	255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
 };
 
+/* Offsets of the 16 hex pairs in 8-4-4-4-12 text. */
+static const uint8_t uuid_pair_at[16] = {0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34};
+
 sd_code
 sd_parse_uuid(const char *s, size_t len, uint8_t out[16], char *problem)
 {
 	const unsigned char *u = (const unsigned char *) s;
 	unsigned	bad = 0;
-	int			o = 0;
 
 	if (len != 36 || s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-')
 		goto invalid;
-	for (size_t i = 0; i < 36; i += 2)
+	for (int i = 0; i < 16; i++)
 	{
-		unsigned	hi,
-					lo;
+		unsigned	hi = hex_val[u[uuid_pair_at[i]]],
+					lo = hex_val[u[uuid_pair_at[i] + 1]];
 
-		if (i == 8 || i == 13 || i == 18 || i == 23)
-			i++;
-		hi = hex_val[u[i]];
-		lo = hex_val[u[i + 1]];
 		bad |= hi | lo;
-		out[o++] = (uint8_t) ((hi << 4) | (lo & 15));
+		out[i] = (uint8_t) ((hi << 4) | (lo & 15));
 	}
 	if (bad & 0x80)
 		goto invalid;

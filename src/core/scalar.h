@@ -4,7 +4,11 @@
  * UTF-8 character counting.  Pure functions over (pointer, length); no allocation, no locale,
  * no errno.  Each parser returns SD_OK or an sd_code and, on failure, writes a short problem
  * text ("expected integer, found number 1.5" is composed by the caller; these write the
- * specific reason, e.g. "value 70000 out of range for smallint") into problem[SD_PROBLEM_MAX].
+ * specific reason, e.g. "value 70000 out of range for smallint") into problem[SD_PROBLEM_MAX]
+ * (never NULL).  Problem texts are lower case without a trailing period; document text in them
+ * is cut at 40 characters ("..." appended), and quoted text has '"', '\' and control
+ * characters escaped JSON-style.  Any text that is not a JSON number where one is expected is
+ * SD_E_KIND "invalid number \"<text>\"".  On failure the out parameters are left unspecified.
  */
 #ifndef SERDE_SCALAR_H
 #define SERDE_SCALAR_H
@@ -19,65 +23,97 @@ extern "C" {
  * (\.[0-9]+)?([eE][+-]?[0-9]+)?), no surrounding whitespace. */
 bool		sd_is_json_number(const char *s, size_t len);
 
-/* Parses a JSON number literal (already known to satisfy sd_is_json_number, or - when
- * `lenient_text` - a string's content which is first checked against the same grammar after
- * trimming nothing) as an integer within [min, max].
+/* Parses s[0..len) as an integer within [min, max].  The text is always checked against the
+ * JSON number grammar (no whitespace, no "+1", "01", "1.", ".5"), so a string's content under
+ * coerce goes through the same rules as a number token.
  * Without `integral_forms`: only plain integer literals (no '.', no exponent) are accepted;
- *   otherwise SD_E_KIND ("not an integer").
- * With `integral_forms` (coerce): 1.0, 1e2, 1.50e1 are accepted when their value is integral;
- *   a non-integral value is SD_E_KIND.
- * Out of range (including huge exponents) is SD_E_RANGE with problem
- * "value <literal, cut at 40 chars> out of range for <typename>". */
+ *   a non-integral value is SD_E_KIND "value 1.5 is not an integer", an integral one written
+ *   with a fraction or exponent SD_E_KIND "value 1.0 is not an integer literal (it has a
+ *   fraction)" / "(it has an exponent)" - even when it would also be out of range.
+ * With `integral_forms` (coerce): 1.0, 1e2, 1.50e1, 100e-2 are accepted when their value is
+ *   integral (decided exactly from the digits); a non-integral value is SD_E_KIND.
+ * Out of range (including huge exponents such as 1e999999999999) is SD_E_RANGE with problem
+ * "value <literal, cut at 40 chars> out of range for <typname>".  "-0" is 0. */
 sd_code		sd_parse_int(const char *s, size_t len, int64_t min, int64_t max, bool integral_forms,
 						 const char *typname, int64_t *out, char *problem);
 
 /* Checks a JSON number literal against numeric(precision, scale) exactly, from its digits
- * (never through a double).  precision < 0 means unconstrained (always OK).  More integer
- * digits than precision-scale -> SD_E_RANGE "numeric field overflow: ... precision P, scale S";
- * non-zero digits beyond `scale` -> SD_E_RANGE "value has more than S decimal places".
- * Exponents are honoured (1.5e3 has 4 integer digits, 0 fraction digits).  Leading zeros
- * and trailing fractional zeros do not count. */
+ * (never through a double, never rounding).  Exponents are honoured (1.5e3 has 4 integer
+ * digits, 0 fraction digits).  Leading zeros and trailing fractional zeros do not count; zero
+ * always fits.  Problems (all SD_E_RANGE):
+ *   more integer digits than precision-scale: "numeric field overflow: value 123.45 needs 3
+ *     integer digits, numeric(4,2) allows 2" (when scale > precision, PostgreSQL 15+:
+ *     "... value 0.001 must be less than 1e-3 in absolute value for numeric(2,5)");
+ *   non-zero digits beyond scale: "value 1.005 has more than 2 decimal places" (scale 0:
+ *     "value 1.5 has decimal places, numeric(3,0) allows none"; negative scale: "value 12345
+ *     is not a multiple of 1e2 for numeric(3,-2)").
+ * precision < 0 means unconstrained: only what PostgreSQL's numeric input itself refuses is
+ * an error, "value 1e-16384 overflows numeric format": an exponent of magnitude >= 2^30-1
+ * (with any typmod, even for zero), more than 131072 integer digits, or a display scale
+ * (fraction digits minus exponent, trailing zeros included) above 16383. */
 sd_code		sd_check_numeric(const char *s, size_t len, int precision, int scale, char *problem);
 
-/* Parses a JSON number literal as a double (correctly rounded).  Overflow to infinity is
- * SD_E_RANGE.  When as_float4, values beyond float4's range are SD_E_RANGE as well
- * (underflow of a non-zero value to 0 too, as PostgreSQL's float4in does). */
+/* Parses a JSON number literal as a double (correctly rounded; "-0" gives -0.0).  As
+ * PostgreSQL's float8in does, overflow to infinity and underflow of a non-zero value to 0 are
+ * SD_E_RANGE "value 1e400 out of range for double precision" (subnormal results are fine).
+ * When as_float4, the literal is rounded once, directly to float (not through a double), and
+ * *out holds that float exactly; overflow/underflow to 0 of float4 is SD_E_RANGE "value 1e39
+ * out of range for real", as float4in does. */
 sd_code		sd_parse_float(const char *s, size_t len, bool as_float4, double *out, char *problem);
 
 /* RFC 3339 date-time: YYYY-MM-DD(T|t| )hh:mm:ss[.fraction](Z|z|+hh:mm|-hh:mm).
- * require_offset: a missing offset is SD_E_KIND.  The fraction is rounded to microseconds
- * (half away from zero); any number of fraction digits accepted.  Result: microseconds since
- * 1970-01-01T00:00:00 after subtracting the offset (UTC); without offset, the wall time as is.
- * *had_offset tells which.  Seconds 60 (leap) are rejected (SD_E_DATETIME); an impossible date
- * (2024-02-30, month 13, hour 24) is SD_E_DATETIME; text that does not follow the grammar is
- * SD_E_KIND.  Years 0001-9999 only. */
+ * require_offset: a missing offset is SD_E_KIND "timestamp \"...\" has no time zone offset".
+ * The fraction is rounded to microseconds (half away from zero); any number (>= 1) of fraction
+ * digits accepted; rounding carries into the next second/minute/day/year.  Result:
+ * microseconds since 1970-01-01T00:00:00 after subtracting the offset (UTC); without offset,
+ * the wall time as is.  *had_offset tells which.  Text that does not follow the grammar is
+ * SD_E_KIND "invalid timestamp \"hello\": expected RFC 3339 date-time" (checked first, then
+ * the missing offset).  Out-of-range fields are SD_E_DATETIME "invalid timestamp \"...\":
+ * <year|month|day|hour|minute|second> out of range": an impossible date (2024-02-30, month 13),
+ * hour 24, second 60 (leap seconds are rejected).  Offsets are accepted up to +-15:59 as
+ * PostgreSQL does ("time zone offset out of range" beyond); -00:00 is UTC.  Years 0001-9999
+ * as written: a value that rounds past 9999-12-31 23:59:59.999999 is SD_E_DATETIME; the
+ * offset may then move the UTC instant a few hours outside those years (PostgreSQL holds it). */
 sd_code		sd_parse_timestamp(const char *s, size_t len, bool require_offset, int64_t *us,
 							   bool *had_offset, char *problem);
-/* YYYY-MM-DD -> days since 1970-01-01.  Same error rules. */
+/* YYYY-MM-DD -> days since 1970-01-01.  Same error rules ("invalid date \"...\": expected
+ * YYYY-MM-DD" / "...: day out of range"). */
 sd_code		sd_parse_date(const char *s, size_t len, int32_t *days, char *problem);
-/* hh:mm:ss[.fraction] -> microseconds since midnight (24:00:00 allowed as PostgreSQL does). */
+/* hh:mm:ss[.fraction] -> microseconds since midnight (no offset).  24:00:00 is allowed as
+ * PostgreSQL does, and so is anything that rounds to it (23:59:59.9999999,
+ * 24:00:00.0000004); beyond it SD_E_DATETIME "invalid time \"24:00:01\": time out of range". */
 sd_code		sd_parse_time(const char *s, size_t len, int64_t *us, char *problem);
 /* A JSON number literal of seconds (unit_us = 1000000) or milliseconds (unit_us = 1000) since
- * the epoch, integer or with fraction (exact decimal arithmetic, rounded to microseconds) ->
- * microseconds since the epoch.  Outside 0001-01-01 .. 9999-12-31 is SD_E_DATETIME. */
+ * the epoch, integer or with fraction or exponent (exact decimal arithmetic, rounded to
+ * microseconds half away from zero: "-1.5" seconds = -1500000) -> microseconds since the
+ * epoch.  Outside 0001-01-01T00:00:00 .. 9999-12-31T23:59:59.999999 (after rounding) is
+ * SD_E_DATETIME "value 1e20 out of range for timestamp (0001-01-01 .. 9999-12-31)".
+ * unit_us must be a power of ten (else SD_E_INTERNAL). */
 sd_code		sd_parse_epoch(const char *s, size_t len, int64_t unit_us, int64_t *us, char *problem);
 
-/* Canonical 8-4-4-4-12 hex, any case -> 16 bytes.  Anything else SD_E_KIND. */
+/* Canonical 8-4-4-4-12 hex, any case -> 16 bytes.  Anything else (braces, no dashes, other
+ * dash positions) SD_E_KIND "invalid uuid \"xyz\"". */
 sd_code		sd_parse_uuid(const char *s, size_t len, uint8_t out[16], char *problem);
 
-/* Decoded size upper bound for a base64/base64url/hex input of len bytes. */
+/* Decoded size upper bound for a base64/base64url/hex input of len bytes (SD_FMT_NONE: base64). */
 size_t		sd_binary_max_decoded(sd_format fmt, size_t len);
-/* Decodes base64 (RFC 4648 §4, padding required unless the length makes it unambiguous: accept
- * both padded and unpadded), base64url (§5, padding optional), or hex (even number of hex
- * digits, any case) into out (sd_binary_max_decoded bytes).  Whitespace is not allowed.
- * Bad input SD_E_KIND with the position in problem. */
+/* Decodes base64 (RFC 4648 §4; SD_FMT_NONE means base64 too), base64url (§5), or hex (even
+ * number of hex digits, any case, no "\x" prefix) into out (sd_binary_max_decoded bytes).
+ * Both base64 alphabets accept padded and unpadded input; padding must be complete ("QQ==" or
+ * "QQ", not "QQ=") and only at the end.  Unused low bits of the last character are ignored
+ * (as PostgreSQL's decode() does).  Whitespace is not allowed.  Bad input is SD_E_KIND with the
+ * 0-based position of the first offending byte: "invalid base64 at byte 5" ("base64url",
+ * "hex"; a lone final character counts as offending); "invalid hex: odd number of digits (5)".
+ * Any other fmt is SD_E_INTERNAL. */
 sd_code		sd_decode_binary(sd_format fmt, const char *s, size_t len, uint8_t *out,
 							 size_t *outlen, char *problem);
 
-/* Number of UTF-8 code points in valid UTF-8 s[0..len). */
+/* Number of UTF-8 code points in valid UTF-8 s[0..len) (bytes that are not continuation
+ * bytes; defined, though meaningless, for invalid input). */
 size_t		sd_utf8_chars(const char *s, size_t len);
 
-/* Days since 1970-01-01 of a proleptic Gregorian date (valid y/m/d assumed). */
+/* Days since 1970-01-01 of a proleptic Gregorian date (valid y/m/d assumed; any year,
+ * year 0 = 1 BC). */
 int64_t		sd_days_from_civil(int y, int m, int d);
 
 #ifdef __cplusplus

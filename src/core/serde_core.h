@@ -214,9 +214,22 @@ struct sd_node
 	const sd_field *fields;
 	int			extra_col;      /* column receiving unmapped members, or -1 */
 	const sd_members *members;
-	/* SD_K_ARRAY */
+	/* discriminated union (SD_K_COMPOSITE with `tag`): the tag member's value selects one
+	 * variant column (a composite decoding the same object); the other variant columns are NULL */
+	const char *tag;
+	int			nvariants;
+	const struct sd_variant *variants;
+	/* SD_K_ARRAY (elements), or SD_K_JSON/JSONB validated against a shape (the shape's node) */
 	const sd_node *elem;
+	bool		is_map;         /* SD_K_ARRAY of (key text, value T) composites read from an object */
 };
+
+typedef struct sd_variant
+{
+	const char *value;          /* tag value */
+	int			col;            /* the variant column */
+	const sd_node *merged;      /* private: the object's members plus the variant's */
+} sd_variant;
 
 typedef struct sd_plan sd_plan;
 
@@ -300,6 +313,24 @@ bool		sd_decode_json(sd_decoder *d, const sd_plan *plan, const sd_node *node,
 						   const char *doc, size_t len, const sd_limits *limits,
 						   uint32_t *root, sd_error *err);
 const sd_val *sd_decoder_tape(const sd_decoder *d);
+
+/* serde_errors: decodes like sd_decode_json but keeps going after a value error (skipping just
+ * that value), storing up to max_errors errors in document order into errs.  Returns how many
+ * errors were stored (0 = the document is valid; *total, if given, counts all of them).  A
+ * malformed document, a limit or a cancel yields exactly that one error. */
+int			sd_check_json(sd_decoder *d, const sd_plan *plan, const sd_node *node,
+						  const char *doc, size_t len, const sd_limits *limits,
+						  sd_error *errs, int max_errors, int *total);
+
+/* serde_decode_each: a JSON array (first non-blank byte '[') or newline-delimited JSON (blank
+ * lines skipped; empty input -> no rows), one element/line at a time against `node` (the
+ * element's node).  sd_each_begin copies the input (and decodes a whole array at once);
+ * sd_each_next returns 1 with *root = the element's tape index, 0 at the end, -1 with err
+ * (paths "$[41].id", or "line 42: $.id" for NDJSON; offsets into the whole input).  Tape values
+ * of one row stay valid until the next sd_each_next call. */
+bool		sd_each_begin(sd_decoder *d, const sd_plan *plan, const sd_node *node,
+						  const char *doc, size_t len, const sd_limits *limits, sd_error *err);
+int			sd_each_next(sd_decoder *d, uint32_t *root, sd_error *err);
 /* Bytes currently held by the decoder's buffers (tape, arena, padded copy, parser). */
 size_t		sd_decoder_bytes(const sd_decoder *d);
 /* Releases buffers grown beyond `keep` bytes (call after a big document). */

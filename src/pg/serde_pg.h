@@ -12,6 +12,7 @@
 #include "fmgr.h"
 #include "nodes/execnodes.h"
 #include "nodes/pg_list.h"
+#include "utils/jsonb.h"
 #include "utils/snapshot.h"
 #include "utils/typcache.h"
 
@@ -53,6 +54,7 @@ typedef struct SdPgType
 	/* enums */
 	int			nlabels;
 	Oid		   *label_oids;		/* in enumsortorder, parallel to sd_type.labels */
+	const char **labels;		/* the same array as sd_type.labels */
 	bool	   *label_safe;		/* committed: the OID may be used without enum_in */
 	/* input function: SD_K_OTHER, and enums whose label is not known to be safe */
 	bool		has_infunc;
@@ -99,6 +101,7 @@ typedef struct SdShapeRow
 	char	   *name;
 	Oid			target;
 	char	   *options;		/* options as JSON text (NUL-terminated) */
+	Jsonb	   *options_jb;		/* the same options as stored (NULL if none) */
 	int64		version;
 } SdShapeRow;
 
@@ -110,8 +113,8 @@ extern Snapshot sd_pg_catalog_snapshot(void);
 extern bool sd_pg_read_shape(const char *name, Snapshot snap, bool want_options, SdShapeRow *row);
 /* Names of the shapes whose target is typid, sorted. */
 extern List *sd_pg_shapes_for_type(Oid typid, Snapshot snap);
-/* Names referenced by `shape` options inside a jsonb options value (text form). */
-extern List *sd_pg_referenced_shapes(const char *options_json);
+/* Names referenced by `shape` options (fields.<column>.shape) of an options value. */
+extern List *sd_pg_referenced_shapes(Jsonb *options);
 
 /* ---- plans and the plan cache (cache.c) --------------------------------------------------- */
 
@@ -141,8 +144,10 @@ typedef struct SdPgPlan
 	int			ndefaults;
 	Datum	   *defaults;		/* pre-converted `default` values, by default_index */
 	bool	   *default_nulls;
+	char	   *default_state;	/* 0 not yet converted, 1 being converted, 2 ready */
 	ExprContext *econtext;		/* for domain CHECK expressions */
 	bool		econtext_busy;
+	bool		live;			/* linked in the list of cached (or once cached) plans */
 	struct SdPgPlan *next_live; /* list of every live plan (stats) */
 	struct SdPgPlan *prev_live;
 } SdPgPlan;
@@ -170,13 +175,17 @@ typedef struct SdShapeOverride
 	const char *name;
 	Oid			target;
 	const char *options;
+	Jsonb	   *options_jb;
 } SdShapeOverride;
 
-/* Builds a plan outside the cache (validation of a catalog row); ereports 22023 and friends. */
+/* Builds a plan (refcount 1, owned by the caller) in a new context under parent: types,
+ * referenced shapes, sd_compile, defaults.  Ereports 22023 "<shape>: <option path>: ..." for
+ * bad options, 42704 for missing types. */
 extern SdPgPlan *sd_pg_plan_build(const char *shape, Oid typid, const char *options,
-								  int64 version, const SdShapeOverride *override,
-								  MemoryContext parent);
-extern void sd_pg_plan_free(SdPgPlan *plan);
+								  Jsonb *options_jb, int64 version,
+								  const SdShapeOverride *override, MemoryContext parent);
+/* Default number idx of the plan as a Datum of its column (converted once, on first need). */
+extern Datum sd_pg_plan_default(SdPgPlan *plan, int idx, bool *isnull);
 extern void sd_pg_cache_stats(SdCacheStats *stats);
 
 /* ---- tape -> Datum (convert.c) ------------------------------------------------------------ */

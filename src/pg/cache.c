@@ -1,0 +1,669 @@
+/*
+ * cache.c — the backend's plan cache: builds plans (type tree, referenced shapes, sd_compile,
+ * pre-converted defaults) each in its own memory context under CacheMemoryContext, keeps them
+ * by shape name (or by type OID for the default-options plan of the typed two-argument form),
+ * re-validates them when the invalidation generations moved (shape versions re-read with a
+ * fresh snapshot, type identities compared) and recompiles only what really changed.  Plans are
+ * reference counted: the cache holds one reference, every call site (fn_extra) another, so a
+ * discarded plan lives until the last statement using it ends.
+ */
+#include "postgres.h"
+
+#include "catalog/pg_type.h"
+#include "common/hashfn.h"
+#include "utils/builtins.h"
+#include "utils/datum.h"
+#include "utils/hsearch.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/snapmgr.h"
+#include "utils/syscache.h"
+
+#include "serde_pg.h"
+
+/* ---- cache state ------------------------------------------------------------------------- */
+
+typedef struct SdPlanKey
+{
+	Oid			typid;			/* default-options plan of a type (name == NULL) */
+	const char *name;			/* registered shape */
+} SdPlanKey;
+
+typedef struct SdPlanEntry
+{
+	SdPlanKey	key;
+	SdPgPlan   *plan;
+} SdPlanEntry;
+
+typedef struct SdTypeShapes
+{
+	Oid			typid;
+	uint64		gen;			/* catalog generation this answer is valid for */
+	int			n;				/* shapes whose target is typid */
+	char	   *names;			/* n == 1: the shape; n > 1: "A, B, C" */
+} SdTypeShapes;
+
+static HTAB *plan_cache = NULL;
+static HTAB *type_shapes = NULL;
+static SdPgPlan *live_plans = NULL;
+static int	n_live = 0;
+static int64 n_compiles = 0;
+static int64 n_hits = 0;
+static int64 n_invalidations = 0;
+
+static uint32
+plan_key_hash(const void *key, Size keysize)
+{
+	const SdPlanKey *k = key;
+
+	if (k->name)
+		return hash_bytes((const unsigned char *) k->name, (int) strlen(k->name));
+	return hash_bytes_uint32(k->typid) ^ 0x5bd1e995;
+}
+
+static int
+plan_key_match(const void *a, const void *b, Size keysize)
+{
+	const SdPlanKey *x = a;
+	const SdPlanKey *y = b;
+
+	if ((x->name == NULL) != (y->name == NULL))
+		return 1;
+	if (x->name)
+		return strcmp(x->name, y->name);
+	return x->typid == y->typid ? 0 : 1;
+}
+
+static void
+cache_init(void)
+{
+	HASHCTL		ctl;
+
+	if (plan_cache)
+		return;
+	memset(&ctl, 0, sizeof(ctl));
+	ctl.keysize = sizeof(SdPlanKey);
+	ctl.entrysize = sizeof(SdPlanEntry);
+	ctl.hash = plan_key_hash;
+	ctl.match = plan_key_match;
+	ctl.hcxt = CacheMemoryContext;
+	plan_cache = hash_create("serde plans", 64, &ctl,
+							 HASH_ELEM | HASH_FUNCTION | HASH_COMPARE | HASH_CONTEXT);
+	memset(&ctl, 0, sizeof(ctl));
+	ctl.keysize = sizeof(Oid);
+	ctl.entrysize = sizeof(SdTypeShapes);
+	ctl.hcxt = CacheMemoryContext;
+	type_shapes = hash_create("serde shapes by type", 64, &ctl,
+							  HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+}
+
+/* ---- allocation hooks of a plan: its memory context, never an elog -------------------------- */
+
+#define SD_HDR	MAXALIGN(sizeof(size_t) * 2)
+
+static void *
+plan_alloc(void *ud, size_t size)
+{
+	char	   *p;
+
+	if (size > MaxAllocHugeSize - SD_HDR)
+		return NULL;
+	p = MemoryContextAllocExtended((MemoryContext) ud, size + SD_HDR,
+								   MCXT_ALLOC_HUGE | MCXT_ALLOC_NO_OOM);
+	if (p == NULL)
+		return NULL;
+	*(size_t *) p = size;
+	return p + SD_HDR;
+}
+
+static void
+plan_free_chunk(void *ud, void *ptr)
+{
+	if (ptr)
+		pfree((char *) ptr - SD_HDR);
+}
+
+static void *
+plan_realloc(void *ud, void *ptr, size_t size)
+{
+	size_t		old;
+	void	   *n;
+
+	if (ptr == NULL)
+		return plan_alloc(ud, size);
+	old = *(size_t *) ((char *) ptr - SD_HDR);
+	if ((n = plan_alloc(ud, size)) == NULL)
+		return NULL;
+	memcpy(n, ptr, Min(old, size));
+	plan_free_chunk(ud, ptr);
+	return n;
+}
+
+/* ---- building -------------------------------------------------------------------------------- */
+
+typedef struct SdResolved
+{
+	char	   *name;
+	char	   *options;
+	const sd_type *target;
+} SdResolved;
+
+typedef struct SdResolveState
+{
+	List	   *resolved;		/* SdResolved * */
+} SdResolveState;
+
+static bool
+resolve_shape(void *ud, const char *shape, const char **options_json, const sd_type **target,
+			  sd_error *err)
+{
+	SdResolveState *st = ud;
+	ListCell   *lc;
+
+	foreach(lc, st->resolved)
+	{
+		SdResolved *r = lfirst(lc);
+
+		if (strcmp(r->name, shape) == 0)
+		{
+			*options_json = r->options;
+			*target = r->target;
+			return true;
+		}
+	}
+	sd_error_set(err, SD_E_OPTIONS, -1, "shape \"%s\" does not exist", shape);
+	return false;
+}
+
+/*
+ * Reads every shape reachable through `shape` options (before compiling, so the resolver the
+ * core calls never touches the catalog or raises), builds their target types, and records their
+ * versions as dependencies.  The row being validated by the catalog trigger (override) stands
+ * in for its own name, which allows a shape to refer to itself.
+ */
+static void
+collect_references(SdPgPlan *p, SdTypeBuilder *b, Jsonb *options, const SdShapeOverride *ov,
+				   SdResolveState *st, List **deps)
+{
+	List	   *queue = sd_pg_referenced_shapes(options);
+	Snapshot	snap = NULL;
+	ListCell   *lc;
+
+	foreach(lc, queue)
+	{
+		char	   *name = lfirst(lc);
+		ListCell   *lr;
+		bool		seen = false;
+		SdResolved *r;
+
+		foreach(lr, st->resolved)
+			if (strcmp(((SdResolved *) lfirst(lr))->name, name) == 0)
+				seen = true;
+		if (seen)
+			continue;
+		r = palloc0(sizeof(SdResolved));
+		r->name = pstrdup(name);
+		if (ov && strcmp(ov->name, name) == 0)
+		{
+			r->options = pstrdup(ov->options);
+			r->target = sd_pg_type_get(b, ov->target, -1);
+			st->resolved = lappend(st->resolved, r);
+			queue = list_concat(queue, sd_pg_referenced_shapes(ov->options_jb));
+		}
+		else
+		{
+			SdShapeRow	row;
+
+			if (snap == NULL)
+				snap = sd_pg_catalog_snapshot();
+			if (!sd_pg_read_shape(name, snap, true, &row))
+				continue;		/* the resolver reports it, at its option path */
+			if (!SearchSysCacheExists1(TYPEOID, ObjectIdGetDatum(row.target)))
+				ereport(ERROR,
+						(errcode(ERRCODE_UNDEFINED_OBJECT),
+						 errmsg("%s: shape \"%s\" decodes into type %u, which does not exist",
+								p->display, name, row.target)));
+			r->options = row.options;
+			r->target = sd_pg_type_get(b, row.target, -1);
+			st->resolved = lappend(st->resolved, r);
+			if (p->shape == NULL || strcmp(p->shape, name) != 0)
+			{
+				SdShapeDep *dep = palloc(sizeof(SdShapeDep));
+
+				dep->name = r->name;
+				dep->version = row.version;
+				*deps = lappend(*deps, dep);
+			}
+			queue = list_concat(queue, sd_pg_referenced_shapes(row.options_jb));
+		}
+	}
+	if (snap)
+		UnregisterSnapshot(snap);
+}
+
+SdPgPlan *
+sd_pg_plan_build(const char *shape, Oid typid, const char *options, Jsonb *options_jb,
+				 int64 version, const SdShapeOverride *override, MemoryContext parent)
+{
+	MemoryContext cxt;
+	MemoryContext old;
+	SdPgPlan   *p;
+
+	cxt = AllocSetContextCreate(parent, "serde plan", ALLOCSET_SMALL_SIZES);
+	p = MemoryContextAllocZero(cxt, sizeof(SdPgPlan));
+	p->cxt = cxt;
+	p->refcount = 1;
+	old = MemoryContextSwitchTo(cxt);
+	PG_TRY();
+	{
+		SdTypeBuilder b;
+		SdResolveState rs = {NIL};
+		sd_resolver resolver;
+		List	   *deps = NIL;
+		ListCell   *lc;
+		sd_error	err;
+		int			i;
+
+		p->shape = shape ? pstrdup(shape) : NULL;
+		p->display = shape ? pstrdup(shape) : format_type_be(typid);
+		MemoryContextSetIdentifier(cxt, p->display);
+		p->target_typid = typid;
+		p->version = version;
+		if (shape)
+		{
+			SdShapeDep *self = palloc(sizeof(SdShapeDep));
+
+			self->name = p->shape;
+			self->version = version;
+			deps = lappend(deps, self);
+		}
+		sd_pg_types_init(&b, cxt);
+		p->target = sd_pg_type_get(&b, typid, -1);
+		collect_references(p, &b, options_jb, override, &rs, &deps);
+		p->ndeps = list_length(deps);
+		p->deps = palloc(sizeof(SdShapeDep) * Max(p->ndeps, 1));
+		i = 0;
+		foreach(lc, deps)
+			p->deps[i++] = *(SdShapeDep *) lfirst(lc);
+
+		p->hooks.alloc = plan_alloc;
+		p->hooks.realloc = plan_realloc;
+		p->hooks.free = plan_free_chunk;
+		p->hooks.should_stop = NULL;
+		p->hooks.ud = cxt;
+		resolver.resolve = resolve_shape;
+		resolver.ud = &rs;
+		p->plan = sd_compile(p->display, options, strlen(options), p->target, &p->hooks,
+							 &resolver, &err);
+		if (p->plan == NULL)
+		{
+			if (err.code == SD_E_NOMEM)
+				ereport(ERROR,
+						(errcode(ERRCODE_OUT_OF_MEMORY),
+						 errmsg("out of memory"),
+						 errdetail("%s: %s", p->display, err.problem)));
+			sd_pg_raise_core_error(p->display, &err, false);
+		}
+		/* types reached through referenced shapes were built after the target: keep them all */
+		p->types = b.built;
+
+		p->ndefaults = sd_plan_ndefaults(p->plan);
+		p->defaults = palloc0(sizeof(Datum) * Max(p->ndefaults, 1));
+		p->default_nulls = palloc0(sizeof(bool) * Max(p->ndefaults, 1));
+		p->default_state = palloc0(sizeof(char) * Max(p->ndefaults, 1));
+		MemoryContextSwitchTo(old);
+		for (i = 0; i < p->ndefaults; i++)
+		{
+			bool		isnull;
+
+			(void) sd_pg_plan_default(p, i, &isnull);
+		}
+	}
+	PG_CATCH();
+	{
+		MemoryContextSwitchTo(old);
+		MemoryContextDelete(cxt);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	MemoryContextSwitchTo(old);
+	return p;
+}
+
+Datum
+sd_pg_plan_default(SdPgPlan *p, int idx, bool *isnull)
+{
+	const sd_field *f;
+	char		option_path[SD_PATH_MAX];
+	MemoryContext tmp;
+	MemoryContext old;
+	Datum		d;
+	SdPgType   *h;
+
+	if (idx < 0 || idx >= p->ndefaults)
+		elog(ERROR, "serde: default %d out of range", idx);
+	if (p->default_state[idx] == 2)
+	{
+		*isnull = p->default_nulls[idx];
+		return p->defaults[idx];
+	}
+	if (p->default_state[idx] == 1)
+		elog(ERROR, "serde: default %d of %s refers to itself", idx, p->display);
+	f = sd_plan_default(p->plan, idx);
+	if (f == NULL || !f->has_default || f->default_json == NULL)
+		elog(ERROR, "serde: default %d of %s is missing", idx, p->display);
+
+	strcpy(option_path, "$");
+	sd_path_member(option_path, "fields", 6);
+	sd_path_member(option_path, f->column, strlen(f->column));
+	sd_path_member(option_path, "default", 7);
+
+	p->default_state[idx] = 1;
+	tmp = AllocSetContextCreate(CurrentMemoryContext, "serde default", ALLOCSET_SMALL_SIZES);
+	old = MemoryContextSwitchTo(tmp);
+	PG_TRY();
+	{
+		(void) sd_pg_decode(p, f->node, f->default_json, strlen(f->default_json), false, false,
+							option_path, &d, isnull);
+	}
+	PG_CATCH();
+	{
+		p->default_state[idx] = 0;
+		MemoryContextSwitchTo(old);
+		MemoryContextDelete(tmp);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	h = sd_pg_host(f->node->type);
+	MemoryContextSwitchTo(p->cxt);
+	p->default_nulls[idx] = *isnull;
+	p->defaults[idx] = *isnull ? (Datum) 0 : datumCopy(d, h->typbyval, h->typlen);
+	MemoryContextSwitchTo(old);
+	MemoryContextDelete(tmp);
+	p->default_state[idx] = 2;
+	*isnull = p->default_nulls[idx];
+	return p->defaults[idx];
+}
+
+/* ---- reference counting ---------------------------------------------------------------------- */
+
+void
+sd_pg_plan_release(SdPgPlan *p)
+{
+	Assert(p->refcount > 0);
+	if (--p->refcount > 0)
+		return;
+	if (p->in_cache)
+		elog(WARNING, "serde: plan of %s released while cached", p->display);
+	if (p->live)
+	{
+		if (p->prev_live)
+			p->prev_live->next_live = p->next_live;
+		else
+			live_plans = p->next_live;
+		if (p->next_live)
+			p->next_live->prev_live = p->prev_live;
+		p->live = false;
+		n_live--;
+	}
+	if (p->plan)
+		sd_plan_free(p->plan);
+	MemoryContextDelete(p->cxt);
+}
+
+void
+sd_pg_plan_count_hit(void)
+{
+	n_hits++;
+}
+
+static void
+cache_drop(SdPlanEntry *e)
+{
+	SdPgPlan   *p = e->plan;
+	SdPlanKey	key = e->key;
+
+	hash_search(plan_cache, &key, HASH_REMOVE, NULL);
+	if (key.name)
+		pfree((char *) key.name);
+	p->in_cache = false;
+	n_invalidations++;
+	sd_pg_plan_release(p);
+}
+
+static void
+cache_insert(SdPlanKey *key, SdPgPlan *p)
+{
+	SdPlanEntry *e;
+	bool		found;
+
+	e = hash_search(plan_cache, key, HASH_ENTER, &found);
+	if (found)
+	{
+		/* a nested call built the same plan meanwhile: replace it */
+		SdPgPlan   *older = e->plan;
+
+		older->in_cache = false;
+		sd_pg_plan_release(older);
+	}
+	else if (key->name)
+		e->key.name = MemoryContextStrdup(CacheMemoryContext, key->name);
+	e->plan = p;
+	p->in_cache = true;
+	/* the builder's reference becomes the cache's */
+	p->live = true;
+	p->next_live = live_plans;
+	p->prev_live = NULL;
+	if (live_plans)
+		live_plans->prev_live = p;
+	live_plans = p;
+	n_live++;
+	n_compiles++;
+}
+
+/*
+ * Re-validates a cached plan against the current generations.  Returns false (and drops the
+ * entry) when something it depends on really changed; shape_gone tells that the shape itself
+ * no longer exists.
+ */
+static bool
+cache_revalidate(SdPlanEntry *e, uint64 cg, uint64 tg, bool *shape_gone)
+{
+	SdPgPlan   *p = e->plan;
+
+	*shape_gone = false;
+	if (p->catalog_gen != cg)
+	{
+		bool		same = true;
+
+		if (p->ndeps > 0)
+		{
+			Snapshot	snap = sd_pg_catalog_snapshot();
+
+			for (int i = 0; i < p->ndeps && same; i++)
+			{
+				SdShapeRow	row;
+
+				if (!sd_pg_read_shape(p->deps[i].name, snap, false, &row))
+				{
+					same = false;
+					if (i == 0 && p->shape)
+						*shape_gone = true;
+				}
+				else if (row.version != p->deps[i].version)
+					same = false;
+			}
+			UnregisterSnapshot(snap);
+		}
+		if (!same)
+		{
+			cache_drop(e);
+			return false;
+		}
+		p->catalog_gen = cg;
+	}
+	if (p->type_gen != tg)
+	{
+		if (sd_pg_types_check(p->types) != SD_TYPES_SAME)
+		{
+			cache_drop(e);
+			return false;
+		}
+		p->type_gen = tg;
+	}
+	return true;
+}
+
+static void
+raise_unknown_shape(const char *name)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_UNDEFINED_OBJECT),
+			 errmsg("shape \"%s\" does not exist", name)));
+}
+
+SdPgPlan *
+sd_pg_plan_for_shape(const char *name)
+{
+	uint64		cg = sd_pg_catalog_gen;
+	uint64		tg = sd_pg_type_gen;
+	SdPlanKey	key = {InvalidOid, name};
+	SdPlanEntry *e;
+	SdShapeRow	row;
+	Snapshot	snap;
+	bool		found;
+	SdPgPlan   *p;
+
+	cache_init();
+	e = hash_search(plan_cache, &key, HASH_FIND, NULL);
+	if (e)
+	{
+		bool		gone;
+
+		if (cache_revalidate(e, cg, tg, &gone))
+		{
+			n_hits++;
+			e->plan->refcount++;
+			return e->plan;
+		}
+		if (gone)
+			raise_unknown_shape(name);
+	}
+
+	snap = sd_pg_catalog_snapshot();
+	found = sd_pg_read_shape(name, snap, true, &row);
+	UnregisterSnapshot(snap);
+	if (!found)
+		raise_unknown_shape(name);
+	if (!SearchSysCacheExists1(TYPEOID, ObjectIdGetDatum(row.target)))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("shape \"%s\" decodes into type %u, which does not exist", name,
+						row.target),
+				 errhint("Register the shape again for an existing type.")));
+	p = sd_pg_plan_build(name, row.target, row.options, row.options_jb, row.version, NULL,
+						 CacheMemoryContext);
+	p->catalog_gen = cg;
+	p->type_gen = tg;
+	cache_insert(&key, p);
+	p->refcount++;
+	return p;
+}
+
+/* The one shape registered for typid, NULL when there is none; ereports when there are several. */
+static char *
+shape_for_type(Oid typid)
+{
+	SdTypeShapes *t;
+	bool		found;
+
+	t = hash_search(type_shapes, &typid, HASH_ENTER, &found);
+	if (!found)
+	{
+		t->gen = 0;
+		t->n = 0;
+		t->names = NULL;
+	}
+	if (t->gen != sd_pg_catalog_gen)
+	{
+		uint64		cg = sd_pg_catalog_gen;
+		Snapshot	snap = sd_pg_catalog_snapshot();
+		List	   *names = sd_pg_shapes_for_type(typid, snap);
+		StringInfoData buf;
+		ListCell   *lc;
+
+		UnregisterSnapshot(snap);
+		initStringInfo(&buf);
+		foreach(lc, names)
+		{
+			if (buf.len)
+				appendStringInfoString(&buf, ", ");
+			appendStringInfoString(&buf, (char *) lfirst(lc));
+		}
+		t = hash_search(type_shapes, &typid, HASH_FIND, NULL);
+		if (t->names)
+			pfree(t->names);
+		t->names = MemoryContextStrdup(CacheMemoryContext, buf.data);
+		t->n = list_length(names);
+		t->gen = cg;
+	}
+	if (t->n == 0)
+		return NULL;
+	if (t->n > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("several shapes decode into type %s: %s", format_type_be(typid), t->names),
+				 errhint("Name one: serde_decode(NULL::%s, doc, shape).", format_type_be(typid))));
+	return pstrdup(t->names);
+}
+
+SdPgPlan *
+sd_pg_plan_for_type(Oid typid)
+{
+	uint64		cg = sd_pg_catalog_gen;
+	uint64		tg = sd_pg_type_gen;
+	SdPlanKey	key = {typid, NULL};
+	SdPlanEntry *e;
+	char	   *shape;
+	SdPgPlan   *p;
+
+	cache_init();
+	shape = shape_for_type(typid);
+	if (shape)
+		return sd_pg_plan_for_shape(shape);
+
+	e = hash_search(plan_cache, &key, HASH_FIND, NULL);
+	if (e)
+	{
+		bool		gone;
+
+		if (cache_revalidate(e, cg, tg, &gone))
+		{
+			n_hits++;
+			e->plan->refcount++;
+			return e->plan;
+		}
+	}
+	if (!SearchSysCacheExists1(TYPEOID, ObjectIdGetDatum(typid)))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("type with OID %u does not exist", typid)));
+	p = sd_pg_plan_build(NULL, typid, "{}", NULL, 0, NULL, CacheMemoryContext);
+	p->catalog_gen = cg;
+	p->type_gen = tg;
+	cache_insert(&key, p);
+	p->refcount++;
+	return p;
+}
+
+void
+sd_pg_cache_stats(SdCacheStats *s)
+{
+	s->plans = n_live;
+	s->compiles = n_compiles;
+	s->hits = n_hits;
+	s->invalidations = n_invalidations;
+	s->bytes = 0;
+	for (SdPgPlan *p = live_plans; p; p = p->next_live)
+		s->bytes += (int64) MemoryContextMemAllocated(p->cxt, true);
+}

@@ -1,0 +1,201 @@
+/*
+ * catalog.c — reads the shape catalog serde.shapes: finds the table, takes fresh snapshots (never
+ * the query's, so a REPEATABLE READ transaction cannot fill the backend-wide cache with an old
+ * version), reads one shape by name through the primary key, lists the shapes of a target type,
+ * and lists the shapes an options value refers to through `shape` options.
+ */
+#include "postgres.h"
+
+#include "access/genam.h"
+#include "access/htup_details.h"
+#include "access/stratnum.h"
+#include "access/table.h"
+#include "access/xact.h"
+#include "catalog/namespace.h"
+#include "executor/spi.h"
+#include "utils/builtins.h"
+#include "utils/fmgroids.h"
+#include "utils/jsonb.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+#include "utils/relcache.h"
+#include "utils/snapmgr.h"
+
+#include "serde_pg.h"
+
+static Oid	shapes_relid = InvalidOid;
+static uint64 shapes_relid_gen = 0;
+
+/* list_sort comparator for a List of C strings. */
+static int
+cmp_cstring(const ListCell *a, const ListCell *b)
+{
+	return strcmp((const char *) lfirst(a), (const char *) lfirst(b));
+}
+
+Oid
+sd_pg_shapes_relid(void)
+{
+	if (!OidIsValid(shapes_relid) || shapes_relid_gen != sd_pg_catalog_gen)
+	{
+		uint64		gen = sd_pg_catalog_gen;
+		Oid			nsp = get_namespace_oid("serde", true);
+		Oid			relid = OidIsValid(nsp) ? get_relname_relid("shapes", nsp) : InvalidOid;
+
+		if (!OidIsValid(relid))
+			ereport(ERROR,
+					(errcode(ERRCODE_UNDEFINED_TABLE),
+					 errmsg("serde's catalog table serde.shapes does not exist"),
+					 errhint("Run CREATE EXTENSION serde in this database.")));
+		shapes_relid = relid;
+		sd_pg_known_shapes_relid = relid;
+		shapes_relid_gen = gen;
+	}
+	return shapes_relid;
+}
+
+Snapshot
+sd_pg_catalog_snapshot(void)
+{
+	Oid			relid = sd_pg_shapes_relid();
+
+	/*
+	 * A fresh snapshot sees every committed change and this transaction's earlier commands.
+	 * GetLatestSnapshot is not allowed in parallel mode; the catalog snapshot of a table that
+	 * has no syscache is just as fresh (it is retaken on every call).
+	 */
+	if (IsInParallelMode())
+		return RegisterSnapshot(GetCatalogSnapshot(relid));
+	return RegisterSnapshot(GetLatestSnapshot());
+}
+
+typedef struct ShapeCols
+{
+	AttrNumber	name;
+	AttrNumber	target;
+	AttrNumber	options;
+	AttrNumber	version;
+} ShapeCols;
+
+static void
+shape_cols(Relation rel, ShapeCols *c)
+{
+	TupleDesc	desc = RelationGetDescr(rel);
+
+	c->name = SPI_fnumber(desc, "name");
+	c->target = SPI_fnumber(desc, "target");
+	c->options = SPI_fnumber(desc, "options");
+	c->version = SPI_fnumber(desc, "version");
+	if (c->name <= 0 || c->target <= 0 || c->options <= 0 || c->version <= 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_COLUMN),
+				 errmsg("serde.shapes lacks one of the columns name, target, options, version")));
+}
+
+bool
+sd_pg_read_shape(const char *name, Snapshot snap, bool want_options, SdShapeRow *row)
+{
+	Relation	rel = table_open(sd_pg_shapes_relid(), AccessShareLock);
+	ShapeCols	c;
+	Oid			pkey = RelationGetPrimaryKeyIndex(rel);
+	ScanKeyData key;
+	SysScanDesc scan;
+	HeapTuple	tup;
+	bool		found = false;
+
+	shape_cols(rel, &c);
+	ScanKeyInit(&key, c.name, BTEqualStrategyNumber, F_TEXTEQ, CStringGetTextDatum(name));
+	/* compare with the column's (and its primary key's) collation, declared "C" */
+	key.sk_collation = TupleDescAttr(RelationGetDescr(rel), c.name - 1)->attcollation;
+	scan = systable_beginscan(rel, pkey, OidIsValid(pkey), snap, 1, &key);
+	if (HeapTupleIsValid(tup = systable_getnext(scan)))
+	{
+		TupleDesc	desc = RelationGetDescr(rel);
+		bool		isnull;
+		Datum		d;
+
+		found = true;
+		row->name = pstrdup(name);
+		d = heap_getattr(tup, c.target, desc, &isnull);
+		row->target = isnull ? InvalidOid : DatumGetObjectId(d);
+		d = heap_getattr(tup, c.version, desc, &isnull);
+		row->version = isnull ? 0 : DatumGetInt64(d);
+		row->options = NULL;
+		row->options_jb = NULL;
+		if (want_options)
+		{
+			d = heap_getattr(tup, c.options, desc, &isnull);
+			if (isnull)
+			{
+				row->options = pstrdup("{}");
+				row->options_jb = NULL;
+			}
+			else
+			{
+				Jsonb	   *jb = DatumGetJsonbPCopy(d);
+
+				row->options_jb = jb;
+				row->options = JsonbToCString(NULL, &jb->root, VARSIZE(jb));
+			}
+		}
+	}
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+	return found;
+}
+
+List *
+sd_pg_shapes_for_type(Oid typid, Snapshot snap)
+{
+	Relation	rel = table_open(sd_pg_shapes_relid(), AccessShareLock);
+	ShapeCols	c;
+	ScanKeyData key;
+	SysScanDesc scan;
+	HeapTuple	tup;
+	List	   *names = NIL;
+
+	shape_cols(rel, &c);
+	ScanKeyInit(&key, c.target, BTEqualStrategyNumber, F_OIDEQ, ObjectIdGetDatum(typid));
+	scan = systable_beginscan(rel, InvalidOid, false, snap, 1, &key);
+	while (HeapTupleIsValid(tup = systable_getnext(scan)))
+	{
+		bool		isnull;
+		Datum		d = heap_getattr(tup, c.name, RelationGetDescr(rel), &isnull);
+
+		if (!isnull)
+			names = lappend(names, TextDatumGetCString(d));
+	}
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+	list_sort(names, cmp_cstring);
+	return names;
+}
+
+List *
+sd_pg_referenced_shapes(Jsonb *options)
+{
+	List	   *names = NIL;
+	JsonbValue *fields;
+	JsonbIterator *it;
+	JsonbValue	v;
+	JsonbIteratorToken tok;
+
+	if (options == NULL || !JB_ROOT_IS_OBJECT(options))
+		return NIL;
+	fields = getKeyJsonValueFromContainer(&options->root, "fields", 6, NULL);
+	if (fields == NULL || fields->type != jbvBinary ||
+		!JsonContainerIsObject(fields->val.binary.data))
+		return NIL;
+	it = JsonbIteratorInit(fields->val.binary.data);
+	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	{
+		JsonbValue *s;
+
+		if (tok != WJB_VALUE || v.type != jbvBinary || !JsonContainerIsObject(v.val.binary.data))
+			continue;
+		s = getKeyJsonValueFromContainer(v.val.binary.data, "shape", 5, NULL);
+		if (s && s->type == jbvString)
+			names = lappend(names, pnstrdup(s->val.string.val, s->val.string.len));
+	}
+	return names;
+}

@@ -1,0 +1,638 @@
+/*
+ * convert.c — turns the core's value tape into PostgreSQL Datums: walks the plan node and the
+ * tape together, builds scalars, arrays and composite tuples, applies domain constraints, and
+ * reports what it finds wrong as "<shape>: <path>: <problem>" (or, for serde_valid, softly).
+ * The jsonpath of a value is only rendered when an error needs it.
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "catalog/pg_type.h"
+#include "executor/executor.h"
+#include "funcapi.h"
+#include "mb/pg_wchar.h"
+#include "miscadmin.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/date.h"
+#include "utils/datetime.h"
+#include "utils/expandeddatum.h"
+#include "utils/fmgrprotos.h"
+#include "utils/memutils.h"
+#include "utils/timestamp.h"
+#include "utils/uuid.h"
+
+#include "serde_pg.h"
+
+/* 2000-01-01 (PostgreSQL's epoch) relative to 1970-01-01 */
+#define SD_PG_EPOCH_US	INT64CONST(946684800000000)
+#define SD_PG_EPOCH_DAYS 10957
+
+/* One step of the path from the root to the value being converted (lives on the C stack). */
+typedef struct ConvFrame
+{
+	const struct ConvFrame *up;
+	const sd_field *field;		/* a member step (all of field->path) ... */
+	uint32		index;			/* ... or an array index when field == NULL */
+} ConvFrame;
+
+static Datum conv(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame *f,
+				  bool *isnull);
+
+/* ---- paths and errors ------------------------------------------------------------------------ */
+
+static void
+render_path(const ConvFrame *f, char *buf)
+{
+	int			n = 0;
+	int			i;
+	const ConvFrame **steps;
+
+	for (const ConvFrame *x = f; x; x = x->up)
+		n++;
+	steps = palloc(sizeof(ConvFrame *) * Max(n, 1));
+	i = n;
+	for (const ConvFrame *x = f; x; x = x->up)
+		steps[--i] = x;
+	strcpy(buf, "$");
+	for (i = 0; i < n; i++)
+	{
+		const ConvFrame *s = steps[i];
+
+		if (s->field == NULL)
+			sd_path_index(buf, s->index);
+		else if (!s->field->is_extra)
+		{
+			for (int k = 0; k < s->field->npath; k++)
+				sd_path_member(buf, s->field->path[k], strlen(s->field->path[k]));
+		}
+	}
+	pfree(steps);
+}
+
+/* "<shape>: <path>: " (or "<shape>: <option path>: [<path>: ]" while converting a default). */
+static char *
+conv_prefix(SdConvert *cx, const ConvFrame *f)
+{
+	char		path[SD_PATH_MAX];
+
+	render_path(f, path);
+	if (cx->option_path)
+	{
+		if (strcmp(path, "$") == 0)
+			return psprintf("%s: %s: ", cx->plan->display, cx->option_path);
+		return psprintf("%s: %s: %s: ", cx->plan->display, cx->option_path, path);
+	}
+	return psprintf("%s: %s: ", cx->plan->display, path);
+}
+
+/*
+ * A violation of one of serde's own checks: soft (sets cx->failed) under serde_valid, else an
+ * error with the value's path and, for JSON text, its byte offset.
+ */
+static void
+conv_fail(SdConvert *cx, const ConvFrame *f, const sd_val *v, int sqlstate, const char *fmt,...)
+pg_attribute_printf(5, 6);
+
+static void
+conv_fail(SdConvert *cx, const ConvFrame *f, const sd_val *v, int sqlstate, const char *fmt,...)
+{
+	char		problem[SD_PROBLEM_MAX];
+	va_list		ap;
+	char	   *prefix;
+
+	if (cx->soft && !cx->option_path)
+	{
+		cx->failed = true;
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(problem, sizeof(problem), fmt, ap);
+	va_end(ap);
+	prefix = conv_prefix(cx, f);
+	if (cx->option_path)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s%s", prefix, problem)));
+	ereport(ERROR,
+			(errcode(sqlstate),
+			 errmsg("%s%s", prefix, problem),
+			 (cx->offsets && v) ? errdetail("at byte offset %u", v->offset) : 0));
+}
+
+static void
+conv_internal(SdConvert *cx, const sd_node *node, const sd_val *v)
+{
+	elog(ERROR, "serde: %s: unexpected tape value %d for type %s",
+		 cx->plan->display, (int) v->tag, node->type->name);
+}
+
+void
+sd_pg_rethrow_prefixed(MemoryContext oldcxt, const char *prefix, int sqlstate)
+{
+	ErrorData  *ed;
+
+	MemoryContextSwitchTo(oldcxt);
+	ed = CopyErrorData();
+	/* cancels, shutdowns, out-of-memory and internal errors pass through untouched */
+	if (ed->elevel != ERROR ||
+		ERRCODE_TO_CATEGORY(ed->sqlerrcode) == ERRCODE_OPERATOR_INTERVENTION ||
+		ERRCODE_TO_CATEGORY(ed->sqlerrcode) == ERRCODE_INSUFFICIENT_RESOURCES ||
+		ERRCODE_TO_CATEGORY(ed->sqlerrcode) == ERRCODE_PROGRAM_LIMIT_EXCEEDED ||
+		ERRCODE_TO_CATEGORY(ed->sqlerrcode) == ERRCODE_INTERNAL_ERROR)
+	{
+		FreeErrorData(ed);
+		PG_RE_THROW();
+	}
+	FlushErrorState();
+	ed->message = psprintf("%s%s", prefix, ed->message ? ed->message : "");
+	if (sqlstate)
+		ed->sqlerrcode = sqlstate;
+	ReThrowError(ed);
+}
+
+/* Calls an input-like function; its errors propagate with the value's path prefixed. */
+static Datum
+call_prefixed(SdConvert *cx, const ConvFrame *f, FmgrInfo *flinfo, PGFunction fn,
+			  char *str, Oid ioparam, int32 typmod)
+{
+	MemoryContext oldcxt = CurrentMemoryContext;
+	volatile Datum d = (Datum) 0;
+
+	PG_TRY();
+	{
+		if (flinfo)
+			d = InputFunctionCall(flinfo, str, ioparam, typmod);
+		else
+			d = DirectFunctionCall3(fn, CStringGetDatum(str), ObjectIdGetDatum(ioparam),
+									Int32GetDatum(typmod));
+	}
+	PG_CATCH();
+	{
+		char	   *prefix;
+
+		MemoryContextSwitchTo(oldcxt);
+		prefix = conv_prefix(cx, f);
+		sd_pg_rethrow_prefixed(oldcxt, prefix,
+							   cx->option_path ? ERRCODE_INVALID_PARAMETER_VALUE : 0);
+	}
+	PG_END_TRY();
+	return d;
+}
+
+/* ---- domains ----------------------------------------------------------------------------------- */
+
+static bool
+eval_check(SdConvert *cx, SdPgType *h, DomainConstraintState *con, Datum d, bool isnull,
+		   const ConvFrame *f)
+{
+	SdPgPlan   *p = cx->plan;
+	ExprContext *volatile econtext;
+	volatile bool own = false;
+	MemoryContext oldcxt = CurrentMemoryContext;
+	volatile bool ok = true;
+
+	if (!p->econtext_busy)
+	{
+		if (p->econtext == NULL)
+		{
+			MemoryContext old = MemoryContextSwitchTo(p->cxt);
+
+			p->econtext = CreateStandaloneExprContext();
+			MemoryContextSwitchTo(old);
+		}
+		econtext = p->econtext;
+		p->econtext_busy = true;
+	}
+	else
+	{
+		/* a CHECK expression decoding with the same plan: use a context of our own */
+		econtext = CreateStandaloneExprContext();
+		own = true;
+	}
+	econtext->domainValue_datum = MakeExpandedObjectReadOnly(d, isnull, h->typlen);
+	econtext->domainValue_isNull = isnull;
+	PG_TRY();
+	{
+		ok = ExecCheck(con->check_exprstate, econtext);
+	}
+	PG_CATCH();
+	{
+		char	   *prefix;
+
+		if (!own)
+			p->econtext_busy = false;
+		MemoryContextSwitchTo(oldcxt);
+		prefix = conv_prefix(cx, f);
+		sd_pg_rethrow_prefixed(oldcxt, prefix,
+							   cx->option_path ? ERRCODE_INVALID_PARAMETER_VALUE : 0);
+	}
+	PG_END_TRY();
+	if (own)
+		FreeExprContext(econtext, true);
+	else
+	{
+		ReScanExprContext(econtext);
+		p->econtext_busy = false;
+	}
+	return ok;
+}
+
+static void
+check_domain(SdConvert *cx, SdPgType *h, Datum d, bool isnull, const ConvFrame *f,
+			 const sd_val *v)
+{
+	ListCell   *lc;
+
+	UpdateDomainConstraintRef(h->domref);
+	foreach(lc, h->domref->constraints)
+	{
+		DomainConstraintState *con = (DomainConstraintState *) lfirst(lc);
+
+		switch (con->constrainttype)
+		{
+			case DOM_CONSTRAINT_NOTNULL:
+				if (isnull)
+					conv_fail(cx, f, v, ERRCODE_NOT_NULL_VIOLATION,
+							  "domain %s does not allow null values", h->name);
+				break;
+			case DOM_CONSTRAINT_CHECK:
+				if (!eval_check(cx, h, con, d, isnull, f))
+					conv_fail(cx, f, v, ERRCODE_CHECK_VIOLATION,
+							  "value violates check constraint \"%s\" of domain %s",
+							  con->name, h->name);
+				break;
+		}
+		if (cx->failed)
+			return;
+	}
+}
+
+/* ---- scalars -------------------------------------------------------------------------------- */
+
+/*
+ * numeric_in raises for literals beyond numeric's storage limits (more than 131072 digits before
+ * the decimal point, a display scale above 16383, absurd exponents); check that here so that it
+ * stays one of serde's own (soft) range errors.  s is a valid JSON number.
+ */
+static bool
+numeric_literal_fits(const char *s, size_t len)
+{
+	const char *p = s;
+	const char *end = s + len;
+	const char *int_start,
+			   *frac_start = NULL;
+	int64		int_digits,
+				frac_digits = 0,
+				exp = 0,
+				dscale,
+				w10 = 0;
+	bool		nonzero = false;
+
+	if (p < end && *p == '-')
+		p++;
+	int_start = p;
+	while (p < end && *p >= '0' && *p <= '9')
+		p++;
+	int_digits = p - int_start;
+	if (p < end && *p == '.')
+	{
+		frac_start = ++p;
+		while (p < end && *p >= '0' && *p <= '9')
+			p++;
+		frac_digits = p - frac_start;
+	}
+	if (p < end && (*p == 'e' || *p == 'E'))
+	{
+		bool		neg = false;
+
+		p++;
+		if (p < end && (*p == '+' || *p == '-'))
+			neg = *p++ == '-';
+		while (p < end && *p >= '0' && *p <= '9')
+		{
+			if (exp < INT64CONST(100000000000))
+				exp = exp * 10 + (*p - '0');
+			p++;
+		}
+		if (neg)
+			exp = -exp;
+	}
+	if (exp >= PG_INT32_MAX / 2 || exp <= -(PG_INT32_MAX / 2))
+		return false;
+	dscale = frac_digits - exp;
+	if (dscale > 16383)			/* NUMERIC_DSCALE_MAX */
+		return false;
+	for (int64 i = 0; i < int_digits; i++)
+		if (int_start[i] != '0')
+		{
+			w10 = int_digits - i - 1 + exp;
+			nonzero = true;
+			break;
+		}
+	if (!nonzero)
+		for (int64 i = 0; i < frac_digits; i++)
+			if (frac_start[i] != '0')
+			{
+				w10 = -(i + 1) + exp;
+				nonzero = true;
+				break;
+			}
+	return !nonzero || w10 <= 131071;	/* NUMERIC_WEIGHT_MAX * DEC_DIGITS + 3 */
+}
+
+/* True if the JSON text contains the escape \u0000 (jsonb cannot store it). */
+static bool
+json_has_nul_escape(const char *s, size_t len)
+{
+	const char *p = s;
+	const char *end = s + len;
+
+	while ((p = memchr(p, '\\', end - p)) != NULL)
+	{
+		if (end - p >= 6 && p[1] == 'u' && p[2] == '0' && p[3] == '0' && p[4] == '0' &&
+			p[5] == '0')
+			return true;
+		p += 2;					/* skip the escaped character (\\ included) */
+		if (p >= end)
+			break;
+	}
+	return false;
+}
+
+static Datum
+conv_string(SdConvert *cx, const sd_node *node, SdPgType *h, const sd_val *v,
+			const ConvFrame *f)
+{
+	switch (node->type->kind)
+	{
+		case SD_K_TEXT:
+			if (h->bpchar)
+			{
+				int			chars = pg_mbstrlen_with_len(v->u.s, (int) v->len);
+				int			pad = h->max_chars > chars ? h->max_chars - chars : 0;
+				text	   *t = palloc(VARHDRSZ + v->len + pad);
+
+				SET_VARSIZE(t, VARHDRSZ + v->len + pad);
+				memcpy(VARDATA(t), v->u.s, v->len);
+				memset(VARDATA(t) + v->len, ' ', pad);
+				return PointerGetDatum(t);
+			}
+			return PointerGetDatum(cstring_to_text_with_len(v->u.s, (int) v->len));
+		case SD_K_OTHER:
+			return call_prefixed(cx, f, &h->infunc, NULL, pnstrdup(v->u.s, v->len),
+								 h->typioparam, h->basetypmod);
+		default:
+			conv_internal(cx, node, v);
+	}
+	return (Datum) 0;
+}
+
+static Datum
+conv_numeric(SdConvert *cx, const sd_node *node, SdPgType *h, const sd_val *v,
+			 const ConvFrame *f)
+{
+	char		buf[64];
+	char	   *str;
+
+	if (!numeric_literal_fits(v->u.s, v->len))
+	{
+		conv_fail(cx, f, v, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
+				  "value overflows numeric format");
+		return (Datum) 0;
+	}
+	if (v->len < sizeof(buf))
+	{
+		memcpy(buf, v->u.s, v->len);
+		buf[v->len] = '\0';
+		str = buf;
+	}
+	else
+		str = pnstrdup(v->u.s, v->len);
+	return call_prefixed(cx, f, NULL, numeric_in, str, InvalidOid, h->basetypmod);
+}
+
+static Datum
+conv_json(SdConvert *cx, const sd_node *node, SdPgType *h, const sd_val *v, const ConvFrame *f)
+{
+	if (node->type->kind == SD_K_JSON)
+		return PointerGetDatum(cstring_to_text_with_len(v->u.s, (int) v->len));
+	if (node->type->kind != SD_K_JSONB)
+		conv_internal(cx, node, v);
+	if (json_has_nul_escape(v->u.s, v->len))
+	{
+		conv_fail(cx, f, v, ERRCODE_UNTRANSLATABLE_CHARACTER,
+				  "\\u0000 cannot be stored in %s", h->name);
+		return (Datum) 0;
+	}
+	return call_prefixed(cx, f, NULL, jsonb_in, pnstrdup(v->u.s, v->len), InvalidOid, -1);
+}
+
+static Datum
+conv_enum(SdConvert *cx, const sd_node *node, SdPgType *h, const sd_val *v, const ConvFrame *f)
+{
+	int64		i = v->u.i;
+
+	if (i < 0 || i >= h->nlabels)
+		conv_internal(cx, node, v);
+	if (h->label_safe[i])
+		return ObjectIdGetDatum(h->label_oids[i]);
+	/* a label added by a transaction still in progress: enum_in decides (and raises) */
+	return call_prefixed(cx, f, &h->infunc, NULL, pstrdup(h->labels[i]), h->typioparam, -1);
+}
+
+/* ---- containers ------------------------------------------------------------------------------- */
+
+static Datum
+conv_array(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame *f)
+{
+	const sd_node *en = node->elem;
+	SdPgType   *eh;
+	uint32		n = v->len;
+	Datum	   *vals;
+	bool	   *nulls;
+	ConvFrame	fr;
+	int			dims[1];
+	int			lbs[1];
+	ArrayType  *a;
+
+	if (en == NULL)
+		conv_internal(cx, node, v);
+	eh = sd_pg_host(en->type);
+	if (n == 0)
+		return PointerGetDatum(construct_empty_array(eh->typid));
+	check_stack_depth();
+	vals = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(Datum) * (Size) n);
+	nulls = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(bool) * (Size) n);
+	fr.up = f;
+	fr.field = NULL;
+	for (uint32 i = 0; i < n; i++)
+	{
+		fr.index = i;
+		vals[i] = conv(cx, en, &cx->tape[v->u.first + i], &fr, &nulls[i]);
+		if (cx->failed)
+			return (Datum) 0;
+	}
+	dims[0] = (int) n;
+	lbs[0] = 1;
+	a = construct_md_array(vals, nulls, 1, dims, lbs, eh->typid, eh->typlen, eh->typbyval,
+						   eh->typalign);
+	pfree(vals);
+	pfree(nulls);
+	return PointerGetDatum(a);
+}
+
+static Datum
+conv_row(SdConvert *cx, const sd_node *node, SdPgType *h, const sd_val *v, const ConvFrame *f)
+{
+	TupleDesc	td = h->tupdesc;
+	Datum	   *vals;
+	bool	   *nulls;
+	ConvFrame	fr;
+	HeapTuple	tup;
+
+	if (td == NULL || v->len != (uint32) node->nfields || node->nfields != h->ncols)
+		conv_internal(cx, node, v);
+	check_stack_depth();
+	vals = palloc(sizeof(Datum) * Max(td->natts, 1));
+	nulls = palloc(sizeof(bool) * Max(td->natts, 1));
+	memset(nulls, true, sizeof(bool) * Max(td->natts, 1));
+	fr.up = f;
+	fr.index = 0;
+	for (int i = 0; i < node->nfields; i++)
+	{
+		const sd_field *fld = &node->fields[i];
+		int			a = h->attnos[fld->col];
+
+		fr.field = fld;
+		vals[a] = conv(cx, fld->node, &cx->tape[v->u.first + fld->col], &fr, &nulls[a]);
+		if (cx->failed)
+			return (Datum) 0;
+	}
+	tup = heap_form_tuple(td, vals, nulls);
+	pfree(vals);
+	pfree(nulls);
+	return HeapTupleGetDatum(tup);
+}
+
+/* ---- one value ------------------------------------------------------------------------------- */
+
+static Datum
+conv(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame *f, bool *isnull)
+{
+	SdPgType   *h = sd_pg_host(node->type);
+	Datum		d = (Datum) 0;
+
+	*isnull = false;
+	switch ((sd_vtag) v->tag)
+	{
+		case SD_V_NULL:
+			*isnull = true;
+			break;
+		case SD_V_DEFAULT:
+			d = sd_pg_plan_default(cx->plan, (int) v->len, isnull);
+			break;
+		case SD_V_BOOL:
+			d = BoolGetDatum(v->u.b);
+			break;
+		case SD_V_INT:
+			switch (node->type->kind)
+			{
+				case SD_K_INT2:
+					d = Int16GetDatum((int16) v->u.i);
+					break;
+				case SD_K_INT4:
+					d = Int32GetDatum((int32) v->u.i);
+					break;
+				case SD_K_INT8:
+					d = Int64GetDatum(v->u.i);
+					break;
+				default:
+					conv_internal(cx, node, v);
+			}
+			break;
+		case SD_V_FLOAT:
+			if (node->type->kind == SD_K_FLOAT4)
+				d = Float4GetDatum((float4) v->u.f);
+			else if (node->type->kind == SD_K_FLOAT8)
+				d = Float8GetDatum(v->u.f);
+			else
+				conv_internal(cx, node, v);
+			break;
+		case SD_V_STR:
+			d = conv_string(cx, node, h, v, f);
+			break;
+		case SD_V_NUMERIC:
+			d = conv_numeric(cx, node, h, v, f);
+			break;
+		case SD_V_TIMESTAMP:
+			{
+				Timestamp	ts = v->u.i - SD_PG_EPOCH_US;
+
+				if (h->basetypmod >= 0)
+					AdjustTimestampForTypmod(&ts, h->basetypmod);
+				if (node->type->kind == SD_K_TIMESTAMPTZ)
+					d = TimestampTzGetDatum((TimestampTz) ts);
+				else if (node->type->kind == SD_K_TIMESTAMP)
+					d = TimestampGetDatum(ts);
+				else
+					conv_internal(cx, node, v);
+				break;
+			}
+		case SD_V_DATE:
+			d = DateADTGetDatum((DateADT) (v->u.i - SD_PG_EPOCH_DAYS));
+			break;
+		case SD_V_TIME:
+			{
+				TimeADT		t = (TimeADT) v->u.i;
+
+				if (h->basetypmod >= 0)
+					AdjustTimeForTypmod(&t, h->basetypmod);
+				d = TimeADTGetDatum(t);
+				break;
+			}
+		case SD_V_UUID:
+			{
+				pg_uuid_t  *u = palloc(sizeof(pg_uuid_t));
+
+				memcpy(u->data, v->u.bytes, UUID_LEN);
+				d = UUIDPGetDatum(u);
+				break;
+			}
+		case SD_V_BYTES:
+			{
+				bytea	   *b = palloc(VARHDRSZ + v->len);
+
+				SET_VARSIZE(b, VARHDRSZ + v->len);
+				if (v->len)
+					memcpy(VARDATA(b), v->u.bytes, v->len);
+				d = PointerGetDatum(b);
+				break;
+			}
+		case SD_V_ENUM:
+			d = conv_enum(cx, node, h, v, f);
+			break;
+		case SD_V_JSON:
+			d = conv_json(cx, node, h, v, f);
+			break;
+		case SD_V_ARRAY:
+			d = conv_array(cx, node, v, f);
+			break;
+		case SD_V_ROW:
+			d = conv_row(cx, node, h, v, f);
+			break;
+		default:
+			conv_internal(cx, node, v);
+	}
+	if (cx->failed)
+		return (Datum) 0;
+	if (h->is_domain)
+		check_domain(cx, h, d, *isnull, f, v);
+	return d;
+}
+
+Datum
+sd_pg_convert(SdConvert *cx, const sd_node *node, uint32 root, bool *isnull)
+{
+	return conv(cx, node, &cx->tape[root], NULL, isnull);
+}

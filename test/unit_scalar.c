@@ -1,4 +1,8 @@
-/* unit_scalar.c — unit tests of the core's scalar parsers (src/core/scalar.c): numbers, numeric checks, floats, date/time, epoch, UUID, binary, UTF-8. */
+/*
+ * unit_scalar.c — unit tests of the core's scalar parsers (src/core/scalar.c): JSON number
+ * grammar, integers, numeric(p,s), floats, timestamps/dates/times, epoch numbers, UUIDs,
+ * base64/base64url/hex and UTF-8 counting, with sweeps against the C library and the calendar.
+ */
 #include <float.h>
 #include <math.h>
 #include <stdbool.h>

@@ -443,8 +443,9 @@ sd_parse_int(const char *s, size_t len, int64_t min, int64_t max, bool integral_
 /* Exact numeric(precision, scale)                                                            */
 /* ------------------------------------------------------------------------------------------ */
 
-/* PostgreSQL's numeric storage limits: input exponents (numeric.c rejects |e| >= INT_MAX/2),
- * the weight (an int16 count of base-10000 digits) and the display scale (14 bits). */
+/* PostgreSQL's numeric limits: input exponents (numeric.c of PostgreSQL 15 rejects
+ * |e| >= INT_MAX/2, 16+ |e| > INT_MAX/2; we take the stricter), the weight (an int16 count of
+ * base-10000 digits) and the display scale (14 bits), both checked by make_result(). */
 #define PG_NUMERIC_EXP_LIMIT 1073741823
 #define PG_NUMERIC_MAX_INT_DIGITS 131072
 #define PG_NUMERIC_DSCALE_MAX 16383

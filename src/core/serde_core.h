@@ -336,6 +336,74 @@ size_t		sd_decoder_bytes(const sd_decoder *d);
 /* Releases buffers grown beyond `keep` bytes (call after a big document). */
 void		sd_decoder_trim(sd_decoder *d, size_t keep);
 
+/* ------------------------------------------------------------------------------------------ */
+/* For host-side walkers (PostgreSQL's jsonb): arena, member tables, scalar conversion         */
+/* ------------------------------------------------------------------------------------------ */
+
+/* ---- chunk arena: bump allocation over hook-allocated blocks that never move ------------- */
+typedef struct sd_chunk sd_chunk;
+typedef struct sd_arena
+{
+	sd_hooks	hooks;
+	sd_chunk   *head;           /* current block (list through ->next, newest first) */
+	size_t		bytes;          /* bytes held in blocks */
+} sd_arena;
+
+void		sd_arena_init(sd_arena *a, const sd_hooks *hooks);
+void	   *sd_arena_alloc(sd_arena *a, size_t size);   /* 8-aligned, NULL on OOM */
+char	   *sd_arena_strndup(sd_arena *a, const char *s, size_t n);
+void		sd_arena_reset(sd_arena *a);    /* keeps the newest block, frees the others */
+void		sd_arena_free(sd_arena *a);
+
+void	   *sd_hook_alloc(const sd_hooks *h, size_t size);
+void	   *sd_hook_realloc(const sd_hooks *h, void *p, size_t size);
+void		sd_hook_free(const sd_hooks *h, void *p);
+
+typedef enum sd_jkind
+{
+	SD_J_NULL, SD_J_FALSE, SD_J_TRUE, SD_J_NUMBER, SD_J_STRING, SD_J_ARRAY, SD_J_OBJECT
+} sd_jkind;
+
+/* ---- compiled composites ------------------------------------------------------------------ */
+#define SD_MEMBER_GROUP (-1)
+#define SD_MEMBER_TAG (-2)
+
+typedef struct sd_member
+{
+	const char *name;
+	uint32_t	len;
+	uint32_t	hash;
+	int			field;          /* leaf: index into the node's fields; SD_MEMBER_GROUP for a path
+								 * prefix, SD_MEMBER_TAG for a union's tag */
+	const sd_members *group;    /* path prefix: a nested object of members */
+	bool		group_required; /* some field below the prefix is required */
+	const char *group_column;   /* a column below the prefix (for messages) */
+} sd_member;
+
+struct sd_members
+{
+	int			n;
+	const sd_member *m;
+	uint32_t	mask;           /* table size - 1 */
+	const int16_t *table;       /* hash slot -> member index, -1 empty */
+};
+
+uint32_t	sd_hash_name(const char *s, size_t len);
+int			sd_members_find(const sd_members *ms, const char *name, size_t len, uint32_t hash);
+
+/* ---- scalar conversion (convert.c), shared by the input walkers -------------------------- */
+/* Each sets out (tag, payload; not offset) or fails with err->code/problem (err->offset is
+ * left as the caller set it; the caller adds the path). */
+bool		sd_convert_string(sd_arena *arena, const sd_node *n, const char *s, size_t len,
+							  sd_val *out, sd_error *err);
+bool		sd_convert_number(const sd_node *n, const char *lit, size_t len, sd_val *out,
+							  sd_error *err);
+bool		sd_convert_bool(const sd_node *n, bool b, sd_val *out, sd_error *err);
+bool		sd_kind_error(const sd_node *n, sd_jkind found, const char *s, size_t len,
+						  sd_error *err);
+void		sd_describe_scalar(char *buf, size_t size, sd_jkind kind, const char *s, size_t len);
+const char *sd_expected_name(const sd_node *n);
+
 /* Name of the SIMD kernel chosen at load time ("icelake", "haswell", "westmere", "fallback"). */
 const char *sd_json_kernel(void);
 

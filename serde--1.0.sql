@@ -1,0 +1,162 @@
+-- serde--1.0.sql — the extension's install script: the shape catalog (schema serde: table,
+-- version sequence, triggers) and every SQL-callable function.  The functions land in the schema
+-- CREATE EXTENSION chooses; the catalog always lives in schema serde.
+
+\echo Use "CREATE EXTENSION serde" to load this file. \quit
+
+-- ---- the catalog ---------------------------------------------------------------------------
+
+CREATE SCHEMA serde;
+COMMENT ON SCHEMA serde IS 'serde''s shape catalog';
+
+-- Every INSERT/UPDATE of a shape takes the next value: versions never repeat, even after a
+-- DELETE and a new INSERT of the same name.
+CREATE SEQUENCE serde.shape_version;
+
+-- target is a regtype: pg_dump writes it as a type name, and no dependency on the type is
+-- recorded (a dropped target makes using the shape fail with 42704).
+CREATE TABLE serde.shapes (
+    name    text COLLATE "C" PRIMARY KEY,
+    target  regtype NOT NULL,
+    options jsonb NOT NULL DEFAULT '{}',
+    version bigint NOT NULL DEFAULT 0
+);
+COMMENT ON TABLE serde.shapes IS 'registered shapes: write through serde_register/serde_unregister';
+
+REVOKE ALL ON SCHEMA serde FROM PUBLIC;
+REVOKE ALL ON TABLE serde.shapes FROM PUBLIC;
+REVOKE ALL ON SEQUENCE serde.shape_version FROM PUBLIC;
+
+SELECT pg_catalog.pg_extension_config_dump('serde.shapes', '');
+SELECT pg_catalog.pg_extension_config_dump('serde.shape_version', '');
+
+CREATE FUNCTION serde.shapes_validate() RETURNS trigger
+    LANGUAGE c AS 'MODULE_PATHNAME', 'serde_shapes_validate';
+CREATE FUNCTION serde.shapes_invalidate() RETURNS trigger
+    LANGUAGE c AS 'MODULE_PATHNAME', 'serde_shapes_invalidate';
+REVOKE ALL ON FUNCTION serde.shapes_validate() FROM PUBLIC;
+REVOKE ALL ON FUNCTION serde.shapes_invalidate() FROM PUBLIC;
+
+-- Validates every written row exactly like serde_register and stamps its version.
+CREATE TRIGGER shapes_validate BEFORE INSERT OR UPDATE ON serde.shapes
+    FOR EACH ROW EXECUTE FUNCTION serde.shapes_validate();
+-- Tells every backend's plan cache to re-check (transactional: also undone by ROLLBACK).
+CREATE TRIGGER shapes_invalidate AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON serde.shapes
+    FOR EACH STATEMENT EXECUTE FUNCTION serde.shapes_invalidate();
+-- Fire under session_replication_role = replica too.
+ALTER TABLE serde.shapes ENABLE ALWAYS TRIGGER shapes_validate;
+ALTER TABLE serde.shapes ENABLE ALWAYS TRIGGER shapes_invalidate;
+
+-- ---- registration -----------------------------------------------------------------------------
+
+CREATE FUNCTION serde_register(shape text, target regtype, options jsonb DEFAULT '{}')
+RETURNS void
+LANGUAGE sql VOLATILE PARALLEL UNSAFE SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $$
+    INSERT INTO serde.shapes AS s (name, target, options)
+    VALUES ($1, $2, COALESCE($3, '{}'::pg_catalog.jsonb))
+    ON CONFLICT (name) DO UPDATE SET target = EXCLUDED.target, options = EXCLUDED.options
+$$;
+
+CREATE FUNCTION serde_unregister(shape text)
+RETURNS boolean
+LANGUAGE sql VOLATILE PARALLEL UNSAFE SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH gone AS (DELETE FROM serde.shapes WHERE name = $1 RETURNING 1)
+    SELECT pg_catalog.count(*) > 0 FROM gone
+$$;
+
+CREATE FUNCTION serde_describe(shape text)
+RETURNS jsonb
+LANGUAGE c STABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'serde_describe';
+
+CREATE FUNCTION serde_cache_stats()
+RETURNS TABLE (plans int, compiles bigint, hits bigint, invalidations bigint, bytes bigint)
+LANGUAGE c VOLATILE PARALLEL RESTRICTED ROWS 1
+AS 'MODULE_PATHNAME', 'serde_cache_stats';
+
+-- ---- decoding ---------------------------------------------------------------------------------
+-- Not STRICT: the shape is resolved (and its errors raised) before a NULL document gives NULL.
+
+-- text documents
+CREATE FUNCTION serde_decode(target anyelement, doc text)
+RETURNS anyelement LANGUAGE c STABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'serde_decode_typed';
+CREATE FUNCTION serde_decode(target anyelement, doc text, shape text)
+RETURNS anyelement LANGUAGE c STABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'serde_decode_typed';
+CREATE FUNCTION serde_decode(shape text, doc text)
+RETURNS record LANGUAGE c STABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'serde_decode_shape';
+CREATE FUNCTION serde_valid(target anyelement, doc text)
+RETURNS boolean LANGUAGE c STABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'serde_valid_typed';
+CREATE FUNCTION serde_valid(target anyelement, doc text, shape text)
+RETURNS boolean LANGUAGE c STABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'serde_valid_typed';
+CREATE FUNCTION serde_valid(shape text, doc text)
+RETURNS boolean LANGUAGE c STABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'serde_valid_shape';
+
+-- json documents
+CREATE FUNCTION serde_decode(target anyelement, doc json)
+RETURNS anyelement LANGUAGE c STABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'serde_decode_typed';
+CREATE FUNCTION serde_decode(target anyelement, doc json, shape text)
+RETURNS anyelement LANGUAGE c STABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'serde_decode_typed';
+CREATE FUNCTION serde_decode(shape text, doc json)
+RETURNS record LANGUAGE c STABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'serde_decode_shape';
+CREATE FUNCTION serde_valid(target anyelement, doc json)
+RETURNS boolean LANGUAGE c STABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'serde_valid_typed';
+CREATE FUNCTION serde_valid(target anyelement, doc json, shape text)
+RETURNS boolean LANGUAGE c STABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'serde_valid_typed';
+CREATE FUNCTION serde_valid(shape text, doc json)
+RETURNS boolean LANGUAGE c STABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'serde_valid_shape';
+
+-- jsonb documents
+CREATE FUNCTION serde_decode(target anyelement, doc jsonb)
+RETURNS anyelement LANGUAGE c STABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'serde_decode_typed';
+CREATE FUNCTION serde_decode(target anyelement, doc jsonb, shape text)
+RETURNS anyelement LANGUAGE c STABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'serde_decode_typed';
+CREATE FUNCTION serde_decode(shape text, doc jsonb)
+RETURNS record LANGUAGE c STABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'serde_decode_shape';
+CREATE FUNCTION serde_valid(target anyelement, doc jsonb)
+RETURNS boolean LANGUAGE c STABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'serde_valid_typed';
+CREATE FUNCTION serde_valid(target anyelement, doc jsonb, shape text)
+RETURNS boolean LANGUAGE c STABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'serde_valid_typed';
+CREATE FUNCTION serde_valid(shape text, doc jsonb)
+RETURNS boolean LANGUAGE c STABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'serde_valid_shape';
+
+-- bytea documents
+CREATE FUNCTION serde_decode(target anyelement, doc bytea)
+RETURNS anyelement LANGUAGE c STABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'serde_decode_typed';
+CREATE FUNCTION serde_decode(target anyelement, doc bytea, shape text)
+RETURNS anyelement LANGUAGE c STABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'serde_decode_typed';
+CREATE FUNCTION serde_decode(shape text, doc bytea)
+RETURNS record LANGUAGE c STABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'serde_decode_shape';
+CREATE FUNCTION serde_valid(target anyelement, doc bytea)
+RETURNS boolean LANGUAGE c STABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'serde_valid_typed';
+CREATE FUNCTION serde_valid(target anyelement, doc bytea, shape text)
+RETURNS boolean LANGUAGE c STABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'serde_valid_typed';
+CREATE FUNCTION serde_valid(shape text, doc bytea)
+RETURNS boolean LANGUAGE c STABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'serde_valid_shape';

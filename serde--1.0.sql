@@ -49,10 +49,11 @@ ALTER TABLE serde.shapes ENABLE ALWAYS TRIGGER shapes_invalidate;
 
 -- ---- registration -----------------------------------------------------------------------------
 
+-- register/unregister: SECURITY INVOKER with fully qualified bodies (no SET search_path, so
+-- that the validation trigger names types the way the caller's search_path shows them).
 CREATE FUNCTION serde_register(shape text, target regtype, options jsonb DEFAULT '{}')
 RETURNS void
 LANGUAGE sql VOLATILE PARALLEL UNSAFE SECURITY INVOKER
-SET search_path = pg_catalog, pg_temp
 AS $$
     INSERT INTO serde.shapes AS s (name, target, options)
     VALUES ($1, $2, COALESCE($3, '{}'::pg_catalog.jsonb))
@@ -62,10 +63,9 @@ $$;
 CREATE FUNCTION serde_unregister(shape text)
 RETURNS boolean
 LANGUAGE sql VOLATILE PARALLEL UNSAFE SECURITY INVOKER
-SET search_path = pg_catalog, pg_temp
 AS $$
-    WITH gone AS (DELETE FROM serde.shapes WHERE name = $1 RETURNING 1)
-    SELECT pg_catalog.count(*) > 0 FROM gone
+    WITH gone AS (DELETE FROM serde.shapes WHERE name OPERATOR(pg_catalog.=) $1 RETURNING 1)
+    SELECT pg_catalog.count(*) OPERATOR(pg_catalog.>) 0 FROM gone
 $$;
 
 CREATE FUNCTION serde_describe(shape text)

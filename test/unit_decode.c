@@ -1,6 +1,6 @@
 /*
- * unit_decode.c — table-driven tests of the JSON decoder (sd_compile + sd_decode_json) against
- * DESIGN §3 (shape options, types) and §4 (errors: SQLSTATE, jsonpath, byte offset).
+ * unit_decode.c - table-driven tests of the JSON decoder (sd_compile + sd_decode_json) against
+ * DESIGN section 3 (shape options, types) and section 4 (errors: SQLSTATE, jsonpath, offset).
  *
  * Each case is (target, options, document, expected rendering).  To keep the table readable,
  * options and documents are written with ' for " (and ` for a real apostrophe); the rendering
@@ -20,6 +20,7 @@
 
 /* ---- target types --------------------------------------------------------------------------- */
 
+/* a NOT NULL domain over int4 */
 static const sd_type posint = {.kind = SD_K_INT4, .name = "posint", .max_chars = -1,
 .precision = -1, .scale = -1, .not_null = true};
 static const sd_column nn_cols[] = {{"v", &posint}, {"w", &ut_int4}};
@@ -30,7 +31,7 @@ static struct
 {
 	const char *name;
 	const sd_type *t;
-}			named[40];
+}			named[48];
 static int	nnamed;
 
 static const sd_type *
@@ -63,12 +64,12 @@ lookup(const char *name)
 		char		inner[128];
 		const sd_type *e;
 
-		snprintf(inner, sizeof(inner), "%.*s", (int) (n - 2), name);
-		if (!(e = lookup(inner)))
-			return NULL;
 		for (int i = 0; i < nnamed; i++)
 			if (strcmp(named[i].name, name) == 0)
 				return named[i].t;
+		snprintf(inner, sizeof(inner), "%.*s", (int) (n - 2), name);
+		if (!(e = lookup(inner)) || nnamed == 48)
+			return NULL;
 		named[nnamed].name = strdup(name);
 		named[nnamed].t = ut_array_of(e);
 		return named[nnamed++].t;
@@ -149,7 +150,6 @@ setup(void)
 	make("renamed", "amount_due:int4,first_name:text");
 	make("rwrap", "sub_part:renamed");
 	make("pathy", "sha:text,ref:text,id:int4");
-	make("deep", "x:int4,y:int4");
 	make("ex", "id:int4,meta:jsonb");
 	make("exj", "id:int4,rest:json,in:inner");
 	make("oddcol", "odd key:int4,b:int4");
@@ -174,6 +174,9 @@ typedef struct dcase
 #define A10 "aaaaaaaaaa"
 #define A40 A10 A10 A10 A10
 #define A50 A40 A10
+
+/* the path options shared by the "pathy" cases */
+#define HEADS "'sha':{'path':['head','sha']},'ref':{'path':['head','ref']}"
 
 static const dcase cases[] = {
 	/* ---- text ---- */
@@ -417,30 +420,18 @@ static const dcase cases[] = {
 	C("two", "{'fields':{'a':{'name':'b'},'b':{'name':'a'}}}", "{'a':1,'b':2}", "{a:2,b:1}"),
 	C("two", "{'rename':'upper','fields':{'a':{'name':'x'}}}", "{'x':1,'B':2}", "{a:1,b:2}"),
 	/* ---- field option: path ---- */
-	C("pathy", "{'fields':{'sha':{'path':['head','sha']},'ref':{'path':['head','ref']}}}",
-	  "{'head':{'sha':'abc','ref':'main'},'id':1}", "{sha:'abc',ref:'main',id:1}"),
-	C("pathy", "{'fields':{'sha':{'path':['head','sha']},'ref':{'path':['head','ref']}}}",
-	  "{'id':1,'head':{'ref':'main','x':[],'sha':'abc'}}", "{sha:'abc',ref:'main',id:1}"),
-	C("pathy", "{'fields':{'sha':{'path':['head','sha']},'ref':{'path':['head','ref']}}}",
-	  "{'id':1}", "ERROR 2203A $.head: missing required member @0"),
-	C("pathy", "{'fields':{'sha':{'path':['head','sha']},'ref':{'path':['head','ref']}}}",
-	  "{'head':{'sha':'a'},'id':1}", "ERROR 2203A $.head.ref: missing required member @8"),
-	C("pathy", "{'fields':{'sha':{'path':['head','sha']},'ref':{'path':['head','ref']}}}",
-	  "{'head':5,'id':1}", "ERROR 22032 $.head: expected object (on the path of column \"ref\"), found number 5 @8"),
-	C("pathy", "{'fields':{'sha':{'path':['head','sha']},'ref':{'path':['head','ref']}}}",
-	  "{'head':['x'],'id':1}", "ERROR 22032 $.head: expected object (on the path of column \"ref\"), found array @8"),
-	C("pathy", "{'fields':{'sha':{'path':['head','sha']},'ref':{'path':['head','ref']}}}",
-	  "{'head':{'sha':1,'ref':'r'},'id':1}", "ERROR 22032 $.head.sha: expected string, found number 1 @15"),
-	C("pathy", "{'fields':{'sha':{'path':['head','sha']},'ref':{'path':['head','ref']}}}",
-	  "{'head':{'sha':'a','ref':'b'},'head':{},'id':1}", "ERROR 22030 $.head: duplicate member @30"),
-	C("pathy", "{'fields':{'sha':{'path':['head','sha']},'ref':{'path':['head','ref']}}}",
-	  "{'head':{'sha':'a','ref':'b','sha':'c'},'id':1}", "ERROR 22030 $.head.sha: duplicate member @29"),
-	C("pathy", "{'optional':true,'fields':{'sha':{'path':['head','sha']},'ref':{'path':['head','ref']}}}",
-	  "{'id':1}", "{sha:null,ref:null,id:1}"),
-	C("pathy", "{'optional':true,'fields':{'sha':{'path':['head','sha']},'ref':{'path':['head','ref']}}}",
-	  "{'head':{'ref':'r'}}", "{sha:null,ref:'r',id:null}"),
-	C("pathy", "{'optional':true,'fields':{'sha':{'path':['head','sha']},'ref':{'path':['head','ref']}}}",
-	  "{'head':'x'}", "ERROR 22032 $.head: expected object (on the path of column \"ref\"), found string \"x\" @8"),
+	C("pathy", "{'fields':{" HEADS "}}", "{'head':{'sha':'abc','ref':'main'},'id':1}", "{sha:'abc',ref:'main',id:1}"),
+	C("pathy", "{'fields':{" HEADS "}}", "{'id':1,'head':{'ref':'main','x':[],'sha':'abc'}}", "{sha:'abc',ref:'main',id:1}"),
+	C("pathy", "{'fields':{" HEADS "}}", "{'id':1}", "ERROR 2203A $.head: missing required member @0"),
+	C("pathy", "{'fields':{" HEADS "}}", "{'head':{'sha':'a'},'id':1}", "ERROR 2203A $.head.ref: missing required member @8"),
+	C("pathy", "{'fields':{" HEADS "}}", "{'head':5,'id':1}", "ERROR 22032 $.head: expected object (on the path of column \"ref\"), found number 5 @8"),
+	C("pathy", "{'fields':{" HEADS "}}", "{'head':['x'],'id':1}", "ERROR 22032 $.head: expected object (on the path of column \"ref\"), found array @8"),
+	C("pathy", "{'fields':{" HEADS "}}", "{'head':{'sha':1,'ref':'r'},'id':1}", "ERROR 22032 $.head.sha: expected string, found number 1 @15"),
+	C("pathy", "{'fields':{" HEADS "}}", "{'head':{'sha':'a','ref':'b'},'head':{},'id':1}", "ERROR 22030 $.head: duplicate member @30"),
+	C("pathy", "{'fields':{" HEADS "}}", "{'head':{'sha':'a','ref':'b','sha':'c'},'id':1}", "ERROR 22030 $.head.sha: duplicate member @29"),
+	C("pathy", "{'optional':true,'fields':{" HEADS "}}", "{'id':1}", "{sha:null,ref:null,id:1}"),
+	C("pathy", "{'optional':true,'fields':{" HEADS "}}", "{'head':{'ref':'r'}}", "{sha:null,ref:'r',id:null}"),
+	C("pathy", "{'optional':true,'fields':{" HEADS "}}", "{'head':'x'}", "ERROR 22032 $.head: expected object (on the path of column \"ref\"), found string \"x\" @8"),
 	C("pathy", "{'fields':{'sha':{'path':['head','sha'],'optional':true},'ref':{'path':['head','ref']}}}",
 	  "{'id':1}", "ERROR 2203A $.head: missing required member @0"),
 	C("pathy", "{'fields':{'sha':{'path':['head','sha'],'optional':true},'ref':{'path':['a','b','c']}}}",
@@ -451,8 +442,7 @@ static const dcase cases[] = {
 	  "{'id':1,'head':{'ref':'r'}}", "{sha:default(\"d\"),ref:'r',id:1}"),
 	C("pathy", "{'fields':{'sha':{'path':['head','sha'],'optional':true},'ref':{'path':['head','ref'],'optional':true}}}",
 	  "{'id':1,'head':null}", "{sha:null,ref:null,id:1}"),
-	C("pathy", "{'unknown':'reject','fields':{'sha':{'path':['head','sha']},'ref':{'path':['head','ref']}}}",
-	  "{'head':{'sha':'a','ref':'b','x':1},'id':1}", "ERROR 2203E $.head.x: unknown member @29"),
+	C("pathy", "{'unknown':'reject','fields':{" HEADS "}}", "{'head':{'sha':'a','ref':'b','x':1},'id':1}", "ERROR 2203E $.head.x: unknown member @29"),
 	C("pathy", "{'fields':{'id':{'path':['head','id']},'sha':{'name':'head'},'ref':{'path':['x']}}}",
 	  "{}", "ERROR 22023 $.fields.id: member \"head\" is already mapped by column \"sha\""),
 	/* ---- optional, default, nullable, skip ---- */
@@ -482,7 +472,7 @@ static const dcase cases[] = {
 	C("renamed", "{'rename':'camel'}", "{'amount_due':1,'firstName':'x'}", "ERROR 2203A $.amountDue: missing required member @0"),
 	C("renamed", "{'rename':'kebab'}", "{'amount-due':'1','first-name':'x'}", "ERROR 22032 $.\"amount-due\": expected integer, found string \"1\" @14"),
 	C("renamed", "{'rename':'camel','fields':{'amount_due':{'name':'total'}}}", "{'total':1,'firstName':'x'}", "{amount_due:1,first_name:'x'}"),
-	/* ---- unknown: reject ---- */
+	/* ---- unknown: reject (path of the member, offset of its key) ---- */
 	C("two", "{'unknown':'reject'}", "{'a':1,'b':2}", "{a:1,b:2}"),
 	C("two", "{'unknown':'reject'}", "{'a':1,'b':2,'c':3}", "ERROR 2203E $.c: unknown member @13"),
 	C("two", "{'unknown':'reject'}", "{'a':1, 'odd key':{},'b':2}", "ERROR 2203E $.\"odd key\": unknown member @8"),
@@ -561,6 +551,7 @@ static const dcase cases[] = {
 	C("v:text", "{}", "{'v':'\\ud800\\u0041'}", "ERROR 22P02 $: malformed JSON: lone surrogate @18"),
 	C("v:text", "{}", "{'v':'a','x':'\\ud800'}", "ERROR 22P02 $: malformed JSON: lone surrogate @20"),
 	C("v:text", "{}", "{'v':'a','\\ud800':1}", "ERROR 22P02 $: malformed JSON: lone surrogate @16"),
+	/* an unterminated string is reported at its opening quote */
 	C("v:text", "{}", "{'v':'abc", "ERROR 22P02 $: malformed JSON: unterminated string @5"),
 	C("two", "{}", "{'a':1,'b':2,'x':[1,2}}", "ERROR 22P02 $: malformed JSON: expected ',' or ']' @21"),
 	C("two", "{}", "{'a':1,'b':2,'x':tru}", "ERROR 22P02 $: malformed JSON: unexpected character @17"),
@@ -587,8 +578,8 @@ static const dcase cases[] = {
 	C("v:text", "{}", "   \n\t ", "ERROR 22P02 $: malformed JSON: unexpected end of input @6"),
 	C("=json", "{}", "", "ERROR 22P02 $: malformed JSON: unexpected end of input @0"),
 	C("=json", "{}", "]", "ERROR 22P02 $: malformed JSON: bad number or unexpected character @0"),
-	/* malformed input wins over a value error that comes earlier in the document (DESIGN §4:
-	 * malformed input yields one row, 22P02) */
+	/* malformed input wins over a value error earlier in the document (DESIGN section 4:
+	 * malformed JSON is 22P02; serde_errors gives malformed input exactly one row) */
 	C("v:int4", "{}", "{'v':'x'} y", "ERROR 22P02 $: malformed JSON: unexpected data after the value @10"),
 	C("v:int4", "{}", "{'v':'x','w':[1,2}}", "ERROR 22P02 $: malformed JSON: expected ',' or ']' @18"),
 	C("two", "{}", "{'a':1,'w':[1,2}}", "ERROR 22P02 $: malformed JSON: expected ',' or ']' @15"),
@@ -647,7 +638,7 @@ run_case(const dcase *c)
 	free(doc);
 }
 
-/* Decodes doc[0..len) (may hold NUL bytes) with an explicit decoder and limits. */
+/* Decodes doc[0..len) (may hold NUL bytes) with its own decoder, limits and hooks. */
 static const char *
 decode_raw(const sd_type *t, const char *opts, const char *doc, size_t len, const sd_limits *lim,
 		   const sd_hooks *hooks)
@@ -706,102 +697,126 @@ stop_now(void *ud)
 
 /* ---- depth, limits, raw bytes, tape details --------------------------------------------------- */
 
+/*
+ * A depth error: 54001 at byte `offset`, problem naming the limit, and a valid path: `prefix`
+ * followed by any number of `step`s (the path of the too-deep value), possibly cut with "...".
+ */
+static bool
+depth_error_ok(const char *got, const char *prefix, const char *step, long offset, unsigned limit)
+{
+	char		tail[128];
+	const char *p;
+	size_t		plen = strlen(prefix),
+				slen = strlen(step);
+
+	snprintf(tail, sizeof(tail), ": nesting deeper than serde.max_depth (%u) @%ld", limit, offset);
+	if (strncmp(got, "ERROR 54001 ", 12) != 0)
+		return false;
+	p = got + 12;
+	if (strncmp(p, prefix, plen) != 0)
+		return false;
+	p += plen;
+	while (strncmp(p, step, slen) == 0)
+		p += slen;
+	if (strncmp(p, "...", 3) == 0)
+		p += 3;
+	return strcmp(p, tail) == 0;
+}
+
+#define CHECK_DEPTH(got, prefix, step, offset) \
+	do { \
+		const char *g2_ = (got); \
+		if (depth_error_ok(g2_, prefix, step, offset, 512)) unit_passed++; \
+		else { unit_failed++; fprintf(stderr, "FAIL %s:%d: depth error: got \"%.300s\", want 54001 at %s(%s)* @%ld\n", \
+									  __FILE__, __LINE__, g2_, prefix, step, (long) (offset)); } \
+	} while (0)
+
 static void
 test_depth(void)
 {
 	const sd_type *json = &ut_json;
 	const sd_type *two = target("two");
 	char	   *doc;
-	char		want[256];
 
 	/* the root value is at depth 1: 512 nested arrays are fine, 513 are not */
 	doc = nested(512, false, "1", true);
 	CHECK(strncmp(ut_decode(json, "{}", doc), "J[[[", 4) == 0);
 	free(doc);
 	doc = nested(513, false, "1", true);
-	CHECK_STR(ut_decode(json, "{}", doc), "ERROR 54001 $: nesting deeper than serde.max_depth (512) @512");
+	CHECK_DEPTH(ut_decode(json, "{}", doc), "$", "[0]", 512);
 	free(doc);
 	doc = nested(512, true, "1", true);
 	CHECK(strncmp(ut_decode(json, "{}", doc), "J{\"a\":{", 7) == 0);
 	free(doc);
 	doc = nested(513, true, "1", true);
-	CHECK_STR(ut_decode(json, "{}", doc), "ERROR 54001 $: nesting deeper than serde.max_depth (512) @2560");
+	CHECK_DEPTH(ut_decode(json, "{}", doc), "$", ".a", 2560);
 	free(doc);
 
 	/* inside an ignored member of a composite: the root object is depth 1 */
 	{
 		char	   *in = nested(511, false, "1", true);
-		size_t		n = strlen(in);
-		char	   *d2 = malloc(n + 32);
+		char	   *d2 = malloc(strlen(in) + 32);
 
 		sprintf(d2, "{\"a\":1,\"b\":2,\"x\":%s}", in);
 		CHECK_STR(ut_decode(two, "{}", d2), "{a:1,b:2}");
 		free(in);
 		free(d2);
 		in = nested(512, false, "1", true);
-		n = strlen(in);
-		d2 = malloc(n + 32);
+		d2 = malloc(strlen(in) + 32);
 		sprintf(d2, "{\"a\":1,\"b\":2,\"x\":%s}", in);
 		/* the 512th '[' (at 17 + 511) is the 513th level */
-		snprintf(want, sizeof(want), "ERROR 54001 %s: nesting deeper than serde.max_depth (512) @%d", "$", 17 + 511);
-		{
-			const char *got = ut_decode(two, "{}", d2);
-
-			/* the path may name the member; code and offset are what matter */
-			CHECK(strncmp(got, "ERROR 54001 $", 13) == 0);
-			CHECK(strstr(got, "@528") != NULL);
-			if (strncmp(got, "ERROR 54001 $", 13) != 0 || !strstr(got, "@528"))
-				fprintf(stderr, "    depth in ignored member: got %.200s\n", got);
-		}
+		CHECK_DEPTH(ut_decode(two, "{}", d2), "$.x", "[0]", 17 + 511);
+		free(in);
+		free(d2);
+		/* and inside a json column */
+		in = nested(512, true, "1", true);
+		d2 = malloc(strlen(in) + 32);
+		sprintf(d2, "{\"v\":%s}", in);
+		CHECK_DEPTH(ut_decode(target("v:jsonb"), "{}", d2), "$.v", ".a", 5 + 511 * 5);
 		free(in);
 		free(d2);
 	}
 
-	/* typed arrays: int4[] nesting is bounded too (kind error first is fine, but no crash) */
+	/* typed arrays: int4[][] under deep nesting gives the kind error at [0][0], no crash */
 	{
-		const sd_type *deep_arr = target("=int4[][]");
 		char	   *d3 = nested(600, false, "1", true);
 
-		CHECK(strncmp(ut_decode(deep_arr, "{}", d3), "ERROR 22032 $[0][0]: expected integer, found array @2", 53) == 0);
+		CHECK_STR(ut_decode(target("=int4[][]"), "{}", d3), "ERROR 22032 $[0][0]: expected integer, found array @2");
 		free(d3);
 	}
 
-	/* 1,000,000 nested '[' — closed and unclosed: a clean error, no stack overflow */
+	/* 1,000,000 nested '[', closed and unclosed: a clean error, no stack overflow */
 	doc = nested(1000000, false, "", true);
-	CHECK_STR(ut_decode(json, "{}", doc), "ERROR 54001 $: nesting deeper than serde.max_depth (512) @512");
+	CHECK_DEPTH(ut_decode(json, "{}", doc), "$", "[0]", 512);
 	CHECK_STR(ut_decode(two, "{}", doc), "ERROR 22032 $: expected object, found array @0");
 	free(doc);
 	doc = nested(1000000, false, "", false);
 	{
 		const char *got = ut_decode(json, "{}", doc);
 
-		CHECK(strcmp(got, "ERROR 54001 $: nesting deeper than serde.max_depth (512) @512") == 0 ||
-			  strncmp(got, "ERROR 22P02 $: ", 15) == 0);
-		if (strncmp(got, "ERROR 54001", 11) != 0 && strncmp(got, "ERROR 22P02", 11) != 0)
-			fprintf(stderr, "    1e6 unclosed '[': got %.200s\n", got);
+		if (strncmp(got, "ERROR 22P02 $: ", 15) == 0)
+			unit_passed++;
+		else
+			CHECK_DEPTH(got, "$", "[0]", 512);
 	}
 	free(doc);
 	doc = nested(1000000, true, "", false);
 	{
 		const char *got = ut_decode(json, "{}", doc);
 
-		CHECK(strncmp(got, "ERROR 54001", 11) == 0 || strncmp(got, "ERROR 22P02", 11) == 0);
-		if (strncmp(got, "ERROR 54001", 11) != 0 && strncmp(got, "ERROR 22P02", 11) != 0)
-			fprintf(stderr, "    1e6 unclosed '{\"a\":': got %.200s\n", got);
+		if (strncmp(got, "ERROR 22P02 $: ", 15) == 0)
+			unit_passed++;
+		else
+			CHECK_DEPTH(got, "$", ".a", 2560);
 	}
 	free(doc);
-	/* deep nesting under a mapped composite member, beyond the limit */
+	/* deep nesting under an ignored member, far beyond the limit */
 	{
 		char	   *in = nested(1000000, false, "", true);
-		size_t		n = strlen(in);
-		char	   *d2 = malloc(n + 32);
-		const char *got;
+		char	   *d2 = malloc(strlen(in) + 32);
 
 		sprintf(d2, "{\"a\":1,\"b\":2,\"x\":%s}", in);
-		got = ut_decode(two, "{}", d2);
-		CHECK(strncmp(got, "ERROR 54001 $", 13) == 0 && strstr(got, "@528"));
-		if (!(strncmp(got, "ERROR 54001 $", 13) == 0 && strstr(got, "@528")))
-			fprintf(stderr, "    1e6 '[' in ignored member: got %.200s\n", got);
+		CHECK_DEPTH(ut_decode(two, "{}", d2), "$.x", "[0]", 17 + 511);
 		free(in);
 		free(d2);
 	}
@@ -812,8 +827,7 @@ test_depth(void)
 
 		CHECK_STR(decode_raw(json, "{}", "[[1]]", 5, &lim, NULL), "ok");
 		CHECK_STR(decode_raw(json, "{}", "[[[1]]]", 7, &lim, NULL), "ok");
-		CHECK_STR(decode_raw(json, "{}", "[[[[1]]]]", 9, &lim, NULL),
-				  "ERROR 54001 $: nesting deeper than serde.max_depth (3) @3");
+		CHECK(depth_error_ok(decode_raw(json, "{}", "[[[[1]]]]", 9, &lim, NULL), "$", "[0]", 3, 3));
 		CHECK_STR(decode_raw(target("outer"), "{\"optional\":true}", "{\"in\":{\"n\":1}}", 14, &lim, NULL), "ok");
 		lim.max_depth = 1;
 		CHECK_STR(decode_raw(target("outer"), "{}", "{\"in\":{\"n\":1,\"s\":\"\"},\"list\":[]}", 31, &lim, NULL),
@@ -832,7 +846,7 @@ test_raw_bytes(void)
 	const sd_type *vt = target("v:text");
 	const sd_type *two = target("two");
 
-	/* a raw NUL byte inside a string and outside */
+	/* a raw NUL byte inside a string and after the value */
 	CHECK_STR(decode_raw(vt, "{}", "{\"v\":\"a\0b\"}", 11, NULL, NULL),
 			  "ERROR 22P02 $: malformed JSON: control character in string @7");
 	CHECK_STR(decode_raw(vt, "{}", "{\"v\":\"ab\"}\0", 11, NULL, NULL),
@@ -858,6 +872,7 @@ test_hooks_and_tape(void)
 	char	   *doc = malloc(n * 2 + 2);
 	size_t		o = 0;
 
+	/* should_stop() is polled during long decodes and stops them with 57014 */
 	doc[o++] = '[';
 	for (size_t i = 0; i < n; i++)
 	{
@@ -874,12 +889,11 @@ test_hooks_and_tape(void)
 	}
 	free(doc);
 
-	/* the tape: offsets of values, rows and arrays; strings point into stable memory */
+	/* the tape: offsets of values, rows and arrays; strings are unescaped */
 	{
 		sd_error	err;
-		const char *opts = "{}";
 		const sd_type *t = target("order");
-		sd_plan    *plan = sd_compile("T", opts, 2, t, NULL, NULL, &err);
+		sd_plan    *plan = sd_compile("T", "{}", 2, t, NULL, NULL, &err);
 		sd_decoder *d = sd_decoder_create(NULL);
 		const char *doc1 = "{\"id\":9, \"items\":[{\"b\":1,\"c\":\"x\\ty\"}]}";
 		uint32_t	root = 99;
@@ -936,8 +950,9 @@ unit_decode(void)
 				strcmp(k, "westmere") == 0 || strcmp(k, "fallback") == 0));
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		run_case(&cases[i]);
-	test_depth();
 	test_raw_bytes();
 	test_hooks_and_tape();
-	fprintf(stderr, "unit_decode: %zu table cases\n", sizeof(cases) / sizeof(cases[0]));
+	/* last: a depth error inside a skipped value currently reads stale path entries (see the
+	 * report); under ASan that aborts the runner, so everything else runs first */
+	test_depth();
 }

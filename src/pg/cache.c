@@ -11,6 +11,7 @@
 
 #include "catalog/pg_type.h"
 #include "common/hashfn.h"
+#include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/datum.h"
 #include "utils/hsearch.h"
@@ -181,10 +182,11 @@ resolve_shape(void *ud, const char *shape, const char **options_json, const sd_t
  * versions as dependencies.  The row being validated by the catalog trigger (override) stands
  * in for its own name, which allows a shape to refer to itself.
  */
-static void
+static bool
 collect_references(SdPgPlan *p, SdTypeBuilder *b, Jsonb *options, const SdShapeOverride *ov,
 				   SdResolveState *st, List **deps)
 {
+	bool		complete = true;
 	List	   *queue = sd_pg_referenced_shapes(options);
 	Snapshot	snap = NULL;
 	ListCell   *lc;
@@ -214,15 +216,23 @@ collect_references(SdPgPlan *p, SdTypeBuilder *b, Jsonb *options, const SdShapeO
 		{
 			SdShapeRow	row;
 
+			/*
+			 * Validating a catalog row (ov != NULL): SnapshotSelf also sees the rows written
+			 * earlier by the same command (a multi-row INSERT, a COPY during restore).
+			 */
 			if (snap == NULL)
-				snap = sd_pg_catalog_snapshot();
+				snap = ov ? SnapshotSelf : sd_pg_catalog_snapshot();
 			if (!sd_pg_read_shape(name, snap, true, &row))
+			{
+				complete = false;
 				continue;		/* the resolver reports it, at its option path */
+			}
 			if (!SearchSysCacheExists1(TYPEOID, ObjectIdGetDatum(row.target)))
 				ereport(ERROR,
 						(errcode(ERRCODE_UNDEFINED_OBJECT),
-						 errmsg("%s: shape \"%s\" decodes into type %u, which does not exist",
-								p->display, name, row.target)));
+						 errmsg("%s: shape \"%s\": its target type no longer exists",
+								p->display, name),
+						 errdetail("The shape decodes into the type with OID %u.", row.target)));
 			r->options = row.options;
 			r->target = sd_pg_type_get(b, row.target, -1);
 			st->resolved = lappend(st->resolved, r);
@@ -237,8 +247,100 @@ collect_references(SdPgPlan *p, SdTypeBuilder *b, Jsonb *options, const SdShapeO
 			queue = list_concat(queue, sd_pg_referenced_shapes(row.options_jb));
 		}
 	}
-	if (snap)
+	if (snap && snap != SnapshotSelf)
 		UnregisterSnapshot(snap);
+	return complete;
+}
+
+/*
+ * The core matches the target of a `shape` option to its column by type name; two types of the
+ * same name in different schemas must not pass for one another.  Checks every node's type
+ * against its column's.
+ */
+static void
+verify_node_types(SdPgPlan *p, const sd_node *n, const sd_type *t)
+{
+	if (n == NULL || t == NULL || n->kind == SD_K_JSON || n->kind == SD_K_JSONB)
+		return;
+	check_stack_depth();
+	if (n->type != t && sd_pg_host(n->type)->typid != sd_pg_host(t)->typid)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: a shape for type %s is used for a column of type %s",
+						p->display, format_type_be(sd_pg_host(n->type)->typid),
+						format_type_be(sd_pg_host(t)->typid))));
+	if (n->kind == SD_K_ARRAY)
+		verify_node_types(p, n->elem, t->elem);
+	else if (n->kind == SD_K_COMPOSITE)
+		for (int i = 0; i < n->nfields; i++)
+			if (n->fields[i].col >= 0 && n->fields[i].col < n->type->ncols)
+				verify_node_types(p, n->fields[i].node, n->type->cols[n->fields[i].col].type);
+}
+
+/* The body of sd_pg_plan_build, in p's context; false when the build is deferred. */
+static bool
+build_plan(SdPgPlan *p, const char *shape, Oid typid, const char *options, Jsonb *options_jb,
+		   int64 version, const SdShapeOverride *override)
+{
+	SdTypeBuilder b;
+	SdResolveState rs = {NIL};
+	sd_resolver resolver;
+	List	   *deps = NIL;
+	ListCell   *lc;
+	sd_error	err;
+	int			i;
+
+	p->shape = shape ? pstrdup(shape) : NULL;
+	p->display = shape ? pstrdup(shape) : format_type_be(typid);
+	MemoryContextSetIdentifier(p->cxt, p->display);
+	p->target_typid = typid;
+	p->version = version;
+	if (shape)
+	{
+		SdShapeDep *self = palloc(sizeof(SdShapeDep));
+
+		self->name = p->shape;
+		self->version = version;
+		deps = lappend(deps, self);
+	}
+	sd_pg_types_init(&b, p->cxt);
+	p->target = sd_pg_type_get(&b, typid, -1);
+	if (!collect_references(p, &b, options_jb, override, &rs, &deps) &&
+		override && override->defer_missing)
+		return false;			/* refers to a shape not written yet: checked later */
+	p->ndeps = list_length(deps);
+	p->deps = palloc(sizeof(SdShapeDep) * Max(p->ndeps, 1));
+	i = 0;
+	foreach(lc, deps)
+		p->deps[i++] = *(SdShapeDep *) lfirst(lc);
+
+	p->hooks.alloc = plan_alloc;
+	p->hooks.realloc = plan_realloc;
+	p->hooks.free = plan_free_chunk;
+	p->hooks.should_stop = NULL;
+	p->hooks.ud = p->cxt;
+	resolver.resolve = resolve_shape;
+	resolver.ud = &rs;
+	p->plan = sd_compile(p->display, options, strlen(options), p->target, &p->hooks,
+						 &resolver, &err);
+	if (p->plan == NULL)
+	{
+		if (err.code == SD_E_NOMEM)
+			ereport(ERROR,
+					(errcode(ERRCODE_OUT_OF_MEMORY),
+					 errmsg("out of memory"),
+					 errdetail("%s: %s", p->display, err.problem)));
+		sd_pg_raise_core_error(p->display, &err, false);
+	}
+	verify_node_types(p, sd_plan_root(p->plan), p->target);
+	/* types reached through referenced shapes were built after the target: keep them all */
+	p->types = b.built;
+
+	p->ndefaults = sd_plan_ndefaults(p->plan);
+	p->defaults = palloc0(sizeof(Datum) * Max(p->ndefaults, 1));
+	p->default_nulls = palloc0(sizeof(bool) * Max(p->ndefaults, 1));
+	p->default_state = palloc0(sizeof(char) * Max(p->ndefaults, 1));
+	return true;
 }
 
 SdPgPlan *
@@ -248,6 +350,7 @@ sd_pg_plan_build(const char *shape, Oid typid, const char *options, Jsonb *optio
 	MemoryContext cxt;
 	MemoryContext old;
 	SdPgPlan   *p;
+	volatile bool built = false;
 
 	cxt = AllocSetContextCreate(parent, "serde plan", ALLOCSET_SMALL_SIZES);
 	p = MemoryContextAllocZero(cxt, sizeof(SdPgPlan));
@@ -256,63 +359,10 @@ sd_pg_plan_build(const char *shape, Oid typid, const char *options, Jsonb *optio
 	old = MemoryContextSwitchTo(cxt);
 	PG_TRY();
 	{
-		SdTypeBuilder b;
-		SdResolveState rs = {NIL};
-		sd_resolver resolver;
-		List	   *deps = NIL;
-		ListCell   *lc;
-		sd_error	err;
-		int			i;
-
-		p->shape = shape ? pstrdup(shape) : NULL;
-		p->display = shape ? pstrdup(shape) : format_type_be(typid);
-		MemoryContextSetIdentifier(cxt, p->display);
-		p->target_typid = typid;
-		p->version = version;
-		if (shape)
-		{
-			SdShapeDep *self = palloc(sizeof(SdShapeDep));
-
-			self->name = p->shape;
-			self->version = version;
-			deps = lappend(deps, self);
-		}
-		sd_pg_types_init(&b, cxt);
-		p->target = sd_pg_type_get(&b, typid, -1);
-		collect_references(p, &b, options_jb, override, &rs, &deps);
-		p->ndeps = list_length(deps);
-		p->deps = palloc(sizeof(SdShapeDep) * Max(p->ndeps, 1));
-		i = 0;
-		foreach(lc, deps)
-			p->deps[i++] = *(SdShapeDep *) lfirst(lc);
-
-		p->hooks.alloc = plan_alloc;
-		p->hooks.realloc = plan_realloc;
-		p->hooks.free = plan_free_chunk;
-		p->hooks.should_stop = NULL;
-		p->hooks.ud = cxt;
-		resolver.resolve = resolve_shape;
-		resolver.ud = &rs;
-		p->plan = sd_compile(p->display, options, strlen(options), p->target, &p->hooks,
-							 &resolver, &err);
-		if (p->plan == NULL)
-		{
-			if (err.code == SD_E_NOMEM)
-				ereport(ERROR,
-						(errcode(ERRCODE_OUT_OF_MEMORY),
-						 errmsg("out of memory"),
-						 errdetail("%s: %s", p->display, err.problem)));
-			sd_pg_raise_core_error(p->display, &err, false);
-		}
-		/* types reached through referenced shapes were built after the target: keep them all */
-		p->types = b.built;
-
-		p->ndefaults = sd_plan_ndefaults(p->plan);
-		p->defaults = palloc0(sizeof(Datum) * Max(p->ndefaults, 1));
-		p->default_nulls = palloc0(sizeof(bool) * Max(p->ndefaults, 1));
-		p->default_state = palloc0(sizeof(char) * Max(p->ndefaults, 1));
+		built = build_plan(p, shape, typid, options, options_jb, version, override);
 		MemoryContextSwitchTo(old);
-		for (i = 0; i < p->ndefaults; i++)
+		/* the defaults as Datums of their columns (input functions, domain checks) */
+		for (int i = 0; built && i < p->ndefaults; i++)
 		{
 			bool		isnull;
 
@@ -327,6 +377,11 @@ sd_pg_plan_build(const char *shape, Oid typid, const char *options, Jsonb *optio
 	}
 	PG_END_TRY();
 	MemoryContextSwitchTo(old);
+	if (!built)
+	{
+		MemoryContextDelete(cxt);
+		return NULL;
+	}
 	return p;
 }
 
@@ -558,8 +613,8 @@ sd_pg_plan_for_shape(const char *name)
 	if (!SearchSysCacheExists1(TYPEOID, ObjectIdGetDatum(row.target)))
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_OBJECT),
-				 errmsg("shape \"%s\" decodes into type %u, which does not exist", name,
-						row.target),
+				 errmsg("shape \"%s\": its target type no longer exists", name),
+				 errdetail("The shape decodes into the type with OID %u.", row.target),
 				 errhint("Register the shape again for an existing type.")));
 	p = sd_pg_plan_build(name, row.target, row.options, row.options_jb, row.version, NULL,
 						 CacheMemoryContext);

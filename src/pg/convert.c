@@ -33,7 +33,9 @@ typedef struct ConvFrame
 {
 	const struct ConvFrame *up;
 	const sd_field *field;		/* a member step (all of field->path) ... */
-	uint32		index;			/* ... or an array index when field == NULL */
+	const sd_val *key;			/* ... or a map entry's member (its key) ... */
+	uint32		index;			/* ... or an array index when both are NULL */
+	bool		silent;			/* no step: a variant column, a map entry's key/value */
 } ConvFrame;
 
 static Datum conv(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame *f,
@@ -59,7 +61,11 @@ render_path(const ConvFrame *f, char *buf)
 	{
 		const ConvFrame *s = steps[i];
 
-		if (s->field == NULL)
+		if (s->silent)
+			continue;
+		if (s->key)
+			sd_path_member(buf, s->key->u.s, s->key->len);
+		else if (s->field == NULL)
 			sd_path_index(buf, s->index);
 		else if (!s->field->is_extra)
 		{
@@ -466,10 +472,18 @@ conv_array(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame 
 	nulls = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(bool) * (Size) n);
 	fr.up = f;
 	fr.field = NULL;
+	fr.key = NULL;
+	fr.silent = false;
 	for (uint32 i = 0; i < n; i++)
 	{
+		const sd_val *ev = &cx->tape[v->u.first + i];
+
 		fr.index = i;
-		vals[i] = conv(cx, en, &cx->tape[v->u.first + i], &fr, &nulls[i]);
+		/* a map (an object read into (key, value) rows): the step is the member's key */
+		if (node->is_map && ev->tag == SD_V_ROW && ev->len >= 1 &&
+			cx->tape[ev->u.first].tag == SD_V_STR)
+			fr.key = &cx->tape[ev->u.first];
+		vals[i] = conv(cx, en, ev, &fr, &nulls[i]);
 		if (cx->failed)
 			return (Datum) 0;
 	}
@@ -480,6 +494,15 @@ conv_array(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame 
 	pfree(vals);
 	pfree(nulls);
 	return PointerGetDatum(a);
+}
+
+static bool
+is_variant_column(const sd_node *node, int col)
+{
+	for (int i = 0; i < node->nvariants; i++)
+		if (node->variants[i].col == col)
+			return true;
+	return false;
 }
 
 static Datum
@@ -499,12 +522,16 @@ conv_row(SdConvert *cx, const sd_node *node, SdPgType *h, const sd_val *v, const
 	memset(nulls, true, sizeof(bool) * Max(td->natts, 1));
 	fr.up = f;
 	fr.index = 0;
+	fr.key = NULL;
 	for (int i = 0; i < node->nfields; i++)
 	{
 		const sd_field *fld = &node->fields[i];
 		int			a = h->attnos[fld->col];
 
 		fr.field = fld;
+		/* the key and value of a map entry sit at the entry's own member; a union's variant
+		 * column decodes the enclosing object itself */
+		fr.silent = (f && f->key) || is_variant_column(node, fld->col);
 		vals[a] = conv(cx, fld->node, &cx->tape[v->u.first + fld->col], &fr, &nulls[a]);
 		if (cx->failed)
 			return (Datum) 0;

@@ -8,12 +8,14 @@
 #include "postgres.h"
 
 #include "access/htup_details.h"
+#include "access/xact.h"
 #include "catalog/pg_proc.h"
 #include "catalog/pg_type.h"
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "tcop/tcopprot.h"
 #include "utils/builtins.h"
+#include "utils/inval.h"
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
@@ -265,6 +267,7 @@ typedef struct SdCallSite
 	bool		doc_jsonb;		/* the document argument is jsonb (else text-like bytes) */
 	char	   *shape;			/* the shape name `plan` was found for (named forms) */
 	int			shape_len;
+	TimestampTz stmt_start;		/* the statement this call site last served */
 	MemoryContext mcxt;
 	MemoryContextCallback cb;
 } SdCallSite;
@@ -433,6 +436,17 @@ decode_common(FunctionCallInfo fcinfo, bool typed, bool soft)
 	Datum		result;
 	bool		isnull;
 	SdDecodeStatus status;
+
+	/*
+	 * Once per statement: take in invalidations other sessions have committed, so that even
+	 * inside a transaction block (where no new lock may be taken) the next statement sees a
+	 * re-registered shape.  Cheap when there is nothing new.
+	 */
+	if (cs->stmt_start != GetCurrentStatementStartTimestamp())
+	{
+		cs->stmt_start = GetCurrentStatementStartTimestamp();
+		AcceptInvalidationMessages();
+	}
 
 	/* the shape first: a NULL or unknown shape is an error even for a NULL document */
 	if (!typed)

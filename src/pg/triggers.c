@@ -2,8 +2,10 @@
  * triggers.c — the triggers of serde.shapes: a BEFORE ROW trigger that validates every written
  * row exactly as serde_register does (name, target, ownership of a composite target, options
  * compiled against the type, defaults converted) and stamps a fresh version; and an AFTER
- * STATEMENT trigger that sends a relcache invalidation for the catalog, which makes every
- * backend's plan cache re-check its shapes at their next use (transactionally).
+ * STATEMENT trigger that finishes the validation of rows whose `shape` options refer to shapes
+ * written later in the same statement (a COPY restoring a dump writes rows in any order), then
+ * sends a relcache invalidation for the catalog, which makes every backend's plan cache re-check
+ * its shapes at their next use (transactionally).
  */
 #include "postgres.h"
 
@@ -13,6 +15,7 @@
 #include "commands/trigger.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
+#include "storage/proc.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/inval.h"
@@ -20,6 +23,7 @@
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
+#include "utils/snapmgr.h"
 #include "utils/syscache.h"
 
 #include "serde_pg.h"
@@ -39,9 +43,35 @@ column_of(TupleDesc desc, const char *name)
 	return (AttrNumber) attno;
 }
 
-/* Checks a catalog row the way serde_register promises; ereports what is wrong. */
+/*
+ * Rows whose validation waits for the end of their statement, by name (in
+ * TopTransactionContext; the list belongs to transaction pending_lxid only).
+ */
+static List *pending = NIL;
+static LocalTransactionId pending_lxid = InvalidLocalTransactionId;
+
 static void
-validate_shape(const char *name, Oid target, Jsonb *options)
+pending_add(const char *name)
+{
+	MemoryContext old;
+
+	if (pending_lxid != MyProc->lxid)
+	{
+		pending = NIL;
+		pending_lxid = MyProc->lxid;
+	}
+	old = MemoryContextSwitchTo(TopTransactionContext);
+	pending = lappend(pending, pstrdup(name));
+	MemoryContextSwitchTo(old);
+}
+
+/*
+ * Checks a catalog row the way serde_register promises; ereports what is wrong.  With
+ * may_defer, a row whose `shape` options name shapes that do not exist (yet) is not compiled:
+ * returns false and the caller checks it again at the end of the statement.
+ */
+static bool
+validate_shape(const char *name, Oid target, Jsonb *options, bool may_defer)
 {
 	HeapTuple	tup;
 	char		typtype;
@@ -70,14 +100,17 @@ validate_shape(const char *name, Oid target, Jsonb *options)
 	ov.target = target;
 	ov.options = options_text;
 	ov.options_jb = options;
+	ov.defer_missing = may_defer;
 
 	/* compile (and convert the defaults) in a throwaway context, outside the cache */
 	tmp = AllocSetContextCreate(CurrentMemoryContext, "serde validation", ALLOCSET_SMALL_SIZES);
 	old = MemoryContextSwitchTo(tmp);
 	p = sd_pg_plan_build(name, target, options_text, options, 0, &ov, tmp);
-	sd_pg_plan_release(p);
+	if (p)
+		sd_pg_plan_release(p);
 	MemoryContextSwitchTo(old);
 	MemoryContextDelete(tmp);
+	return p != NULL;
 }
 
 /* BEFORE INSERT OR UPDATE ON serde.shapes FOR EACH ROW */
@@ -128,9 +161,11 @@ serde_shapes_validate(PG_FUNCTION_ARGS)
 	/* NULLs are left to the NOT NULL constraints, which report them in the usual words */
 	if (!null_name && !null_target && !null_options)
 	{
+		char	   *name = TextDatumGetCString(d_name);
+
 		sd_pg_require_utf8();
-		validate_shape(TextDatumGetCString(d_name), DatumGetObjectId(d_target),
-					   DatumGetJsonbP(d_options));
+		if (!validate_shape(name, DatumGetObjectId(d_target), DatumGetJsonbP(d_options), true))
+			pending_add(name);
 	}
 
 	/* a fresh version: versions never repeat, even after DELETE and a new INSERT */
@@ -156,6 +191,25 @@ serde_shapes_invalidate(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
 				 errmsg("serde_shapes_invalidate must be called as a trigger")));
 	td = (TriggerData *) fcinfo->context;
+
+	/* rows that referred to shapes not written yet: every row of the statement is visible now */
+	if (pending_lxid == MyProc->lxid && pending != NIL)
+	{
+		List	   *names = pending;
+		ListCell   *lc;
+
+		pending = NIL;
+		foreach(lc, names)
+		{
+			SdShapeRow	row;
+
+			/* gone again (deleted, or its subtransaction rolled back): nothing to check */
+			if (sd_pg_read_shape((char *) lfirst(lc), SnapshotSelf, true, &row) &&
+				row.options_jb != NULL)
+				(void) validate_shape(row.name, row.target, row.options_jb, false);
+		}
+	}
+
 	/* delivered to this backend at the next command (and after a rollback), to the others at
 	 * commit: the plan caches re-read the versions of their shapes at their next use */
 	CacheInvalidateRelcacheByRelid(RelationGetRelid(td->tg_relation));

@@ -1,0 +1,503 @@
+#!/usr/bin/env python3
+"""bench/workloads/gen.py — generate the benchmark workloads.
+
+    python3 bench/workloads/gen.py [--out DIR] [--target-bytes N]
+
+Writes into DIR (default bench/out/workloads):
+  docs/<workload>.json   one document per workload (the bytes every competitor and the floor
+                         program parse; every row of the workload's table holds this document)
+  docs.copy              the same documents as COPY text data for bench.docs(name, body)
+  load.sql               schema `bench`: generated types, twin types for the built-ins, document
+                         tables (STORAGE EXTERNAL: no TOAST compression), helper functions.
+                         Needs fixtures/sql/types.sql loaded first; no extension needed.
+  serde.sql              shape registrations for the generated types (needs the extension; a
+                         registration that fails is recorded in bench.skipped, not fatal)
+  manifest.json          the workloads: group, type, table, rows, bytes, competitors (SQL), notes
+  scripts/W__C.sql       one pgbench script per workload W and competitor C
+
+Every statement decodes all `rows` stored copies of the document (LATERAL form, one call per
+document) and consumes the full row with count(d.*), so nothing is optimised away; the
+per-statement floor is the same query with octet_length(body) (reads the row, does not detoast).
+"""
+import argparse
+import json
+import os
+import random
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+FIX = os.path.join(ROOT, "fixtures")
+
+rnd = random.Random(20240501)
+
+# --------------------------------------------------------------------------------------------
+# helpers
+# --------------------------------------------------------------------------------------------
+
+
+def sql_lit(s):
+    return "'" + s.replace("'", "''") + "'"
+
+
+def jdump(obj, indent=None):
+    return json.dumps(obj, indent=indent, ensure_ascii=False, separators=None if indent else (",", ":"))
+
+
+WORDS = ("alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november "
+         "oscar papa quebec romeo sierra tango uniform victor whiskey xray yankee zulu").split()
+
+
+def words(n):
+    return " ".join(rnd.choice(WORDS) for _ in range(n))
+
+
+def rows_for(nbytes, target):
+    return max(5, min(2000, round(target / max(nbytes, 1))))
+
+
+# --------------------------------------------------------------------------------------------
+# workload definitions
+# --------------------------------------------------------------------------------------------
+
+class W:
+    def __init__(self, name, group, doc_text, type_, shape=None, pop_type=None, records=1,
+                 notes=(), serde_shapes=(), twin=None, rows=None, err=None):
+        self.name = name
+        self.group = group
+        self.doc = doc_text
+        self.type = type_
+        self.shape = shape            # explicit shape name for the 3-argument form (None: 2-arg)
+        self.pop_type = pop_type or type_
+        self.records = records        # records per document (batches)
+        self.notes = list(notes)
+        self.serde_shapes = list(serde_shapes)
+        self.twin = twin              # error workloads: the valid twin workload name
+        self.rows = rows
+        self.err = err                # error workloads: what is wrong
+        self.competitors = []
+        try:
+            json.loads(doc_text)
+            self.valid_json = True
+        except ValueError:
+            self.valid_json = False
+
+
+def fixture_workloads():
+    out = []
+    with open(os.path.join(FIX, "demo.tsv")) as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if not line or line.startswith("#"):
+                continue
+            fname, typ, shape = line.split("\t")[:3]
+            with open(os.path.join(FIX, "json", fname), encoding="utf-8") as jf:
+                text = jf.read()
+            name = os.path.splitext(fname)[0]
+            notes = []
+            pop = typ
+            if name == "stripe_invoice":
+                pop = "bench.stripe_invoice__pop"
+                notes.append("built-ins use twin types with the unix-second timestamptz columns as int8 "
+                             "(jsonb_populate_record cannot read unix times into timestamptz) — less work for them")
+            if name in ("k8s_deployment", "jsonapi_compound", "msk_event", "msk_record"):
+                notes.append("camelCase members: populate_record matches column names only, so renamed "
+                             "columns come back NULL — less work for the built-ins")
+            if name in ("github_pull_request", "stripe_invoice"):
+                notes.append("populate_record ignores path/name options (those columns come back NULL)")
+            out.append(W(name, "documents", text, typ, pop_type=pop, notes=notes, serde_shapes=[shape]))
+    return out
+
+
+def diag_workloads(types_sql, shapes_sql):
+    out = []
+
+    # 20 int columns: 10 int4, 10 int8
+    cols = [f"c{i:02d} {'int4' if i <= 10 else 'int8'}" for i in range(1, 21)]
+    types_sql.append(f"CREATE TYPE bench.ints20 AS ({', '.join(cols)});")
+    doc = {}
+    for i in range(1, 21):
+        doc[f"c{i:02d}"] = rnd.randint(-2_000_000_000, 2_000_000_000) if i <= 10 else rnd.randint(-10**15, 10**15)
+    shapes_sql.append(("B_Ints20", "bench.ints20", {}))
+    out.append(W("ints20", "diagnostics", jdump(doc), "bench.ints20", serde_shapes=["B_Ints20"]))
+
+    # 20 text columns (plain ASCII, one escape each in two of them, one non-ASCII)
+    types_sql.append(f"CREATE TYPE bench.texts20 AS ({', '.join(f't{i:02d} text' for i in range(1, 21))});")
+    doc = {f"t{i:02d}": words(rnd.randint(3, 7)) for i in range(1, 21)}
+    doc["t05"] += ' "quoted"\nsecond line'
+    doc["t12"] += " caf\u00e9 \u00fcber"
+    shapes_sql.append(("B_Texts20", "bench.texts20", {}))
+    out.append(W("texts20", "diagnostics", jdump(doc), "bench.texts20", serde_shapes=["B_Texts20"]))
+
+    # exact numerics: 10 numeric(14,4) + 2 unconstrained
+    cols = [f"n{i:02d} numeric(14,4)" for i in range(1, 11)] + ["n11 numeric", "n12 numeric"]
+    types_sql.append(f"CREATE TYPE bench.numerics AS ({', '.join(cols)});")
+    parts = []
+    for i in range(1, 11):
+        parts.append(f'"n{i:02d}":{rnd.randint(0, 10**9)}.{rnd.randint(0, 9999):04d}')
+    parts.append('"n11":123456789012345678901234.5678901234')
+    parts.append('"n12":0.000000000123')
+    shapes_sql.append(("B_Numerics", "bench.numerics", {}))
+    out.append(W("numerics", "diagnostics", "{" + ",".join(parts) + "}", "bench.numerics",
+                 serde_shapes=["B_Numerics"]))
+
+    # timestamps, RFC 3339
+    types_sql.append(f"CREATE TYPE bench.ts_rfc3339 AS ({', '.join(f'ts{i:02d} timestamptz' for i in range(1, 11))});")
+    vals = ["2024-05-01T12:34:56Z", "2024-05-01T12:34:56.123456Z", "2023-12-31T23:59:59+02:00",
+            "2024-02-29T00:00:00.5-05:30", "2024-05-08T15:43:31.870Z", "2021-01-01T00:00:00Z",
+            "2024-05-01T12:34:56.789+00:00", "1999-12-31T23:59:59.999999Z", "2024-07-04T09:15:00-07:00",
+            "2030-06-15T18:00:00.25Z"]
+    doc = {f"ts{i:02d}": v for i, v in enumerate(vals, 1)}
+    shapes_sql.append(("B_TsRfc3339", "bench.ts_rfc3339", {}))
+    out.append(W("ts_rfc3339", "diagnostics", jdump(doc), "bench.ts_rfc3339", serde_shapes=["B_TsRfc3339"]))
+
+    # timestamps, unix seconds (format: unix)
+    types_sql.append(f"CREATE TYPE bench.ts_unix AS ({', '.join(f'ts{i:02d} timestamptz' for i in range(1, 11))});")
+    types_sql.append(f"CREATE TYPE bench.ts_unix__pop AS ({', '.join(f'ts{i:02d} float8' for i in range(1, 11))});")
+    parts = []
+    for i in range(1, 11):
+        v = rnd.randint(1_500_000_000, 1_800_000_000)
+        parts.append(f'"ts{i:02d}":{v}' + (".25" if i % 3 == 0 else ""))
+    shapes_sql.append(("B_TsUnix", "bench.ts_unix",
+                       {"fields": {f"ts{i:02d}": {"format": "unix"} for i in range(1, 11)}}))
+    out.append(W("ts_unix", "diagnostics", "{" + ",".join(parts) + "}", "bench.ts_unix",
+                 pop_type="bench.ts_unix__pop", serde_shapes=["B_TsUnix"],
+                 notes=["built-ins read the numbers into float8 columns (they cannot make timestamps of them)"]))
+
+    # enums
+    labels = ["crimson", "vermilion", "amber", "chartreuse", "emerald", "turquoise", "ultramarine",
+              "violet", "magenta", "sepia", "charcoal", "ivory"]
+    types_sql.append(f"CREATE TYPE bench.color AS ENUM ({', '.join(sql_lit(l) for l in labels)});")
+    types_sql.append(f"CREATE TYPE bench.enums AS ({', '.join(f'e{i:02d} bench.color' for i in range(1, 11))});")
+    doc = {f"e{i:02d}": rnd.choice(labels) for i in range(1, 11)}
+    enums_doc = doc
+    shapes_sql.append(("B_Enums", "bench.enums", {}))
+    out.append(W("enums", "diagnostics", jdump(doc), "bench.enums", serde_shapes=["B_Enums"]))
+
+    # 1,000-element scalar list
+    types_sql.append("CREATE TYPE bench.list1000 AS (id text, xs int8[]);")
+    xs = [rnd.randint(0, 10 ** rnd.randint(1, 10)) for _ in range(1000)]
+    list_doc = {"id": "list-1", "xs": xs}
+    shapes_sql.append(("B_List1000", "bench.list1000", {}))
+    out.append(W("list1000", "diagnostics", jdump(list_doc), "bench.list1000", serde_shapes=["B_List1000"]))
+
+    # 1,000-member map (map: true on an array of (key text, value int8))
+    types_sql.append("CREATE TYPE bench.kv AS (key text, value int8);")
+    types_sql.append("CREATE TYPE bench.map1000 AS (id text, m bench.kv[]);")
+    types_sql.append("CREATE TYPE bench.map1000__pop AS (id text, m jsonb);")
+    m = {f"key-{i:04d}-{rnd.choice(WORDS)}": rnd.randint(0, 10**9) for i in range(1000)}
+    shapes_sql.append(("B_Map1000", "bench.map1000", {"fields": {"m": {"map": True}}}))
+    out.append(W("map1000", "diagnostics", jdump({"id": "map-1", "m": m}), "bench.map1000",
+                 pop_type="bench.map1000__pop", serde_shapes=["B_Map1000"],
+                 notes=["built-ins keep the map as one jsonb value (no per-member typing) — less work for them"]))
+
+    # nested composites 5 deep: each level 4 scalars + the child
+    for lvl in range(5, 0, -1):
+        child = f", child bench.nest{lvl + 1}" if lvl < 5 else ""
+        types_sql.append(f"CREATE TYPE bench.nest{lvl} AS (id int8, name text, score float8, ok boolean{child});")
+
+    def nest(lvl):
+        d = {"id": rnd.randint(1, 10**12), "name": words(3), "score": round(rnd.random() * 1000, 3), "ok": lvl % 2 == 0}
+        if lvl < 5:
+            d["child"] = nest(lvl + 1)
+        return d
+    shapes_sql.append(("B_Nest5", "bench.nest1", {}))
+    out.append(W("nested5", "diagnostics", jdump(nest(1)), "bench.nest1", serde_shapes=["B_Nest5"]))
+
+    # a union list: 100 events, tag "kind" selects the variant column
+    types_sql.append("CREATE TYPE bench.ev_click AS (x int4, y int4, button text);")
+    types_sql.append("CREATE TYPE bench.ev_key AS (key text, code int4, shift boolean);")
+    types_sql.append("CREATE TYPE bench.event AS (kind text, at int8, click bench.ev_click, keypress bench.ev_key);")
+    types_sql.append("CREATE TYPE bench.union_list AS (id text, events bench.event[]);")
+    evs = []
+    for i in range(100):
+        if i % 2 == 0:
+            evs.append({"kind": "click", "at": 1714525337000 + i, "x": rnd.randint(0, 1920), "y": rnd.randint(0, 1080),
+                        "button": rnd.choice(["left", "right"])})
+        else:
+            evs.append({"kind": "key", "at": 1714525337000 + i, "key": rnd.choice("abcdefgh"), "code": rnd.randint(60, 90),
+                        "shift": bool(i % 3)})
+    shapes_sql.append(("B_Event", "bench.event", {"tag": "kind", "variants": {"click": "click", "key": "keypress"}}))
+    shapes_sql.append(("B_UnionList", "bench.union_list", {"fields": {"events": {"shape": "B_Event"}}}))
+    out.append(W("union_list", "diagnostics", jdump({"id": "u-1", "events": evs}), "bench.union_list",
+                 serde_shapes=["B_Event", "B_UnionList"],
+                 notes=["built-ins have no unions: variant members are not found and the variant columns come back NULL"]))
+
+    # unknown members: 10 mapped + 40 unknown (ignored), and 10 mapped under unknown: reject
+    cols = "id int8, name text, email text, active boolean, score float8, n1 int4, n2 int4, tag text, city text, zip text"
+    types_sql.append(f"CREATE TYPE bench.unk AS ({cols});")
+    types_sql.append(f"CREATE TYPE bench.unk_r AS ({cols});")
+    known = {"id": 123456789, "name": "Ada Lovelace", "email": "ada@example.com", "active": True, "score": 98.25,
+             "n1": 17, "n2": -4, "tag": "vip", "city": "London", "zip": "N1 9GU"}
+    unk = dict(known)
+    for i in range(40):
+        k = f"extra_{i:02d}"
+        kind = i % 4
+        unk[k] = (words(4) if kind == 0 else rnd.randint(0, 10**9) if kind == 1 else
+                  {"a": words(2), "b": [1, 2, 3], "c": {"d": None}} if kind == 2 else [words(1), 2.5, True, None])
+    # interleave: shuffle unknown members among the known ones, known order kept
+    items = list(unk.items())
+    kn = [it for it in items if it[0] in known]
+    un = [it for it in items if it[0] not in known]
+    merged = []
+    for i, it in enumerate(kn):
+        merged.append(it)
+        merged.extend(un[i * 4:(i + 1) * 4])
+    unk_doc = dict(merged)
+    shapes_sql.append(("B_Unk", "bench.unk", {}))
+    shapes_sql.append(("B_UnkReject", "bench.unk_r", {"unknown": "reject"}))
+    out.append(W("unknown_ignored", "diagnostics", jdump(unk_doc), "bench.unk", serde_shapes=["B_Unk"],
+                 notes=["10 mapped + 40 unknown members (nested values), unknown: ignore"]))
+    out.append(W("unknown_rejected", "diagnostics", jdump(known), "bench.unk_r", serde_shapes=["B_UnkReject"],
+                 notes=["the 10 mapped members only, unknown: reject (the check, no error)"]))
+    return out, enums_doc, list_doc, unk_doc
+
+
+def batch_workloads(types_sql, shapes_sql):
+    types_sql.append("CREATE TYPE bench.flat AS (id int8, name text, email text, score float8, active boolean, "
+                     "created timestamptz, tags text[], amount numeric(12,2));")
+    shapes_sql.append(("B_Flat", "bench.flat", {}))
+
+    def rec(i):
+        return {"id": 1000000 + i, "name": words(2).title(), "email": f"user{i}@example.com",
+                "score": round(rnd.random() * 100, 4), "active": i % 3 != 0,
+                "created": f"2024-05-{1 + i % 28:02d}T{i % 24:02d}:{i % 60:02d}:{(7 * i) % 60:02d}Z",
+                "tags": [rnd.choice(WORDS) for _ in range(i % 4)],
+                "amount": f"{rnd.randint(0, 99999)}.{rnd.randint(0, 99):02d}"}
+    out = []
+    for n in (0, 1, 100, 1000):
+        recs = [rec(i) for i in range(n)]
+        # amounts as JSON numbers (exact)
+        text = "[" + ",".join(jdump(r).replace('"amount":"' + r["amount"] + '"', '"amount":' + r["amount"])
+                              for r in recs) + "]"
+        out.append(W(f"batch{n}", "batches", text, "bench.flat", records=n, serde_shapes=["B_Flat"],
+                     notes=[f"a JSON array of {n} flat records (8 columns)"]))
+    return out
+
+
+def error_workloads(by_name, enums_doc, list_doc, unk_doc):
+    out = []
+    d = dict(enums_doc)
+    d["e10"] = "ultraviolet"
+    out.append(W("err_bad_enum", "errors", jdump(d), "bench.enums", serde_shapes=["B_Enums"], twin="enums",
+                 err="unknown enum label in the last member"))
+    d = dict(list_doc)
+    d["xs"] = list(list_doc["xs"][:-1]) + ["x"]
+    out.append(W("err_bad_last_item", "errors", jdump(d), "bench.list1000", serde_shapes=["B_List1000"],
+                 twin="list1000", err="last of 1,000 list items is a string"))
+    s = by_name["stripe_invoice"].doc.rstrip()
+    assert s.endswith("}")
+    out.append(W("err_malformed", "errors", s[:-1], "stripe_invoice", serde_shapes=["StripeInvoice"],
+                 pop_type="bench.stripe_invoice__pop", twin="stripe_invoice",
+                 err="Stripe invoice without its final '}' (found at the very end)"))
+    out.append(W("err_unknown_member", "errors", jdump(unk_doc), "bench.unk_r", serde_shapes=["B_UnkReject"],
+                 twin="unknown_rejected", err="unknown member (the 2nd member) under unknown: reject"))
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# competitors
+# --------------------------------------------------------------------------------------------
+
+def q_lateral(table, fromexpr, agg="count(d.*)"):
+    return f"SELECT {agg} FROM {table} w, LATERAL {fromexpr} d;"
+
+
+def add_competitors(w, by_name):
+    t = w.table
+    shape_arg = f", {sql_lit(w.shape)}" if w.shape else ""
+    C = w.competitors
+
+    def comp(name, sql, kind, requires=(), note=None, table=None):
+        C.append({"name": name, "sql": sql, "kind": kind, "requires": list(requires), "note": note,
+                  "table": table or t})
+
+    serde_req = ["fn:serde_decode"] + [f"shape:{s}" for s in w.serde_shapes]
+    valid_req = ["fn:serde_valid"] + [f"shape:{s}" for s in w.serde_shapes]
+    if w.group in ("documents", "diagnostics"):
+        comp("serde_text", q_lateral(t, f"serde_decode(NULL::{w.type}, w.body{shape_arg})"), "serde", serde_req)
+        comp("serde_jsonb", q_lateral(t, f"serde_decode(NULL::{w.type}, w.bodyb{shape_arg})"), "serde", serde_req)
+        if w.group == "documents":
+            comp("serde_valid", q_lateral(t, f"serde_valid(NULL::{w.type}, w.body{shape_arg})",
+                                          "count(*) FILTER (WHERE d)"), "serde", valid_req)
+        comp("jsonb_populate_record", q_lateral(t, f"jsonb_populate_record(NULL::{w.pop_type}, w.body::jsonb)"), "builtin")
+        comp("json_populate_record", q_lateral(t, f"json_populate_record(NULL::{w.pop_type}, w.body::json)"), "builtin")
+        comp("cast_jsonb", q_lateral(t, "CAST(w.body AS jsonb)"), "builtin")
+    elif w.group == "batches":
+        each_req = ["fn:serde_decode_each"] + [f"shape:{s}" for s in w.serde_shapes]
+        comp("serde_each_text", q_lateral(t, f"serde_decode_each(NULL::{w.type}, w.body)"), "serde", each_req)
+        comp("serde_each_jsonb", q_lateral(t, f"serde_decode_each(NULL::{w.type}, w.bodyb)"), "serde", each_req)
+        comp("serde_array_text", q_lateral(t, f"serde_decode(NULL::{w.type}[], w.body)", "count(d.*)"), "serde",
+             ["fn:serde_decode"] + [f"shape:{s}" for s in w.serde_shapes],
+             note="one flat[] array value per document instead of rows")
+        comp("jsonb_populate_recordset", q_lateral(t, f"jsonb_populate_recordset(NULL::{w.pop_type}, w.body::jsonb)"), "builtin")
+        comp("json_populate_recordset", q_lateral(t, f"json_populate_recordset(NULL::{w.pop_type}, w.body::json)"), "builtin")
+        comp("cast_jsonb", q_lateral(t, "CAST(w.body AS jsonb)"), "builtin")
+    elif w.group == "errors":
+        twin = by_name[w.twin]
+        comp("serde_valid_text", q_lateral(t, f"serde_valid(NULL::{w.type}, w.body{shape_arg})",
+                                           "count(*) FILTER (WHERE NOT d)"), "serde", valid_req)
+        if w.valid_json:
+            comp("serde_valid_jsonb", q_lateral(t, f"serde_valid(NULL::{w.type}, w.bodyb{shape_arg})",
+                                                "count(*) FILTER (WHERE NOT d)"), "serde", valid_req)
+        if w.name != "err_unknown_member":
+            comp("try_jsonb_populate_record",
+                 q_lateral(t, f"bench.try_populate(NULL::{w.pop_type}, w.body)", "count(*) FILTER (WHERE NOT d)"),
+                 "builtin", note="plpgsql BEGIN … EXCEPTION around jsonb_populate_record(NULL::t, body::jsonb)")
+        comp("twin_serde_valid", q_lateral(twin.table, f"serde_valid(NULL::{twin.type}, w.body)",
+                                           "count(*) FILTER (WHERE d)"), "serde", valid_req,
+             note=f"serde_valid on the valid twin ({twin.name})", table=twin.table)
+    comp("floor", q_lateral(t, "octet_length(w.body)"), "floor",
+         note="per-statement floor: reads the row, does not detoast or parse")
+    comp("floor_detoast", q_lateral(t, "ascii(w.body)"), "floor",
+         note="reads and detoasts the document (ascii() of the first character), does not parse")
+
+
+# --------------------------------------------------------------------------------------------
+# SQL
+# --------------------------------------------------------------------------------------------
+
+POP_TWIN_FN = r"""
+-- bench.pop_twin(t, suffix): a copy of composite type t (and of the composite types it uses) with
+-- every timestamptz column as int8, for built-ins that cannot read unix seconds into timestamptz.
+CREATE FUNCTION bench.pop_twin(t regtype) RETURNS regtype LANGUAGE plpgsql AS $$
+DECLARE
+    rel oid;
+    cols text := '';
+    a record;
+    ty text;
+    elem oid;
+    newname text := 'bench.' || quote_ident((SELECT typname FROM pg_type WHERE oid = t) || '__pop');
+BEGIN
+    IF to_regtype(newname) IS NOT NULL THEN
+        RETURN to_regtype(newname);
+    END IF;
+    SELECT typrelid INTO rel FROM pg_type WHERE oid = t;
+    FOR a IN SELECT attname, atttypid, atttypmod FROM pg_attribute
+             WHERE attrelid = rel AND attnum > 0 AND NOT attisdropped ORDER BY attnum LOOP
+        SELECT typelem INTO elem FROM pg_type WHERE oid = a.atttypid AND typcategory = 'A';
+        IF a.atttypid = 'timestamptz'::regtype THEN
+            ty := 'int8';
+        ELSIF elem IS NOT NULL AND (SELECT typtype FROM pg_type WHERE oid = elem) = 'c' THEN
+            ty := bench.pop_twin(elem::regtype)::text || '[]';
+        ELSIF (SELECT typtype FROM pg_type WHERE oid = a.atttypid) = 'c' THEN
+            ty := bench.pop_twin(a.atttypid::regtype)::text;
+        ELSE
+            ty := format_type(a.atttypid, a.atttypmod);
+        END IF;
+        cols := cols || CASE WHEN cols = '' THEN '' ELSE ', ' END || quote_ident(a.attname) || ' ' || ty;
+        elem := NULL;
+    END LOOP;
+    EXECUTE format('CREATE TYPE %s AS (%s)', newname, cols);
+    RETURN to_regtype(newname);
+END $$;
+
+-- What users write today to validate without aborting: catch the error in plpgsql.
+CREATE FUNCTION bench.try_populate(t anyelement, body text) RETURNS boolean LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM jsonb_populate_record(t, body::jsonb);
+    RETURN true;
+EXCEPTION WHEN others THEN
+    RETURN false;
+END $$;
+"""
+
+
+def copy_escape(s):
+    return (s.replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t"))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", default=os.path.join(ROOT, "bench", "out", "workloads"))
+    ap.add_argument("--target-bytes", type=int, default=1_000_000,
+                    help="document bytes per statement (rows = target/size, within 5..2000)")
+    args = ap.parse_args()
+    out = os.path.abspath(args.out)
+    os.makedirs(os.path.join(out, "docs"), exist_ok=True)
+    os.makedirs(os.path.join(out, "scripts"), exist_ok=True)
+    for d in ("docs", "scripts"):
+        for f in os.listdir(os.path.join(out, d)):
+            os.unlink(os.path.join(out, d, f))
+
+    types_sql, shapes_sql = [], []
+    docs = fixture_workloads()
+    diags, enums_doc, list_doc, unk_doc = diag_workloads(types_sql, shapes_sql)
+    batches = batch_workloads(types_sql, shapes_sql)
+    allw = docs + diags + batches
+    by_name = {w.name: w for w in allw}
+    errs = error_workloads(by_name, enums_doc, list_doc, unk_doc)
+    allw += errs
+    by_name.update({w.name: w for w in errs})
+
+    for w in allw:
+        w.table = f"bench.w_{w.name}"
+        w.bytes = len(w.doc.encode("utf-8"))
+    for w in allw:
+        if w.twin:
+            w.rows = by_name[w.twin].rows or rows_for(by_name[w.twin].bytes, args.target_bytes)
+        elif w.rows is None:
+            w.rows = rows_for(w.bytes, args.target_bytes)
+    for w in allw:
+        add_competitors(w, by_name)
+
+    # documents
+    with open(os.path.join(out, "docs.copy"), "w", encoding="utf-8") as cf:
+        for w in allw:
+            with open(os.path.join(out, "docs", w.name + ".json"), "w", encoding="utf-8") as f:
+                f.write(w.doc)
+            cf.write(f"{w.name}\t{copy_escape(w.doc)}\n")
+
+    # load.sql
+    L = ["-- generated by bench/workloads/gen.py; needs fixtures/sql/types.sql",
+         "\\set ON_ERROR_STOP on",
+         "DROP SCHEMA IF EXISTS bench CASCADE;",
+         "CREATE SCHEMA bench;",
+         "CREATE TABLE bench.skipped (what text, reason text);",
+         "CREATE TABLE bench.docs (name text PRIMARY KEY, body text);",
+         "ALTER TABLE bench.docs ALTER COLUMN body SET STORAGE EXTERNAL;",
+         f"\\copy bench.docs (name, body) FROM {sql_lit(os.path.join(out, 'docs.copy'))}",
+         POP_TWIN_FN]
+    L += types_sql
+    L.append("SELECT bench.pop_twin('stripe_invoice'::regtype);")
+    for w in allw:
+        L.append(f"CREATE TABLE {w.table} (id int, body text, bodyb jsonb);")
+        L.append(f"ALTER TABLE {w.table} ALTER COLUMN body SET STORAGE EXTERNAL, "
+                 f"ALTER COLUMN bodyb SET STORAGE EXTERNAL;")
+        bj = "d.body::jsonb" if w.valid_json else "NULL::jsonb"
+        L.append(f"INSERT INTO {w.table} SELECT g, d.body, {bj} FROM bench.docs d, generate_series(1, {w.rows}) g "
+                 f"WHERE d.name = {sql_lit(w.name)};")
+    with open(os.path.join(out, "load.sql"), "w") as f:
+        f.write("\n".join(L) + "\n")
+
+    # serde.sql: each registration on its own; failures are recorded, not fatal
+    S = ["-- generated by bench/workloads/gen.py; needs CREATE EXTENSION serde and load.sql"]
+    for name, typ, opts in shapes_sql:
+        S.append(f"""DO $$ BEGIN
+    PERFORM serde_register({sql_lit(name)}, {sql_lit(typ)}::regtype, {sql_lit(json.dumps(opts))}::jsonb);
+EXCEPTION WHEN others THEN
+    INSERT INTO bench.skipped VALUES ('shape:{name}', SQLERRM);
+    RAISE WARNING 'bench: shape {name} not registered: %', SQLERRM;
+END $$;""")
+    with open(os.path.join(out, "serde.sql"), "w") as f:
+        f.write("\n".join(S) + "\n")
+
+    # scripts + manifest
+    man = []
+    for w in allw:
+        for c in w.competitors:
+            fn = os.path.join(out, "scripts", f"{w.name}__{c['name']}.sql")
+            with open(fn, "w") as f:
+                f.write(c["sql"] + "\n")
+            c["script"] = fn
+        man.append({"name": w.name, "group": w.group, "type": w.type, "pop_type": w.pop_type,
+                    "shapes": w.serde_shapes, "table": w.table, "rows": w.rows, "bytes": w.bytes,
+                    "records": w.records, "doc": os.path.join(out, "docs", w.name + ".json"),
+                    "valid_json": w.valid_json, "twin": w.twin, "error": w.err, "notes": w.notes,
+                    "competitors": w.competitors})
+    with open(os.path.join(out, "manifest.json"), "w") as f:
+        json.dump(man, f, indent=1)
+    print(f"gen: {len(allw)} workloads, {sum(len(w.competitors) for w in allw)} scripts in {out}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,750 @@
+/*
+ * jsonb_walk.c — decodes a jsonb value by walking its binary containers directly (no text round
+ * trip), driven by the same plan as the JSON text decoder and writing the same value tape, so
+ * that results and errors match text input apart from jsonb's own normalisation (DESIGN §3.3:
+ * numbers already normalised, members in jsonb's key order, duplicates gone, no byte offsets).
+ * Column rules come from the core's sd_convert_*; this file only walks.
+ */
+#include "serde_pg.h"
+#include "jsonb_walk.h"
+#include "scalar.h"
+
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/json.h"
+#include "utils/jsonb.h"
+#include "utils/numeric.h"
+
+typedef struct JwPath
+{
+	const char *name;			/* member, or NULL for an index */
+	size_t		len;
+	uint64		index;
+} JwPath;
+
+typedef struct Jw
+{
+	sd_val	   *tape;
+	uint32		tape_len;
+	uint32		tape_cap;
+	sd_val	   *stack;
+	uint32		stack_len;
+	uint32		stack_cap;
+	sd_arena	arena;
+	JwPath	   *path;
+	int			depth;
+	int			path_cap;
+	int			max_depth;
+	sd_error   *err;
+	/* serde_errors mode */
+	sd_error   *errs;
+	int			max_errs;
+	int			nerrs;
+	int			total;
+	bool		collect;
+	StringInfoData pairs;		/* extra: pending "key":value texts, separated by NUL */
+} Jw;
+
+typedef struct JwDest
+{
+	bool		in_stack;
+	uint32		idx;
+} JwDest;
+
+static inline sd_val *
+jw_slot(Jw *w, JwDest d)
+{
+	return d.in_stack ? &w->stack[d.idx] : &w->tape[d.idx];
+}
+
+static void *
+jw_alloc(void *ud, size_t size)
+{
+	return MemoryContextAllocExtended(CurrentMemoryContext, size, MCXT_ALLOC_NO_OOM);
+}
+
+static void
+jw_free(void *ud, void *p)
+{
+	pfree(p);
+}
+
+/* ---- errors and paths ---------------------------------------------------------------------- */
+
+static bool
+jw_fail(Jw *w, sd_code code, const char *fmt,...) pg_attribute_printf(3, 4);
+
+static bool
+jw_fail(Jw *w, sd_code code, const char *fmt,...)
+{
+	va_list		ap;
+
+	strcpy(w->err->path, "$");
+	for (int i = 0; i < w->depth; i++)
+	{
+		if (w->path[i].name)
+			sd_path_member(w->err->path, w->path[i].name, w->path[i].len);
+		else
+			sd_path_index(w->err->path, w->path[i].index);
+	}
+	w->err->code = code;
+	w->err->offset = -1;
+	va_start(ap, fmt);
+	vsnprintf(w->err->problem, sizeof(w->err->problem), fmt, ap);
+	va_end(ap);
+	return false;
+}
+
+/* An error from sd_convert_*: add the path. */
+static bool
+jw_convert_failed(Jw *w)
+{
+	sd_error	e = *w->err;
+
+	return jw_fail(w, e.code, "%s", e.problem);
+}
+
+static void
+jw_enter(Jw *w, const char *name, size_t len, uint64 index)
+{
+	if (w->depth >= w->path_cap)
+	{
+		w->path_cap = w->path_cap ? w->path_cap * 2 : 32;
+		w->path = w->path ? repalloc(w->path, sizeof(JwPath) * w->path_cap)
+			: palloc(sizeof(JwPath) * w->path_cap);
+	}
+	w->path[w->depth].name = name;
+	w->path[w->depth].len = len;
+	w->path[w->depth].index = index;
+	w->depth++;
+}
+
+static inline bool
+jw_fatal(sd_code c)
+{
+	return c == SD_E_SYNTAX || c == SD_E_DEPTH || c == SD_E_NOMEM || c == SD_E_CANCELED ||
+		c == SD_E_SIZE || c == SD_E_INTERNAL;
+}
+
+/* After an error at a value: in serde_errors mode record it and go on. */
+static bool
+jw_recover(Jw *w, int depth)
+{
+	w->depth = depth;
+	if (!w->collect || jw_fatal(w->err->code))
+		return false;
+	if (w->nerrs < w->max_errs)
+		w->errs[w->nerrs++] = *w->err;
+	w->total++;
+	return true;
+}
+
+/* ---- tape ---------------------------------------------------------------------------------- */
+
+static uint32
+jw_reserve(Jw *w, uint32 n)
+{
+	uint32		first = w->tape_len;
+
+	if (w->tape_len + n > w->tape_cap)
+	{
+		while (w->tape_len + n > w->tape_cap)
+			w->tape_cap = w->tape_cap ? w->tape_cap * 2 : 64;
+		w->tape = w->tape ? repalloc_huge(w->tape, sizeof(sd_val) * (Size) w->tape_cap)
+			: palloc_extended(sizeof(sd_val) * (Size) w->tape_cap, MCXT_ALLOC_HUGE);
+	}
+	memset(&w->tape[first], 0, sizeof(sd_val) * n);
+	w->tape_len += n;
+	return first;
+}
+
+static JwDest
+jw_push(Jw *w)
+{
+	JwDest		d = {true, w->stack_len};
+
+	if (w->stack_len + 1 > w->stack_cap)
+	{
+		w->stack_cap = w->stack_cap ? w->stack_cap * 2 : 64;
+		w->stack = w->stack ? repalloc_huge(w->stack, sizeof(sd_val) * (Size) w->stack_cap)
+			: palloc_extended(sizeof(sd_val) * (Size) w->stack_cap, MCXT_ALLOC_HUGE);
+	}
+	memset(&w->stack[w->stack_len++], 0, sizeof(sd_val));
+	return d;
+}
+
+static void
+jw_finish_elements(Jw *w, uint32 start, JwDest dst)
+{
+	uint32		count = w->stack_len - start;
+	uint32		first = count ? jw_reserve(w, count) : 0;
+	sd_val	   *out;
+
+	if (count)
+		memcpy(&w->tape[first], &w->stack[start], sizeof(sd_val) * count);
+	w->stack_len = start;
+	out = jw_slot(w, dst);
+	out->tag = SD_V_ARRAY;
+	out->u.first = first;
+	out->len = count;
+}
+
+/* ---- values as text ------------------------------------------------------------------------- */
+
+static char *
+jw_numeric_text(Numeric num)
+{
+	return DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(num)));
+}
+
+/* The JSON text of a value (json columns, extra members). */
+static void
+jw_value_text(StringInfo out, JsonbValue *v)
+{
+	switch (v->type)
+	{
+		case jbvNull:
+			appendStringInfoString(out, "null");
+			break;
+		case jbvBool:
+			appendStringInfoString(out, v->val.boolean ? "true" : "false");
+			break;
+		case jbvNumeric:
+			appendStringInfoString(out, jw_numeric_text(v->val.numeric));
+			break;
+		case jbvString:
+			{
+				char	   *s = pnstrdup(v->val.string.val, v->val.string.len);
+
+				escape_json(out, s);
+				pfree(s);
+				break;
+			}
+		case jbvBinary:
+			(void) JsonbToCString(out, v->val.binary.data, v->val.binary.len);
+			break;
+		default:
+			appendStringInfoString(out, "null");
+	}
+}
+
+static sd_jkind
+jw_kind(JsonbValue *v)
+{
+	switch (v->type)
+	{
+		case jbvNull:
+			return SD_J_NULL;
+		case jbvBool:
+			return v->val.boolean ? SD_J_TRUE : SD_J_FALSE;
+		case jbvNumeric:
+			return SD_J_NUMBER;
+		case jbvString:
+			return SD_J_STRING;
+		case jbvBinary:
+			return JsonContainerIsObject(v->val.binary.data) ? SD_J_OBJECT : SD_J_ARRAY;
+		default:
+			return SD_J_NULL;
+	}
+}
+
+static bool
+jw_kind_error(Jw *w, const sd_node *n, JsonbValue *v)
+{
+	char		found[256];
+	sd_jkind	k = jw_kind(v);
+
+	if (k == SD_J_STRING)
+		sd_describe_scalar(found, sizeof(found), k, v->val.string.val, v->val.string.len);
+	else if (k == SD_J_NUMBER)
+	{
+		char	   *lit = jw_numeric_text(v->val.numeric);
+
+		sd_describe_scalar(found, sizeof(found), k, lit, strlen(lit));
+	}
+	else
+		sd_describe_scalar(found, sizeof(found), k, "", 0);
+	return jw_fail(w, SD_E_KIND, "expected %s, found %s", sd_expected_name(n), found);
+}
+
+/* ---- decoding ------------------------------------------------------------------------------ */
+
+static bool jw_value(Jw *w, JsonbValue *v, const sd_node *n, JwDest dst);
+static bool jw_members(Jw *w, JsonbContainer *jc, const sd_node *n, const sd_members *ms,
+					   uint32 row, bool top);
+
+static bool
+jw_guard(Jw *w)
+{
+	if (w->depth + 1 > w->max_depth)
+		return jw_fail(w, SD_E_DEPTH, "nesting deeper than serde.max_depth (%d)", w->max_depth);
+	check_stack_depth();
+	CHECK_FOR_INTERRUPTS();
+	return true;
+}
+
+static bool
+jw_array(Jw *w, JsonbContainer *jc, const sd_node *n, JwDest dst)
+{
+	JsonbIterator *it = JsonbIteratorInit(jc);
+	JsonbValue	v;
+	JsonbIteratorToken tok;
+	uint32		start = w->stack_len;
+	uint64		i = 0;
+
+	if (!jw_guard(w))
+		return false;
+	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	{
+		int			depth = w->depth;
+		JwDest		ed;
+
+		if (tok != WJB_ELEM)
+			continue;
+		ed = jw_push(w);
+		jw_enter(w, NULL, 0, i);
+		if (!jw_value(w, &v, n->elem, ed) && !jw_recover(w, depth))
+			return false;
+		w->depth = depth;
+		i++;
+	}
+	jw_finish_elements(w, start, dst);
+	return true;
+}
+
+static bool
+jw_map(Jw *w, JsonbContainer *jc, const sd_node *n, JwDest dst)
+{
+	JsonbIterator *it = JsonbIteratorInit(jc);
+	JsonbValue	k,
+				v;
+	JsonbIteratorToken tok;
+	uint32		start = w->stack_len;
+	const sd_node *pair = n->elem;
+
+	if (!jw_guard(w))
+		return false;
+	while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
+	{
+		int			depth = w->depth;
+		JwDest		ed;
+		uint32		row;
+		sd_val	   *el;
+
+		if (tok != WJB_KEY)
+			continue;
+		tok = JsonbIteratorNext(&it, &v, true);
+		ed = jw_push(w);
+		row = jw_reserve(w, 2);
+		el = jw_slot(w, ed);
+		el->tag = SD_V_ROW;
+		el->u.first = row;
+		el->len = 2;
+		jw_enter(w, k.val.string.val, k.val.string.len, 0);
+		w->err->offset = -1;
+		if (!sd_convert_string(&w->arena, pair->fields[0].node, k.val.string.val,
+							   k.val.string.len, &w->tape[row], w->err))
+		{
+			jw_convert_failed(w);
+			if (!jw_recover(w, depth))
+				return false;
+			continue;
+		}
+		if (!jw_value(w, &v, pair->fields[1].node, (JwDest) {false, row + 1}) &&
+			!jw_recover(w, depth))
+			return false;
+		w->depth = depth;
+	}
+	jw_finish_elements(w, start, dst);
+	return true;
+}
+
+static bool
+jw_missing(Jw *w, const sd_node *n, const sd_member *m, uint32 row)
+{
+	int			depth = w->depth;
+
+	if (m->field == SD_MEMBER_TAG)
+		return true;
+	if (m->field >= 0)
+	{
+		const sd_field *f = &n->fields[m->field];
+		sd_val	   *s = &w->tape[row + f->col];
+
+		if (f->has_default)
+		{
+			s->tag = SD_V_DEFAULT;
+			s->len = (uint32) f->default_index;
+			return true;
+		}
+		if (f->optional)
+			return true;
+		jw_enter(w, m->name, m->len, 0);
+		jw_fail(w, SD_E_MISSING, "missing required member");
+		return jw_recover(w, depth);
+	}
+	if (!m->group_required)
+	{
+		for (int i = 0; i < m->group->n; i++)
+			if (!jw_missing(w, n, &m->group->m[i], row))
+				return false;
+		return true;
+	}
+	jw_enter(w, m->name, m->len, 0);
+	jw_fail(w, SD_E_MISSING, "missing required member");
+	return jw_recover(w, depth);
+}
+
+static bool
+jw_members(Jw *w, JsonbContainer *jc, const sd_node *n, const sd_members *ms, uint32 row, bool top)
+{
+	JsonbIterator *it = JsonbIteratorInit(jc);
+	JsonbValue	k,
+				v;
+	JsonbIteratorToken tok;
+	bool	   *seen = palloc0(sizeof(bool) * (ms->n ? ms->n : 1));
+
+	while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
+	{
+		int			depth = w->depth;
+		int			mi;
+		const sd_member *m;
+
+		if (tok != WJB_KEY)
+			continue;
+		tok = JsonbIteratorNext(&it, &v, true);
+		mi = ms->n ? sd_members_find(ms, k.val.string.val, k.val.string.len,
+									 sd_hash_name(k.val.string.val, k.val.string.len)) : -1;
+		if (mi < 0)
+		{
+			if (n->reject_unknown)
+			{
+				jw_enter(w, k.val.string.val, k.val.string.len, 0);
+				jw_fail(w, SD_E_UNKNOWN, "unknown member");
+				if (!jw_recover(w, depth))
+					return false;
+				continue;
+			}
+			if (top && n->extra_col >= 0)
+			{
+				char	   *key = pnstrdup(k.val.string.val, k.val.string.len);
+
+				if (w->pairs.len > 0)
+					appendStringInfoChar(&w->pairs, ',');
+				escape_json(&w->pairs, key);
+				appendStringInfoChar(&w->pairs, ':');
+				jw_value_text(&w->pairs, &v);
+				pfree(key);
+			}
+			continue;
+		}
+		m = &ms->m[mi];
+		seen[mi] = true;
+		jw_enter(w, m->name, m->len, 0);
+		if (m->field == SD_MEMBER_TAG)
+		{
+			w->depth = depth;
+			continue;
+		}
+		if (m->field >= 0)
+		{
+			const sd_field *fd = &n->fields[m->field];
+			JwDest		dst = {false, row + fd->col};
+
+			if (!jw_value(w, &v, fd->node, dst))
+			{
+				if (!jw_recover(w, depth))
+					return false;
+				continue;
+			}
+			if (!fd->nullable && w->tape[dst.idx].tag == SD_V_NULL)
+			{
+				jw_fail(w, SD_E_NOTNULL, "null is not allowed for column \"%s\"", fd->column);
+				if (!jw_recover(w, depth))
+					return false;
+				continue;
+			}
+		}
+		else if (v.type == jbvBinary && JsonContainerIsObject(v.val.binary.data))
+		{
+			if (!jw_guard(w) || !jw_members(w, v.val.binary.data, n, m->group, row, false))
+				return false;
+		}
+		else if (v.type == jbvNull)
+		{
+			w->depth = depth;
+			if (!jw_missing(w, n, m, row))
+				return false;
+		}
+		else
+		{
+			char		found[256];
+
+			if (v.type == jbvString)
+				sd_describe_scalar(found, sizeof(found), SD_J_STRING, v.val.string.val, v.val.string.len);
+			else
+				sd_describe_scalar(found, sizeof(found), jw_kind(&v),
+								   v.type == jbvNumeric ? jw_numeric_text(v.val.numeric) : "",
+								   v.type == jbvNumeric ? strlen(jw_numeric_text(v.val.numeric)) : 0);
+			jw_fail(w, SD_E_KIND, "expected object (on the path of column \"%s\"), found %s",
+					m->group_column, found);
+			if (!jw_recover(w, depth))
+				return false;
+			continue;
+		}
+		w->depth = depth;
+	}
+	for (int i = 0; i < ms->n; i++)
+		if (!seen[i] && !jw_missing(w, n, &ms->m[i], row))
+			return false;
+	pfree(seen);
+	return true;
+}
+
+static bool
+jw_object(Jw *w, JsonbContainer *jc, const sd_node *n, JwDest dst)
+{
+	const sd_node *members_of = n;
+	const sd_variant *variant = NULL;
+	uint32		row;
+	int			pairs_start;
+	sd_val	   *out;
+
+	if (!jw_guard(w))
+		return false;
+	if (n->tag)
+	{
+		JsonbValue	tv;
+		int			depth = w->depth;
+		size_t		taglen = strlen(n->tag);
+
+		jw_enter(w, n->tag, taglen, 0);
+		if (!getKeyJsonValueFromContainer(jc, n->tag, taglen, &tv))
+			jw_fail(w, SD_E_MISSING, "missing required member (the union's tag)");
+		else if (tv.type != jbvString)
+		{
+			char		found[256];
+
+			sd_describe_scalar(found, sizeof(found), jw_kind(&tv), "", 0);
+			jw_fail(w, SD_E_KIND, "expected string (tag), found %s", found);
+		}
+		else
+		{
+			for (int i = 0; i < n->nvariants; i++)
+				if (strlen(n->variants[i].value) == (size_t) tv.val.string.len &&
+					memcmp(n->variants[i].value, tv.val.string.val, tv.val.string.len) == 0)
+					variant = &n->variants[i];
+			if (!variant)
+			{
+				StringInfoData list;
+				char		found[256];
+
+				initStringInfo(&list);
+				for (int i = 0; i < n->nvariants; i++)
+					appendStringInfo(&list, "%s%s", i ? ", " : "", n->variants[i].value);
+				sd_describe_scalar(found, sizeof(found), SD_J_STRING, tv.val.string.val,
+								   tv.val.string.len);
+				jw_fail(w, SD_E_KIND, "unknown tag value %s, expected one of: %s", found + 7, list.data);
+			}
+		}
+		if (!variant)
+		{
+			if (!jw_recover(w, depth))
+				return false;
+			jw_slot(w, dst)->tag = SD_V_NULL;
+			return true;
+		}
+		w->depth = depth;
+		members_of = variant->merged;
+	}
+	row = jw_reserve(w, members_of->nfields);
+	out = jw_slot(w, dst);
+	out->tag = SD_V_ROW;
+	out->u.first = row;
+	out->len = n->nfields;
+	if (variant)
+	{
+		sd_val	   *vs = &w->tape[row + variant->col];
+
+		vs->tag = SD_V_ROW;
+		vs->u.first = row + n->nfields;
+		vs->len = members_of->nfields - n->nfields;
+	}
+	pairs_start = w->pairs.len;
+	if (!jw_members(w, jc, members_of, members_of->members, row, true))
+		return false;
+	if (n->extra_col >= 0)
+	{
+		StringInfoData obj;
+		sd_val	   *x = &w->tape[row + n->extra_col];
+
+		initStringInfo(&obj);
+		appendStringInfoChar(&obj, '{');
+		appendBinaryStringInfo(&obj, w->pairs.data + pairs_start, w->pairs.len - pairs_start);
+		appendStringInfoChar(&obj, '}');
+		w->pairs.len = pairs_start;
+		w->pairs.data[pairs_start] = '\0';
+		x->tag = SD_V_JSON;
+		x->u.s = obj.data;
+		x->len = obj.len;
+	}
+	return true;
+}
+
+static bool
+jw_value(Jw *w, JsonbValue *v, const sd_node *n, JwDest dst)
+{
+	sd_val		out;
+
+	if (v->type == jbvNull)
+	{
+		jw_slot(w, dst)->tag = SD_V_NULL;
+		return true;
+	}
+	if (n->kind == SD_K_JSON || n->kind == SD_K_JSONB)
+	{
+		StringInfoData text;
+		sd_val	   *o;
+
+		if (n->elem)
+		{
+			/* validated against a shape (each element, for an array) */
+			uint32		scratch = jw_reserve(w, 1);
+			int			before = w->total;
+			bool		ok;
+
+			if (v->type == jbvBinary && JsonContainerIsArray(v->val.binary.data) &&
+				n->elem->kind == SD_K_COMPOSITE)
+			{
+				sd_node		each = *n;
+
+				each.kind = SD_K_ARRAY;
+				ok = jw_array(w, v->val.binary.data, &each, (JwDest) {false, scratch});
+			}
+			else
+				ok = jw_value(w, v, n->elem, (JwDest) {false, scratch});
+			if (!ok)
+				return false;
+			if (w->collect && w->total != before)
+				return true;
+		}
+		initStringInfo(&text);
+		jw_value_text(&text, v);
+		o = jw_slot(w, dst);
+		o->tag = SD_V_JSON;
+		o->u.s = text.data;
+		o->len = text.len;
+		return true;
+	}
+	if (v->type == jbvBinary)
+	{
+		JsonbContainer *jc = v->val.binary.data;
+
+		if (n->kind == SD_K_COMPOSITE && JsonContainerIsObject(jc))
+			return jw_object(w, jc, n, dst);
+		if (n->kind == SD_K_ARRAY && n->is_map && JsonContainerIsObject(jc))
+			return jw_map(w, jc, n, dst);
+		if (n->kind == SD_K_ARRAY && !n->is_map && JsonContainerIsArray(jc))
+			return jw_array(w, jc, n, dst);
+		return jw_kind_error(w, n, v);
+	}
+	memset(&out, 0, sizeof(out));
+	w->err->offset = -1;
+	switch (v->type)
+	{
+		case jbvString:
+			if (!sd_convert_string(&w->arena, n, v->val.string.val, v->val.string.len, &out, w->err))
+				return jw_convert_failed(w);
+			break;
+		case jbvNumeric:
+			{
+				char	   *lit = jw_numeric_text(v->val.numeric);
+
+				/* NaN and infinities cannot come from JSON; numeric_out writes them as words */
+				if (!sd_is_json_number(lit, strlen(lit)))
+					return jw_kind_error(w, n, v);
+				if (!sd_convert_number(n, lit, strlen(lit), &out, w->err))
+					return jw_convert_failed(w);
+				break;
+			}
+		case jbvBool:
+			if (!sd_convert_bool(n, v->val.boolean, &out, w->err))
+				return jw_convert_failed(w);
+			break;
+		default:
+			return jw_kind_error(w, n, v);
+	}
+	out.offset = 0;
+	*jw_slot(w, dst) = out;
+	return true;
+}
+
+/* ---- entry points ------------------------------------------------------------------------- */
+
+static void
+jw_init(Jw *w, sd_error *err)
+{
+	static const sd_hooks hooks = {jw_alloc, NULL, jw_free, NULL, NULL};
+
+	memset(w, 0, sizeof(*w));
+	w->err = err;
+	w->max_depth = sd_pg_max_depth;
+	sd_arena_init(&w->arena, &hooks);
+	initStringInfo(&w->pairs);
+	sd_error_clear(err);
+	strcpy(err->path, "$");
+}
+
+/* The root value of a jsonb (a root scalar is stored as a one-element raw array). */
+static void
+jw_root(Jsonb *jb, JsonbValue *root)
+{
+	if (JB_ROOT_IS_SCALAR(jb))
+		(void) JsonbExtractScalar(&jb->root, root);
+	else
+	{
+		root->type = jbvBinary;
+		root->val.binary.data = &jb->root;
+		root->val.binary.len = VARSIZE(jb) - VARHDRSZ;
+	}
+}
+
+bool
+sd_pg_jsonb_decode(Jsonb *jb, const sd_node *node, const sd_val **tape, uint32 *root,
+				   sd_error *err)
+{
+	Jw			w;
+	JsonbValue	rv;
+
+	jw_init(&w, err);
+	jw_root(jb, &rv);
+	*root = jw_reserve(&w, 1);
+	if (!jw_value(&w, &rv, node, (JwDest) {false, *root}))
+		return false;
+	*tape = w.tape;
+	return true;
+}
+
+int
+sd_pg_jsonb_check(Jsonb *jb, const sd_node *node, sd_error *errs, int max_errors, int *total)
+{
+	Jw			w;
+	JsonbValue	rv;
+	sd_error	err;
+	uint32		root;
+
+	jw_init(&w, &err);
+	w.collect = true;
+	w.errs = errs;
+	w.max_errs = max_errors;
+	jw_root(jb, &rv);
+	root = jw_reserve(&w, 1);
+	if (!jw_value(&w, &rv, node, (JwDest) {false, root}) && !jw_recover(&w, 0))
+	{
+		errs[0] = err;
+		*total = 1;
+		return 1;
+	}
+	*total = w.total;
+	return w.nerrs;
+}

@@ -1,0 +1,18 @@
+/*
+ * jsonb_walk.h — decoding jsonb values directly from their binary containers (jsonb_walk.c).
+ */
+#ifndef SERDE_JSONB_WALK_H
+#define SERDE_JSONB_WALK_H
+
+#include "serde_pg.h"
+
+/* Decodes jb against node into a tape palloc'd in CurrentMemoryContext (*tape, *root).  On a
+ * document error returns false with err (path set, offset -1); raises only for OOM, stack
+ * depth and interrupts. */
+extern bool sd_pg_jsonb_decode(Jsonb *jb, const sd_node *node, const sd_val **tape,
+							   uint32 *root, sd_error *err);
+/* serde_errors over jsonb: every violation in (jsonb) document order, up to max_errors. */
+extern int	sd_pg_jsonb_check(Jsonb *jb, const sd_node *node, sd_error *errs, int max_errors,
+							  int *total);
+
+#endif

@@ -1,5 +1,6 @@
 /* unit_main.c — runs every core unit-test group and prints "N passed, N failed". */
 #include "unit.h"
+#include "serde_core.h"
 
 int unit_passed = 0;
 int unit_failed = 0;
@@ -9,8 +10,14 @@ int unit_failed = 0;
 UNIT_GROUPS(DECLARE)
 
 int
-main(void)
+main(int argc, char **argv)
 {
+	if (argc > 1 && strcmp(argv[1], "--kernel") == 0)
+	{
+		/* the JSON walker kernel chosen at load time (test/kernels.sh) */
+		printf("%s\n", sd_json_kernel());
+		return 0;
+	}
 #define RUN(name) unit_##name();
 	UNIT_GROUPS(RUN)
 	printf("%d passed, %d failed\n", unit_passed, unit_failed);

@@ -372,7 +372,7 @@ shape_node(cctx *c, const char *shape, const sd_type *coltype, sd_format fmt)
 	sd_error_clear(&rerr);
 	if (!c->resolver->resolve(c->resolver->ud, shape, &options, &target, &rerr))
 		return opt_fail(c, "shape", "%s", rerr.problem[0] ? rerr.problem : "shape does not exist", NULL), NULL;
-	if (!validate && strcmp(target->name, coltype->name) != 0)
+	if (!validate && target != coltype)
 		return opt_fail(c, "shape", "shape \"%s\" decodes into %s, not the column's type",
 						shape, target->name), NULL;
 	if (validate && target->kind != SD_K_COMPOSITE)

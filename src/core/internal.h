@@ -36,6 +36,10 @@ sd_jnode   *sd_jparse(sd_arena *arena, const char *text, size_t len, uint32_t ma
 					  sd_error *err);
 const sd_jnode *sd_jget(const sd_jnode *obj, const char *key);
 
+/* Strict non-recursive JSON validation (jvalid.c): true when valid, else err = SD_E_SYNTAX (or
+ * SD_E_NOMEM) with the exact offset of the first error. */
+bool		sd_json_validate(const sd_hooks *hooks, const char *text, size_t len, sd_error *err);
+
 /* ---- decoder state ------------------------------------------------------------------------ */
 typedef struct sd_kernel sd_kernel;
 

@@ -43,6 +43,7 @@ struct Walk
 	const sd_hooks *hooks;
 	sd_collect *collect;        /* serde_errors mode, else NULL */
 	bool		consumed;       /* the value being decoded has been read (no skip needed) */
+	bool		in_jsonb;       /* walking a value kept as jsonb: \u0000 and numeric limits */
 };
 
 enum Where
@@ -107,7 +108,7 @@ fail(Walk &w, sd_code code, const char *at, const char *fmt, ...)
 }
 
 /* Enters a member / an element: depth + 1 and the path entry. */
-inline bool
+bool
 enter(Walk &w, const char *name, size_t len, uint64_t index, const char *at)
 {
 	if (w.depth + 1 >= w.d->path_cap &&
@@ -128,16 +129,25 @@ leave(Walk &w)
 	w.depth--;
 }
 
+bool		syntax(Walk &w, simdjson::error_code e, const char *at);
+
 /* Checked on entering every container: nesting limit, stack budget, cancellation. */
 inline bool
 container_guard(Walk &w, const char *at)
 {
 	char		here;
 
-	if (w.depth + 1 > w.max_depth)
-		return fail(w, SD_E_DEPTH, at, "nesting deeper than serde.max_depth (%u)", w.max_depth);
-	if ((size_t) (w.stack_start - &here) > w.stack_budget)
+	if (w.depth + 1 > w.max_depth || (size_t) (w.stack_start - &here) > w.stack_budget)
+	{
+		sd_error	exact;
+
+		/* a malformed document is a syntax error, however deep */
+		if (!sd_json_validate(w.hooks, w.base, w.len, &exact) && exact.code == SD_E_SYNTAX)
+			return syntax(w, simdjson::TAPE_ERROR, w.base + exact.offset);
+		if (w.depth + 1 > w.max_depth)
+			return fail(w, SD_E_DEPTH, at, "nesting deeper than serde.max_depth (%u)", w.max_depth);
 		return fail(w, SD_E_DEPTH, at, "document nested too deeply for the stack");
+	}
 	return true;
 }
 
@@ -247,19 +257,8 @@ syntax(Walk &w, simdjson::error_code e, const char *at)
 
 	w.depth = 0;				/* malformed input is reported at the root */
 	/* simdjson's errors carry no position: the strict validator finds the first bad byte */
-	if (e != simdjson::DEPTH_ERROR && !sd_jparse(nullptr, w.base, w.len, w.max_depth, &exact) &&
-		(exact.code == SD_E_SYNTAX || exact.code == SD_E_DEPTH))
-	{
-		const char *problem = exact.problem;
-
-		if (strncmp(problem, "invalid JSON: ", 14) == 0)
-			problem += 14;
-		if (exact.code == SD_E_DEPTH)
-			fail(w, SD_E_DEPTH, w.base + exact.offset, "nesting deeper than serde.max_depth (%u)",
-				 w.max_depth);
-		else
-			fail(w, SD_E_SYNTAX, w.base + exact.offset, "malformed JSON: %s", problem);
-	}
+	if (!sd_json_validate(w.hooks, w.base, w.len, &exact) && exact.code == SD_E_SYNTAX)
+		fail(w, SD_E_SYNTAX, w.base + exact.offset, "malformed JSON: %s", exact.problem);
 	else
 		fail(w, SD_E_SYNTAX, at, "malformed JSON: %s", simdjson_problem(e));
 	w.depth = saved;
@@ -301,56 +300,63 @@ token_of(ond::document &doc)
 template <class V>
 bool		skip_value(Walk &w, V &v);
 
+bool		enter(Walk &w, const char *name, size_t len, uint64_t index, const char *at);
+
+/* A string inside a jsonb value: jsonb cannot hold \u0000. */
+inline bool
+jsonb_string_ok(Walk &w, std::string_view s, const char *at)
+{
+	if (w.in_jsonb && memchr(s.data(), 0, s.size()))
+		return fail(w, SD_E_KIND, at, "\\u0000 cannot be stored in jsonb");
+	return true;
+}
+
 bool
 skip_object(Walk &w, ond::object obj, const char *at)
 {
+	uint32_t	depth = w.depth;
+
 	if (!container_guard(w, at))
 		return false;
-	w.depth++;
 	for (auto fr : obj)
 	{
 		ond::field	f;
 		std::string_view key;
 		simdjson::error_code e;
 
-		if ((e = std::move(fr).get(f)) || (e = f.unescaped_key().get(key)))
-		{
-			w.depth--;
+		if ((e = std::move(fr).get(f)))
 			return syntax(w, e, nullptr);
-		}
-		if (!skip_value(w, f.value()))
-		{
-			w.depth--;
+		const char *key_at = f.key().raw() - 1;
+
+		if ((e = f.unescaped_key().get(key)))
+			return syntax(w, e, key_at);
+		if (!enter(w, key.data(), key.size(), 0, key_at) || !jsonb_string_ok(w, key, key_at) ||
+			!skip_value(w, f.value()))
 			return false;
-		}
+		w.depth = depth;
 	}
-	w.depth--;
 	return true;
 }
 
 bool
 skip_array(Walk &w, ond::array arr, const char *at)
 {
+	uint32_t	depth = w.depth;
+	uint64_t	i = 0;
+
 	if (!container_guard(w, at))
 		return false;
-	w.depth++;
 	for (auto er : arr)
 	{
 		ond::value	ev;
 		simdjson::error_code e;
 
 		if ((e = er.get(ev)))
-		{
-			w.depth--;
 			return syntax(w, e, nullptr);
-		}
-		if (!skip_value(w, ev))
-		{
-			w.depth--;
+		if (!enter(w, nullptr, 0, i++, at) || !skip_value(w, ev))
 			return false;
-		}
+		w.depth = depth;
 	}
-	w.depth--;
 	return true;
 }
 
@@ -390,7 +396,7 @@ skip_value(Walk &w, V &v)
 
 				if ((e = v.get_string().get(s)))
 					return syntax(w, e, tok.data());
-				return true;
+				return jsonb_string_ok(w, s, tok.data());
 			}
 		case ond::json_type::number:
 			{
@@ -398,6 +404,15 @@ skip_value(Walk &w, V &v)
 
 				if (!sd_is_json_number(num.data(), num.size()))
 					return syntax(w, simdjson::NUMBER_ERROR, tok.data());
+				if (w.in_jsonb)
+				{
+					/* jsonb stores numbers as numeric: its limits apply */
+					char		problem[SD_PROBLEM_MAX];
+					sd_code		c = sd_check_numeric(num.data(), num.size(), -1, -1, problem);
+
+					if (c != SD_OK)
+						return fail(w, c, tok.data(), "%s", problem);
+				}
 				return true;
 			}
 		case ond::json_type::boolean:
@@ -919,7 +934,14 @@ decode_members(Walk &w, ond::object obj, const sd_node *n, const sd_members *ms,
 					return false;
 				continue;
 			}
-			if (!skip_value(w, v))
+			bool		saved = w.in_jsonb;
+
+			if (top && n->extra_col >= 0)
+				w.in_jsonb = n->fields[n->extra_col].node->kind == SD_K_JSONB;
+			bool		ok = skip_value(w, v);
+
+			w.in_jsonb = saved;
+			if (!ok)
 				return false;
 			w.depth = depth;
 			if (top && n->extra_col >= 0)
@@ -1092,8 +1114,17 @@ decode_value(Walk &w, V &v, const sd_node *n, Dest dst)
 					if (w.collect && w.collect->total != before)
 						return true;	/* errors inside were recorded */
 				}
-				else if (!skip_value(w, v))
-					return false;
+				else
+				{
+					bool		saved = w.in_jsonb;
+
+					w.in_jsonb = n->kind == SD_K_JSONB;
+					bool		ok = skip_value(w, v);
+
+					w.in_jsonb = saved;
+					if (!ok)
+						return false;
+				}
 				w.consumed = true;
 				std::string_view span = walked_span(w, tok);
 				sd_val	   &out = slot(w, dst);
@@ -1239,6 +1270,7 @@ decode(sd_decoder *d, const sd_plan *plan, const sd_node *node, const char *buf,
 	w.hooks = &d->hooks;
 	w.collect = collect;
 	w.consumed = false;
+	w.in_jsonb = false;
 
 	simdjson::error_code e = p->iterate(buf, len, cap).get(doc);
 

@@ -43,8 +43,28 @@ static Datum conv(SdConvert *cx, const sd_node *node, const sd_val *v, const Con
 
 /* ---- paths and errors ------------------------------------------------------------------------ */
 
+/* Where the root value sits (serde_decode_each rows): asks the caller once, on first need. */
 static void
-render_path(const ConvFrame *f, char *buf)
+conv_locate(SdConvert *cx)
+{
+	if (cx->locate && !cx->located)
+	{
+		cx->root_path[0] = '\0';
+		cx->offset_base = 0;
+		cx->locate(cx);
+		cx->located = true;
+	}
+}
+
+static int64
+conv_offset(SdConvert *cx, const sd_val *v)
+{
+	conv_locate(cx);
+	return (int64) v->offset + (cx->locate ? cx->offset_base : 0);
+}
+
+static void
+render_path(SdConvert *cx, const ConvFrame *f, char *buf)
 {
 	int			n = 0;
 	int			i;
@@ -56,7 +76,8 @@ render_path(const ConvFrame *f, char *buf)
 	i = n;
 	for (const ConvFrame *x = f; x; x = x->up)
 		steps[--i] = x;
-	strcpy(buf, "$");
+	conv_locate(cx);
+	strlcpy(buf, (cx->locate && cx->root_path[0]) ? cx->root_path : "$", SD_PATH_MAX);
 	for (i = 0; i < n; i++)
 	{
 		const ConvFrame *s = steps[i];
@@ -82,7 +103,7 @@ conv_prefix(SdConvert *cx, const ConvFrame *f)
 {
 	char		path[SD_PATH_MAX];
 
-	render_path(f, path);
+	render_path(cx, f, path);
 	if (cx->option_path)
 	{
 		if (strcmp(path, "$") == 0)
@@ -109,6 +130,16 @@ conv_fail(SdConvert *cx, const ConvFrame *f, const sd_val *v, int sqlstate, cons
 
 	if (cx->soft && !cx->option_path)
 	{
+		if (cx->capture && !cx->failed)
+		{
+			/* serde_errors: keep the first adapter-side violation as a row */
+			cx->fail_sqlstate = sqlstate;
+			cx->fail_offset = (cx->offsets && v) ? conv_offset(cx, v) : -1;
+			render_path(cx, f, cx->fail_path);
+			va_start(ap, fmt);
+			vsnprintf(cx->fail_problem, sizeof(cx->fail_problem), fmt, ap);
+			va_end(ap);
+		}
 		cx->failed = true;
 		return;
 	}
@@ -123,7 +154,8 @@ conv_fail(SdConvert *cx, const ConvFrame *f, const sd_val *v, int sqlstate, cons
 	ereport(ERROR,
 			(errcode(sqlstate),
 			 errmsg("%s%s", prefix, problem),
-			 (cx->offsets && v) ? errdetail("at byte offset %u", v->offset) : 0));
+			 (cx->offsets && v) ?
+			 errdetail("at byte offset %lld", (long long) conv_offset(cx, v)) : 0));
 }
 
 static void

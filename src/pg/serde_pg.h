@@ -200,6 +200,20 @@ typedef struct SdConvert
 	bool		failed;
 	bool		offsets;		/* the document is JSON text: byte offsets mean something */
 	const char *option_path;	/* converting a `default`: errors are 22023 at this path */
+	/* serde_decode_each: where the row's value sits in the whole input, filled in by locate()
+	 * only when an error needs it (root_path "$[41]" or "line 42: $"; offsets of NDJSON rows
+	 * are relative to their line, so offset_base is the line's start) */
+	void		(*locate) (struct SdConvert *cx);
+	void	   *locate_arg;
+	bool		located;
+	char		root_path[64];
+	int64		offset_base;
+	/* serde_errors: with capture set, the first soft failure is described here */
+	bool		capture;
+	int			fail_sqlstate;
+	int64		fail_offset;	/* -1 when unknown (or not JSON text) */
+	char		fail_path[SD_PATH_MAX];
+	char		fail_problem[SD_PROBLEM_MAX];
 } SdConvert;
 
 /* Converts tape[root] decoded with `node` into a Datum of node's type. */
@@ -222,6 +236,10 @@ typedef enum SdDecodeStatus
 extern SdDecodeStatus sd_pg_decode(SdPgPlan *plan, const sd_node *node, const char *doc,
 								   size_t len, bool offsets, bool soft,
 								   const char *option_path, Datum *result, bool *isnull);
+
+/* The same for a jsonb document, walked directly (jsonb_walk.c); errors carry no offsets. */
+extern SdDecodeStatus sd_pg_decode_jsonb(SdPgPlan *plan, const sd_node *node, Jsonb *jb,
+										 bool soft, Datum *result, bool *isnull);
 
 /* Raises the error of a failed core call: "<prefix>: <path>: <problem>". */
 extern void sd_pg_raise_core_error(const char *prefix, const sd_error *err, bool offsets)

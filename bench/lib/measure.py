@@ -1,0 +1,745 @@
+#!/usr/bin/env python3
+"""bench/lib/measure.py — the measuring half of bench/run and bench/compare.
+
+Subcommands (all talk to the server named by PGHOST/PGPORT/PGUSER, database --db):
+  check    which competitors of the manifest can run here (functions, shapes, a trial run)
+  floor    run the simdjson floor program over every workload document
+  warm     alternating short rounds (A B C … C B A …) of pgbench per workload; per-statement
+           latency = median of the per-transaction latencies after the first (untimed) one
+  cold     first decode in a fresh backend: pgbench -C, one document per statement
+  memory   serde_cache_stats() bytes per shape, after 1 document, after many, after big ones
+  report   results.md, results.csv, ratios.svg from the JSON files the others wrote
+  compare  revision comparison: the same scripts against two servers, alternating A B B A
+
+Everything is plain python3 (no third-party modules); pgbench and psql do the talking.
+"""
+import argparse
+import csv
+import datetime
+import glob
+import json
+import math
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def log(msg):
+    print(f"[{time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
+
+
+# --------------------------------------------------------------------------------------------
+# psql / pgbench
+# --------------------------------------------------------------------------------------------
+
+def psql(db, sql, env=None, check=True):
+    r = subprocess.run(["psql", "-X", "-q", "-At", "-v", "ON_ERROR_STOP=1", "-d", db, "-c", sql],
+                       capture_output=True, text=True, env=env)
+    if check and r.returncode != 0:
+        raise RuntimeError(f"psql failed: {r.stderr.strip()}\n  SQL: {sql[:200]}")
+    return r.stdout.strip() if r.returncode == 0 else None
+
+
+class PgbenchError(Exception):
+    pass
+
+
+def pgbench(db, script, txns, connect=False, env=None):
+    """Run one pgbench client; return the per-transaction latencies in microseconds."""
+    tmp = tempfile.mkdtemp(prefix="serde-bench-")
+    try:
+        cmd = ["pgbench", "-n", "-M", "prepared", "-f", script, "-t", str(txns), "--log",
+               f"--log-prefix={tmp}/tx"]
+        if connect:
+            cmd.append("-C")
+        cmd.append(db)
+        r = subprocess.run(cmd, capture_output=True, text=True, env=env)
+        files = glob.glob(f"{tmp}/tx*")
+        lat = []
+        for fn in files:
+            with open(fn) as f:
+                for line in f:
+                    p = line.split()
+                    if len(p) >= 3 and p[2].isdigit():
+                        lat.append(int(p[2]))
+        if r.returncode != 0 or "aborted" in r.stdout + r.stderr or len(lat) < txns:
+            msg = (r.stderr.strip().splitlines() or ["?"])
+            msg = [m for m in msg if "ERROR" in m or "error" in m or "abort" in m] or msg
+            raise PgbenchError(msg[0][:300])
+        return lat
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def warm_latency(lat):
+    """Per-statement latency (µs) of a warm backend: drop the first transaction, take the median."""
+    return statistics.median(lat[1:] if len(lat) > 1 else lat)
+
+
+def load_manifest(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def select_workloads(man, only=None, groups=None):
+    out = []
+    for w in man:
+        if only and w["name"] not in only:
+            continue
+        if groups and w["group"] not in groups:
+            continue
+        out.append(w)
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# check
+# --------------------------------------------------------------------------------------------
+
+def available(db, man, env=None):
+    """{(workload, competitor): None if runnable, else the reason}."""
+    fns = set(psql(db, "SELECT DISTINCT proname FROM pg_proc WHERE proname LIKE 'serde%'", env).split())
+    has_ext = psql(db, "SELECT count(*) FROM pg_extension WHERE extname = 'serde'", env) == "1"
+    skipped = {}
+    for line in (psql(db, "SELECT what || E'\\t' || reason FROM bench.skipped", env) or "").splitlines():
+        k, _, v = line.partition("\t")
+        skipped[k] = v
+    shapes = set()
+    if has_ext:
+        shapes = set((psql(db, "SELECT name FROM serde.shapes", env) or "").split("\n"))
+    res = {}
+    for w in man:
+        for c in w["competitors"]:
+            why = None
+            for req in c["requires"]:
+                kind, _, name = req.partition(":")
+                if kind == "fn" and (not has_ext or name not in fns):
+                    why = f"{name}() does not exist yet"
+                elif kind == "shape" and name not in shapes:
+                    why = f"shape {name} not registered" + (f": {skipped.get(req)}" if req in skipped else "")
+                if why:
+                    break
+            res[(w["name"], c["name"])] = why
+    return res
+
+
+# --------------------------------------------------------------------------------------------
+# floor
+# --------------------------------------------------------------------------------------------
+
+def cmd_floor(a):
+    man = select_workloads(load_manifest(a.manifest), a.only, a.groups)
+    args = [a.floor_bin, "--runs", str(a.runs), "--min-ms", str(a.min_ms)]
+    args += [f"{w['name']}={w['doc']}" for w in man]
+    r = subprocess.run(args, capture_output=True, text=True, check=True)
+    info = r.stderr.strip().splitlines()[0] if r.stderr.strip() else ""
+    rows = {}
+    lines = r.stdout.strip().splitlines()
+    hdr = lines[0].split("\t")
+    for line in lines[1:]:
+        v = dict(zip(hdr, line.split("\t")))
+        rows[v["name"]] = {"bytes": int(v["bytes"]), "touch_ns": float(v["touch_ns"]),
+                           "touch_ns_min": float(v["touch_ns_min"]), "touch_ns_max": float(v["touch_ns_max"]),
+                           "parse_ns": float(v["parse_ns"]), "gbps": float(v["touch_GBps"]), "status": v["status"]}
+    json.dump({"info": info, "docs": rows}, open(a.out, "w"), indent=1)
+    log(f"floor: {len(rows)} documents ({info})")
+
+
+# --------------------------------------------------------------------------------------------
+# warm rounds
+# --------------------------------------------------------------------------------------------
+
+def cmd_warm(a):
+    man = select_workloads(load_manifest(a.manifest), a.only, a.groups)
+    avail = available(a.db, man)
+    out = {"rounds": a.rounds, "target_ms": a.target_ms, "workloads": {}}
+    t_start = time.time()
+    for wi, w in enumerate(man):
+        comps = []
+        skipped = {}
+        for c in w["competitors"]:
+            why = avail[(w["name"], c["name"])]
+            if why:
+                skipped[c["name"]] = why
+            else:
+                comps.append(c)
+        # warm-up + calibration: one short run each (also proves the script runs)
+        txns = {}
+        for c in list(comps):
+            try:
+                lat = pgbench(a.db, c["script"], 3)
+            except PgbenchError as e:
+                skipped[c["name"]] = f"failed: {e}"
+                comps.remove(c)
+                continue
+            per = max(statistics.median(lat[1:]), 1)
+            txns[c["name"]] = int(min(100000, max(a.min_txns, math.ceil(a.target_ms * 1000 / per))))
+        lats = {c["name"]: [] for c in comps}
+        for r in range(a.rounds):
+            order = comps if r % 2 == 0 else list(reversed(comps))
+            for c in order:
+                try:
+                    lat = pgbench(a.db, c["script"], txns[c["name"]])
+                    lats[c["name"]].append(warm_latency(lat))
+                except PgbenchError as e:
+                    log(f"  {w['name']}/{c['name']} round {r}: {e}")
+                    lats[c["name"]].append(None)
+        out["workloads"][w["name"]] = {"rows": w["rows"], "bytes": w["bytes"], "records": w["records"],
+                                       "group": w["group"], "latency_us": lats, "txns": txns,
+                                       "skipped": skipped}
+        el = time.time() - t_start
+        log(f"warm {wi + 1}/{len(man)} {w['name']}: " +
+            ", ".join(f"{k}={statistics.median([x for x in v if x is not None] or [0]):.0f}µs" for k, v in lats.items())
+            + (f"  (skipped: {', '.join(skipped)})" if skipped else "") + f"  [{el:.0f}s]")
+        json.dump(out, open(a.out, "w"), indent=1)
+
+
+# --------------------------------------------------------------------------------------------
+# cold
+# --------------------------------------------------------------------------------------------
+
+COLD_COMPETITORS = ("serde_text", "jsonb_populate_record", "floor")
+
+
+def cmd_cold(a):
+    man = select_workloads(load_manifest(a.manifest), a.only, ["documents"])
+    avail = available(a.db, man)
+    tmp = tempfile.mkdtemp(prefix="serde-cold-")
+    res = {"label": a.label, "txns": a.txns, "workloads": {}}
+    try:
+        s1 = os.path.join(tmp, "select1.sql")
+        with open(s1, "w") as f:
+            f.write("SELECT 1;\n")
+        cold = pgbench(a.db, s1, a.txns, connect=True)
+        res["select1_cold_us"] = statistics.median(cold)
+        for w in man:
+            entry = {}
+            for c in w["competitors"]:
+                if c["name"] not in COLD_COMPETITORS or avail[(w["name"], c["name"])]:
+                    continue
+                # the same statement over a one-row table: one decode per statement
+                sql = c["sql"].replace(w["table"] + " w", w["table"].replace(".w_", ".one_") + " w")
+                fn = os.path.join(tmp, f"{w['name']}__{c['name']}.sql")
+                with open(fn, "w") as f:
+                    f.write(sql + "\n")
+                try:
+                    cold = pgbench(a.db, fn, a.txns, connect=True)
+                    warm = pgbench(a.db, fn, a.txns)
+                except PgbenchError as e:
+                    entry[c["name"]] = {"error": str(e)}
+                    continue
+                entry[c["name"]] = {"cold_us": statistics.median(cold), "cold_p90_us": sorted(cold)[int(len(cold) * 0.9)],
+                                    "warm_us": warm_latency(warm)}
+            res["workloads"][w["name"]] = entry
+            log(f"cold[{a.label}] {w['name']}: " + ", ".join(
+                f"{k} {v.get('cold_us', 0) / 1000:.2f}/{v.get('warm_us', 0) / 1000:.3f} ms" for k, v in entry.items()))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    json.dump(res, open(a.out, "w"), indent=1)
+
+
+# --------------------------------------------------------------------------------------------
+# memory
+# --------------------------------------------------------------------------------------------
+
+def stats_after(db, stmts):
+    """Run statements in one session, then return serde_cache_stats() (plans, bytes)."""
+    sql = "\n".join(stmts) + "\nSELECT plans || ' ' || bytes FROM serde_cache_stats();"
+    r = subprocess.run(["psql", "-X", "-q", "-At", "-v", "ON_ERROR_STOP=1", "-d", db],
+                       input=sql, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError(r.stderr.strip())
+    plans, b = r.stdout.strip().splitlines()[-1].split()
+    return int(plans), int(b)
+
+
+def cmd_memory(a):
+    man = load_manifest(a.manifest)
+    avail = available(a.db, man)
+    rows = []
+    for w in man:
+        if w["group"] not in ("documents", "diagnostics", "batches"):
+            continue
+        cname = "serde_text" if w["group"] != "batches" else "serde_array_text"
+        c = next((c for c in w["competitors"] if c["name"] == cname), None)
+        if not c or avail[(w["name"], cname)]:
+            continue
+        one = c["sql"].replace(f"{w['table']} w", f"(SELECT * FROM {w['table']} LIMIT 1) w")
+        try:
+            p1, b1 = stats_after(a.db, [one])
+            pn, bn = stats_after(a.db, [one] + [c["sql"]] * 5)
+        except RuntimeError as e:
+            rows.append({"workload": w["name"], "error": str(e)[:200]})
+            continue
+        rows.append({"workload": w["name"], "plans": p1, "bytes_after_1": b1, "bytes_after_many": bn,
+                     "docs_many": 1 + 5 * w["rows"], "plans_after_many": pn})
+    # document size: the 1,000-item list shape over lists of 10, 1,000 and 100,000 items
+    size_rows = []
+    if not avail.get(("list1000", "serde_text")):
+        sizes = (10, 1000, 100000)
+        stmts = []
+        res = []
+        for n in sizes:
+            stmts.append(f"SELECT count(d.*) FROM (SELECT '{{\"id\":\"x\",\"xs\":[' || string_agg((g * 7919 % 1000003)::text, ',') "
+                         f"|| ']}}' AS body FROM generate_series(1, {n}) g) w, LATERAL serde_decode(NULL::bench.list1000, w.body) d;")
+            try:
+                res.append(stats_after(a.db, list(stmts)))
+            except RuntimeError as e:
+                res.append((None, str(e)[:200]))
+        size_rows = [{"items": n, "plans": p, "bytes": b} for n, (p, b) in zip(sizes, res)]
+    json.dump({"shapes": rows, "by_size": size_rows}, open(a.out, "w"), indent=1)
+    log(f"memory: {len(rows)} shapes measured")
+
+
+# --------------------------------------------------------------------------------------------
+# report
+# --------------------------------------------------------------------------------------------
+
+BUILTINS_DOC = ("jsonb_populate_record", "json_populate_record", "cast_jsonb")
+BUILTINS_BATCH = ("jsonb_populate_recordset", "json_populate_recordset", "cast_jsonb")
+LABEL = {"serde_text": "serde (text)", "serde_jsonb": "serde (jsonb col)", "serde_valid": "serde_valid (text)",
+         "jsonb_populate_record": "jsonb_populate_record", "json_populate_record": "json_populate_record",
+         "cast_jsonb": "body::jsonb", "floor": "floor (octet_length)", "floor_detoast": "detoast only",
+         "serde_each_text": "serde_decode_each (text)", "serde_each_jsonb": "serde_decode_each (jsonb col)",
+         "serde_array_text": "serde_decode(NULL::t[], text)",
+         "jsonb_populate_recordset": "jsonb_populate_recordset", "json_populate_recordset": "json_populate_recordset",
+         "serde_valid_text": "serde_valid (text)", "serde_valid_jsonb": "serde_valid (jsonb col)",
+         "try_jsonb_populate_record": "plpgsql try jsonb_populate_record", "twin_serde_valid": "serde_valid on valid twin"}
+
+
+def primary_of(group, avail_names):
+    if group == "batches":
+        for p in ("serde_each_text", "serde_array_text"):
+            if p in avail_names:
+                return p
+        return None
+    if group == "errors":
+        return "serde_valid_text" if "serde_valid_text" in avail_names else None
+    return "serde_text" if "serde_text" in avail_names else None
+
+
+def analyse(wres):
+    """Per-competitor raw/net ns per doc and per-round speedups of the primary."""
+    rows = wres["rows"]
+    lat = wres["latency_us"]
+    names = [n for n, v in lat.items() if any(x is not None for x in v)]
+    R = max((len(v) for v in lat.values()), default=0)
+    floor = lat.get("floor", [None] * R)
+    res = {}
+    for n in names:
+        raw = [x * 1000 / rows for x in lat[n] if x is not None]
+        net = [(x - f) * 1000 / rows for x, f in zip(lat[n], floor) if x is not None and f is not None]
+        res[n] = {"raw_ns": statistics.median(raw) if raw else None,
+                  "net_ns": statistics.median(net) if net else None,
+                  "raw_min": min(raw) if raw else None, "raw_max": max(raw) if raw else None}
+    prim = primary_of(wres["group"], names)
+    if prim:
+        for n in names:
+            if n == prim or n.startswith("floor"):
+                continue
+            sp_net, sp_raw = [], []
+            for r in range(R):
+                p, c, f = lat[prim][r], lat[n][r], floor[r] if r < len(floor) else None
+                if p is None or c is None:
+                    continue
+                sp_raw.append(c / p)
+                if f is not None and p - f > 0 and c - f > 0:
+                    sp_net.append((c - f) / (p - f))
+            if sp_net:
+                res[n].update(speedup=statistics.median(sp_net), speedup_min=min(sp_net), speedup_max=max(sp_net))
+            if sp_raw:
+                res[n].update(speedup_raw=statistics.median(sp_raw))
+    return prim, res
+
+
+def fmt_ns(v):
+    if v is None:
+        return "–"
+    if abs(v) >= 100000:
+        return f"{v / 1000:,.0f} µs"
+    if abs(v) >= 10000:
+        return f"{v / 1000:,.1f} µs"
+    return f"{v:,.0f} ns"
+
+
+def fmt_x(d):
+    if not d or d.get("speedup") is None:
+        return ""
+    return f"**{d['speedup']:.2f}×** [{d['speedup_min']:.2f}–{d['speedup_max']:.2f}]"
+
+
+def cmd_report(a):
+    man = {w["name"]: w for w in load_manifest(a.manifest)}
+    warm = json.load(open(a.warm)) if a.warm and os.path.exists(a.warm) else {"workloads": {}}
+    floor = json.load(open(a.floor)) if a.floor and os.path.exists(a.floor) else {"docs": {}}
+    colds = [json.load(open(p)) for p in (a.cold or []) if os.path.exists(p)]
+    mem = json.load(open(a.memory)) if a.memory and os.path.exists(a.memory) else None
+    env = json.load(open(a.env)) if a.env and os.path.exists(a.env) else {}
+
+    L = ["# serde benchmark results", ""]
+    L += [f"- **date**: {env.get('date', '')}", f"- **machine**: {env.get('cpu', '')}, {env.get('cores', '')} cores, "
+          f"{env.get('mem', '')}; {env.get('kernel', '')}",
+          f"- **PostgreSQL**: {env.get('pg', '')}", f"- **simdjson**: {env.get('simdjson', '')} ({floor.get('info', '')})",
+          f"- **serde commit**: {env.get('commit', '')}", f"- **command**: `{env.get('command', '')}` "
+          f"({warm.get('rounds', '?')} rounds, ~{warm.get('target_ms', '?')} ms per competitor per round)",
+          f"- **server settings**: {env.get('settings', '')}", ""]
+    L += ["How to read: every statement decodes all `rows` stored copies of the document "
+          "(`SELECT count(d.*) FROM t w, LATERAL f(w.body) d`). *raw* = statement latency / rows; "
+          "*net* = (statement − the same statement with `octet_length(body)`) / rows, per round. "
+          "**N×** = how many times faster serde is than that competitor: median over rounds of "
+          "competitor-net / serde-net, [min–max] over rounds. Documents are stored uncompressed "
+          "(`STORAGE EXTERNAL`), so no competitor pays decompression; *detoast only* shows what "
+          "fetching the stored bytes costs by itself (it is inside every net number). "
+          "*simdjson floor* = bench/floor.cpp (On-Demand, every value touched) on the same bytes, "
+          "and *serde/floor* = serde net ÷ that.", ""]
+
+    csv_rows = []
+    targets = []
+    chart = []
+    groups = [("documents", "Realistic documents"), ("diagnostics", "Diagnostics (one feature each)"),
+              ("batches", "Batches"), ("errors", "Errors (serde_valid; a failing decode would abort pgbench)")]
+    for g, title in groups:
+        ws = [n for n in warm["workloads"] if warm["workloads"][n]["group"] == g]
+        if not ws:
+            continue
+        L += [f"## {title}", ""]
+        if g in ("documents", "diagnostics"):
+            cols = ["serde_text", "serde_jsonb"] + (["serde_valid"] if g == "documents" else []) + list(BUILTINS_DOC)
+        elif g == "batches":
+            cols = ["serde_each_text", "serde_each_jsonb", "serde_array_text"] + list(BUILTINS_BATCH)
+        else:
+            cols = ["serde_valid_text", "serde_valid_jsonb", "try_jsonb_populate_record", "twin_serde_valid"]
+        hdr = ["workload", "bytes", "rows"] + [LABEL[c] for c in cols] + ["floor / detoast (raw)", "simdjson floor", "serde/floor"]
+        L.append("| " + " | ".join(hdr) + " |")
+        L.append("|" + "---|" * len(hdr))
+        notes = []
+        for n in ws:
+            wr = warm["workloads"][n]
+            w = man.get(n, {})
+            prim, res = analyse(wr)
+            cells = [f"`{n}`", f"{wr['bytes']:,}", str(wr["rows"])]
+            for c in cols:
+                d = res.get(c)
+                if d is None:
+                    why = wr["skipped"].get(c)
+                    cells.append("n/a" if why else "")
+                    if why:
+                        notes.append(f"`{n}` {LABEL[c]}: {why}")
+                    continue
+                txt = f"{fmt_ns(d['net_ns'])} ({fmt_ns(d['raw_ns'])})"
+                if c != prim and d.get("speedup") is not None:
+                    txt += f" {fmt_x(d)}"
+                cells.append(txt)
+            fl = res.get("floor", {})
+            fd = res.get("floor_detoast", {})
+            cells.append(f"{fmt_ns(fl.get('raw_ns'))} / {fmt_ns(fd.get('net_ns'))}")
+            fdoc = floor["docs"].get(n)
+            cells.append(f"{fmt_ns(fdoc['touch_ns'])}" + ("" if fdoc['status'] == "ok" else " (error)") if fdoc else "")
+            ratio_floor = None
+            if fdoc and prim and res.get(prim, {}).get("net_ns"):
+                ratio_floor = res[prim]["net_ns"] / fdoc["touch_ns"]
+                cells.append(f"{ratio_floor:.1f}×")
+            else:
+                cells.append("")
+            L.append("| " + " | ".join(cells) + " |")
+            for note in w.get("notes", []):
+                notes.append(f"`{n}`: {note}")
+            if w.get("error"):
+                notes.append(f"`{n}`: {w['error']}")
+            for c, d in res.items():
+                csv_rows.append({"group": g, "workload": n, "competitor": c, "rows": wr["rows"], "bytes": wr["bytes"],
+                                 "records": wr["records"], "primary": prim,
+                                 "raw_ns_per_doc": round(d["raw_ns"], 1) if d["raw_ns"] is not None else "",
+                                 "net_ns_per_doc": round(d["net_ns"], 1) if d["net_ns"] is not None else "",
+                                 "speedup_net_median": round(d["speedup"], 3) if d.get("speedup") else "",
+                                 "speedup_net_min": round(d["speedup_min"], 3) if d.get("speedup") else "",
+                                 "speedup_net_max": round(d["speedup_max"], 3) if d.get("speedup") else "",
+                                 "speedup_raw_median": round(d["speedup_raw"], 3) if d.get("speedup_raw") else "",
+                                 "simdjson_floor_ns": fdoc["touch_ns"] if fdoc else "",
+                                 "rounds": len(wr["latency_us"].get(c, []))})
+            if prim and g != "errors":
+                chart.append((n, {c: res[c].get("speedup") for c in res if res[c].get("speedup") and c in
+                                  (BUILTINS_DOC + BUILTINS_BATCH)}))
+            # targets
+            if g == "documents" and prim:
+                for comp, want in (("jsonb_populate_record", 5.0), ("cast_jsonb", 2.0)):
+                    d = res.get(comp, {})
+                    if d.get("speedup"):
+                        targets.append((f"{n}: serde ≥ {want:g}× faster than {LABEL[comp]}", f"{d['speedup']:.2f}×",
+                                        d["speedup"] >= want))
+                if ratio_floor:
+                    targets.append((f"{n}: serde within 3× of the simdjson floor", f"{ratio_floor:.2f}×", ratio_floor <= 3))
+            if n == "batch1000" and prim == "serde_each_text":
+                d = res.get("jsonb_populate_recordset", {})
+                if d.get("speedup"):
+                    targets.append(("batch1000: decode_each ≥ 3× faster than jsonb_populate_recordset",
+                                    f"{d['speedup']:.2f}×", d["speedup"] >= 3))
+            if g == "batches" and wr["records"]:
+                for c in (prim, "jsonb_populate_recordset"):
+                    if c and res.get(c, {}).get("net_ns"):
+                        notes.append(f"`{n}` {LABEL[c]}: {fmt_ns(res[c]['net_ns'] / wr['records'])} per record (net)")
+        L.append("")
+        if notes:
+            L += ["Notes:", ""] + [f"- {x}" for x in notes] + [""]
+
+    # cold
+    if colds:
+        L += ["## Cold: the first decode in a fresh backend", "",
+              "`pgbench -C` (a new connection per transaction; connecting is not in the latency), one document per "
+              "statement from a one-row table. *first-decode extra* = (cold − cold floor) − (warm − warm floor): what "
+              "the first decode costs beyond a warm one (library load, catalog read, plan compile), net of what any "
+              "first query on that table costs.", ""]
+        L.append("| variant | workload | competitor | cold (median) | cold p90 | warm | cold − SELECT 1 (cold) | first-decode extra |")
+        L.append("|---|---|---|---|---|---|---|---|")
+        for cd in colds:
+            s1 = cd.get("select1_cold_us", 0)
+            for n, e in cd["workloads"].items():
+                fl = e.get("floor", {})
+                for c, v in e.items():
+                    if c == "floor" or "error" in v:
+                        continue
+                    extra = None
+                    if "cold_us" in fl:
+                        extra = (v["cold_us"] - fl["cold_us"]) - (v["warm_us"] - fl["warm_us"])
+                    L.append(f"| {cd['label']} | `{n}` | {LABEL.get(c, c)} | {v['cold_us'] / 1000:.3f} ms | "
+                             f"{v['cold_p90_us'] / 1000:.3f} ms | {v['warm_us'] / 1000:.3f} ms | "
+                             f"{(v['cold_us'] - s1) / 1000:.3f} ms | "
+                             f"{'' if extra is None else f'{extra / 1000:.3f} ms'} |")
+                    if c == "serde_text" and n == "stripe_invoice" and extra is not None:
+                        targets.append((f"cold ({cd['label']}): first Stripe decode ≤ 1 ms more than a warm one",
+                                        f"{extra / 1000:.3f} ms", extra <= 1000))
+                    csv_rows.append({"group": "cold", "workload": n, "competitor": f"{c}:{cd['label']}",
+                                     "raw_ns_per_doc": v["cold_us"] * 1000, "net_ns_per_doc":
+                                     "" if extra is None else extra * 1000})
+            L.append(f"| {cd['label']} | – | SELECT 1 | {s1 / 1000:.3f} ms | | | | |")
+        L.append("")
+
+    # memory
+    if mem:
+        L += ["## Plan memory (serde_cache_stats().bytes, one fresh backend per shape)", ""]
+        L.append("| workload | plans | bytes after 1 doc | bytes after 1+5×rows docs | grows? |")
+        L.append("|---|---|---|---|---|")
+        for r in mem["shapes"]:
+            if "error" in r:
+                L.append(f"| `{r['workload']}` | error: {r['error']} | | | |")
+                continue
+            grows = r["bytes_after_many"] != r["bytes_after_1"]
+            L.append(f"| `{r['workload']}` | {r['plans']} | {r['bytes_after_1']:,} | {r['bytes_after_many']:,} "
+                     f"({r['docs_many']:,} docs) | {'**yes**' if grows else 'no'} |")
+            targets.append((f"plan memory of {r['workload']} does not grow with document count",
+                            f"{r['bytes_after_1']:,} → {r['bytes_after_many']:,} B", not grows))
+        if mem.get("by_size"):
+            sz = mem["by_size"]
+            L += ["", "Same backend, the `list1000` shape over lists of " +
+                  ", ".join(f"{r['items']:,}" for r in sz) + " items: bytes " +
+                  " → ".join(f"{r['bytes']:,}" if isinstance(r['bytes'], int) else str(r['bytes']) for r in sz)]
+            bs = [r["bytes"] for r in sz if isinstance(r["bytes"], int)]
+            if bs:
+                targets.append(("plan memory does not grow with document size (10 → 100,000 items)",
+                                " → ".join(f"{b:,}" for b in bs), len(set(bs)) == 1))
+        L.append("")
+
+    if targets:
+        L += ["## Targets (issue 3)", "", "| target | measured | |", "|---|---|---|"]
+        for t, m, ok in targets:
+            L.append(f"| {t} | {m} | {'met' if ok else '**missed**'} |")
+        L.append("")
+
+    os.makedirs(a.out_dir, exist_ok=True)
+    with open(os.path.join(a.out_dir, "results.md"), "w") as f:
+        f.write("\n".join(L) + "\n")
+    with open(os.path.join(a.out_dir, "results.csv"), "w", newline="") as f:
+        fields = ["group", "workload", "competitor", "rows", "bytes", "records", "primary", "raw_ns_per_doc",
+                  "net_ns_per_doc", "speedup_net_median", "speedup_net_min", "speedup_net_max", "speedup_raw_median",
+                  "simdjson_floor_ns", "rounds"]
+        wr = csv.DictWriter(f, fieldnames=fields, restval="")
+        wr.writeheader()
+        for r in csv_rows:
+            wr.writerow(r)
+    write_svg(os.path.join(a.out_dir, "ratios.svg"), chart, env)
+    log(f"report: {a.out_dir}/results.md, results.csv, ratios.svg")
+
+
+def write_svg(path, chart, env):
+    """Horizontal grouped bars: speedup of serde over each built-in, log scale."""
+    series = [("jsonb_populate_record", "#1f77b4"), ("jsonb_populate_recordset", "#1f77b4"),
+              ("json_populate_record", "#ff7f0e"), ("json_populate_recordset", "#ff7f0e"), ("cast_jsonb", "#2ca02c")]
+    chart = [(n, d) for n, d in chart if d]
+    if not chart:
+        chart = [("(no serde results)", {})]
+    bar_h, gap = 9, 10
+    left, right, top = 170, 40, 50
+    width = 900
+    per = 3 * bar_h + gap
+    height = top + per * len(chart) + 60
+    vals = [v for _, d in chart for v in d.values() if v and v > 0] or [1]
+    lo = min(0.5, min(vals) / 1.2)
+    hi = max(2, max(vals) * 1.2)
+    lmin, lmax = math.log10(lo), math.log10(hi)
+    W = width - left - right
+
+    def x(v):
+        return left + (math.log10(max(v, lo)) - lmin) / (lmax - lmin) * W
+
+    s = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" font-size="11">',
+         f'<rect width="{width}" height="{height}" fill="white"/>',
+         f'<text x="{left}" y="18" font-size="14" font-weight="bold">serde speedup over built-ins (net, warm; median of rounds; log scale)</text>',
+         f'<text x="{left}" y="34" fill="#555">{env.get("cpu", "")} · {env.get("pg", "")[:40]} · {env.get("commit", "")[:12]} · {env.get("date", "")}</text>']
+    # grid
+    t = 10 ** math.floor(lmin)
+    while t <= hi:
+        for m in (1, 2, 5):
+            v = t * m
+            if lo <= v <= hi:
+                s.append(f'<line x1="{x(v):.1f}" y1="{top - 5}" x2="{x(v):.1f}" y2="{height - 45}" stroke="{"#000" if v == 1 else "#ddd"}"/>')
+                s.append(f'<text x="{x(v):.1f}" y="{height - 32}" text-anchor="middle">{v:g}×</text>')
+        t *= 10
+    for i, (n, d) in enumerate(chart):
+        y0 = top + i * per
+        s.append(f'<text x="{left - 6}" y="{y0 + 1.5 * bar_h + 4}" text-anchor="end">{n}</text>')
+        k = 0
+        for name, color in series:
+            if name in d and d[name]:
+                v = d[name]
+                x0, x1 = x(1), x(v)
+                s.append(f'<rect x="{min(x0, x1):.1f}" y="{y0 + k * bar_h}" width="{abs(x1 - x0):.1f}" height="{bar_h - 1}" fill="{color}"/>')
+                s.append(f'<text x="{max(x0, x1) + 3:.1f}" y="{y0 + k * bar_h + bar_h - 2}" font-size="9">{v:.1f}×</text>')
+                k += 1
+    ly = height - 14
+    for j, (lbl, color) in enumerate((("jsonb_populate_record(set)", "#1f77b4"), ("json_populate_record(set)", "#ff7f0e"),
+                                      ("body::jsonb", "#2ca02c"))):
+        s.append(f'<rect x="{left + j * 220}" y="{ly - 9}" width="10" height="10" fill="{color}"/>')
+        s.append(f'<text x="{left + j * 220 + 14}" y="{ly}">{lbl}</text>')
+    s.append("</svg>")
+    with open(path, "w") as f:
+        f.write("\n".join(s) + "\n")
+
+
+# --------------------------------------------------------------------------------------------
+# compare: the same scripts against two servers (revisions), alternating A B B A
+# --------------------------------------------------------------------------------------------
+
+def cmd_compare(a):
+    man = select_workloads(load_manifest(a.manifest), a.only, a.groups)
+    envs = {}
+    for lbl, host, port in (("A", a.host_a, a.port_a), ("B", a.host_b, a.port_b)):
+        e = dict(os.environ)
+        e.update(PGHOST=host, PGPORT=str(port), PGUSER="postgres")
+        envs[lbl] = e
+    av = {lbl: _available_env(a.db, man, envs[lbl]) for lbl in envs}
+    result = {"rounds": a.rounds, "workloads": {}}
+    t0 = time.time()
+    for w in man:
+        prim = {"batches": "serde_array_text", "errors": "serde_valid_text"}.get(w["group"], "serde_text")
+        if w["group"] == "batches" and not av["A"].get((w["name"], "serde_each_text")) and \
+                not av["B"].get((w["name"], "serde_each_text")):
+            prim = "serde_each_text"
+        c = next((c for c in w["competitors"] if c["name"] == prim), None)
+        fl = next(c for c in w["competitors"] if c["name"] == "floor")
+        if not c or av["A"].get((w["name"], prim)) or av["B"].get((w["name"], prim)):
+            result["workloads"][w["name"]] = {"skipped": av["A"].get((w["name"], prim)) or av["B"].get((w["name"], prim))
+                                              or "no such competitor"}
+            continue
+        try:
+            lat0 = pgbench(a.db, c["script"], 3, env=envs["A"])
+            pgbench(a.db, c["script"], 3, env=envs["B"])
+        except PgbenchError as e:
+            result["workloads"][w["name"]] = {"skipped": str(e)}
+            continue
+        txns = int(max(a.min_txns, math.ceil(a.target_ms * 1000 / max(statistics.median(lat0[1:]), 1))))
+        ftx = int(max(a.min_txns, txns // 2))
+        lat = {"A": [], "B": [], "floorA": [], "floorB": []}
+        for r in range(a.rounds):
+            order = ("A", "B") if r % 2 == 0 else ("B", "A")
+            for lbl in order:
+                lat[lbl].append(warm_latency(pgbench(a.db, c["script"], txns, env=envs[lbl])))
+                lat["floor" + lbl].append(warm_latency(pgbench(a.db, fl["script"], ftx, env=envs[lbl])))
+        rows = w["rows"]
+        netA = [(x - f) * 1000 / rows for x, f in zip(lat["A"], lat["floorA"])]
+        netB = [(x - f) * 1000 / rows for x, f in zip(lat["B"], lat["floorB"])]
+        mA, mB = statistics.median(netA), statistics.median(netB)
+        rawA, rawB = statistics.median(lat["A"]), statistics.median(lat["B"])
+        ratio = mB / mA if mA > 0 else float("nan")
+        result["workloads"][w["name"]] = {"competitor": prim, "rows": rows, "net_ns_A": mA, "net_ns_B": mB,
+                                          "ratio": ratio, "raw_ratio": rawB / rawA, "latency_us": lat}
+        log(f"compare {w['name']:<22} {prim:<17} A {fmt_ns(mA):>10}  B {fmt_ns(mB):>10}  B/A {ratio:.3f} "
+            f"(raw {rawB / rawA:.3f})  [{time.time() - t0:.0f}s]")
+        json.dump(result, open(a.out, "w"), indent=1)
+    json.dump(result, open(a.out, "w"), indent=1)
+    # verdict
+    bad = []
+    print(f"\n{'workload':<24} {'competitor':<18} {'A net/doc':>12} {'B net/doc':>12} {'B/A':>7} {'raw B/A':>8}")
+    for n, r in result["workloads"].items():
+        if "skipped" in r:
+            print(f"{n:<24} skipped: {r['skipped']}")
+            continue
+        flag = ""
+        if r["ratio"] > a.limit:
+            flag = f"  SLOWER than limit {a.limit}"
+            bad.append(n)
+        print(f"{n:<24} {r['competitor']:<18} {fmt_ns(r['net_ns_A']):>12} {fmt_ns(r['net_ns_B']):>12} "
+              f"{r['ratio']:>7.3f} {r['raw_ratio']:>8.3f}{flag}")
+    rs = [r["ratio"] for r in result["workloads"].values() if "ratio" in r]
+    if rs:
+        print(f"\nB/A over {len(rs)} workloads: min {min(rs):.3f}, median {statistics.median(rs):.3f}, max {max(rs):.3f}; "
+              f"limit {a.limit}")
+    if bad:
+        print(f"compare: {len(bad)} workload(s) slower than {a.limit}: {', '.join(bad)}")
+        sys.exit(1)
+
+
+def _available_env(db, man, env):
+    old = dict(os.environ)
+    try:
+        os.environ.update({k: env[k] for k in ("PGHOST", "PGPORT", "PGUSER")})
+        return available(db, man)
+    finally:
+        os.environ.clear()
+        os.environ.update(old)
+
+
+# --------------------------------------------------------------------------------------------
+
+def main():
+    ap = argparse.ArgumentParser()
+    sub = ap.add_subparsers(dest="cmd", required=True)
+
+    def common(p):
+        p.add_argument("--manifest", required=True)
+        p.add_argument("--db", default="serde_bench")
+        p.add_argument("--only", type=lambda s: [x for x in s.split(",") if x], default=None)
+        p.add_argument("--groups", type=lambda s: [x for x in s.split(",") if x], default=None)
+
+    p = sub.add_parser("floor"); common(p)
+    p.add_argument("--floor-bin", required=True); p.add_argument("--runs", type=int, default=7)
+    p.add_argument("--min-ms", type=float, default=150); p.add_argument("--out", required=True)
+    p = sub.add_parser("warm"); common(p)
+    p.add_argument("--rounds", type=int, default=5); p.add_argument("--target-ms", type=float, default=500)
+    p.add_argument("--min-txns", type=int, default=5); p.add_argument("--out", required=True)
+    p = sub.add_parser("cold"); common(p)
+    p.add_argument("--txns", type=int, default=100); p.add_argument("--label", default="no preload")
+    p.add_argument("--out", required=True)
+    p = sub.add_parser("memory"); common(p); p.add_argument("--out", required=True)
+    p = sub.add_parser("report")
+    p.add_argument("--manifest", required=True); p.add_argument("--warm"); p.add_argument("--floor")
+    p.add_argument("--cold", action="append"); p.add_argument("--memory"); p.add_argument("--env")
+    p.add_argument("--out-dir", required=True)
+    p = sub.add_parser("compare"); common(p)
+    p.add_argument("--host-a", required=True); p.add_argument("--port-a", required=True)
+    p.add_argument("--host-b", required=True); p.add_argument("--port-b", required=True)
+    p.add_argument("--rounds", type=int, default=6); p.add_argument("--target-ms", type=float, default=250)
+    p.add_argument("--min-txns", type=int, default=5); p.add_argument("--limit", type=float, default=1.10)
+    p.add_argument("--out", required=True)
+    a = ap.parse_args()
+    {"floor": cmd_floor, "warm": cmd_warm, "cold": cmd_cold, "memory": cmd_memory, "report": cmd_report,
+     "compare": cmd_compare}[a.cmd](a)
+
+
+if __name__ == "__main__":
+    main()

@@ -160,3 +160,103 @@ AS 'MODULE_PATHNAME', 'serde_valid_typed';
 CREATE FUNCTION serde_valid(shape text, doc bytea)
 RETURNS boolean LANGUAGE c STABLE PARALLEL SAFE
 AS 'MODULE_PATHNAME', 'serde_valid_shape';
+
+-- ---- all violations: serde_errors ---------------------------------------------------------------
+-- Same argument forms as serde_valid.  Every violation in document order (capped by
+-- serde.max_errors); malformed input yields one row; byte_offset is NULL for jsonb.
+
+CREATE FUNCTION serde_errors(target anyelement, doc text)
+RETURNS TABLE (path text, code text, message text, byte_offset bigint)
+LANGUAGE c STABLE PARALLEL SAFE ROWS 10
+AS 'MODULE_PATHNAME', 'serde_errors_typed';
+CREATE FUNCTION serde_errors(target anyelement, doc text, shape text)
+RETURNS TABLE (path text, code text, message text, byte_offset bigint)
+LANGUAGE c STABLE PARALLEL SAFE ROWS 10
+AS 'MODULE_PATHNAME', 'serde_errors_typed';
+CREATE FUNCTION serde_errors(shape text, doc text)
+RETURNS TABLE (path text, code text, message text, byte_offset bigint)
+LANGUAGE c STABLE PARALLEL SAFE ROWS 10
+AS 'MODULE_PATHNAME', 'serde_errors_shape';
+
+CREATE FUNCTION serde_errors(target anyelement, doc json)
+RETURNS TABLE (path text, code text, message text, byte_offset bigint)
+LANGUAGE c STABLE PARALLEL SAFE ROWS 10
+AS 'MODULE_PATHNAME', 'serde_errors_typed';
+CREATE FUNCTION serde_errors(target anyelement, doc json, shape text)
+RETURNS TABLE (path text, code text, message text, byte_offset bigint)
+LANGUAGE c STABLE PARALLEL SAFE ROWS 10
+AS 'MODULE_PATHNAME', 'serde_errors_typed';
+CREATE FUNCTION serde_errors(shape text, doc json)
+RETURNS TABLE (path text, code text, message text, byte_offset bigint)
+LANGUAGE c STABLE PARALLEL SAFE ROWS 10
+AS 'MODULE_PATHNAME', 'serde_errors_shape';
+
+CREATE FUNCTION serde_errors(target anyelement, doc jsonb)
+RETURNS TABLE (path text, code text, message text, byte_offset bigint)
+LANGUAGE c STABLE PARALLEL SAFE ROWS 10
+AS 'MODULE_PATHNAME', 'serde_errors_typed';
+CREATE FUNCTION serde_errors(target anyelement, doc jsonb, shape text)
+RETURNS TABLE (path text, code text, message text, byte_offset bigint)
+LANGUAGE c STABLE PARALLEL SAFE ROWS 10
+AS 'MODULE_PATHNAME', 'serde_errors_typed';
+CREATE FUNCTION serde_errors(shape text, doc jsonb)
+RETURNS TABLE (path text, code text, message text, byte_offset bigint)
+LANGUAGE c STABLE PARALLEL SAFE ROWS 10
+AS 'MODULE_PATHNAME', 'serde_errors_shape';
+
+CREATE FUNCTION serde_errors(target anyelement, doc bytea)
+RETURNS TABLE (path text, code text, message text, byte_offset bigint)
+LANGUAGE c STABLE PARALLEL SAFE ROWS 10
+AS 'MODULE_PATHNAME', 'serde_errors_typed';
+CREATE FUNCTION serde_errors(target anyelement, doc bytea, shape text)
+RETURNS TABLE (path text, code text, message text, byte_offset bigint)
+LANGUAGE c STABLE PARALLEL SAFE ROWS 10
+AS 'MODULE_PATHNAME', 'serde_errors_typed';
+CREATE FUNCTION serde_errors(shape text, doc bytea)
+RETURNS TABLE (path text, code text, message text, byte_offset bigint)
+LANGUAGE c STABLE PARALLEL SAFE ROWS 10
+AS 'MODULE_PATHNAME', 'serde_errors_shape';
+
+-- ---- batches: serde_decode_each -----------------------------------------------------------------
+-- A JSON array (first non-blank byte '[') or newline-delimited JSON; jsonb must be an array.
+-- The whole input is decoded before the first row is returned (any error: no rows).
+
+CREATE FUNCTION serde_decode_each(target anyelement, doc text)
+RETURNS SETOF anyelement LANGUAGE c STABLE PARALLEL SAFE ROWS 1000
+AS 'MODULE_PATHNAME', 'serde_decode_each_typed';
+CREATE FUNCTION serde_decode_each(target anyelement, doc text, shape text)
+RETURNS SETOF anyelement LANGUAGE c STABLE PARALLEL SAFE ROWS 1000
+AS 'MODULE_PATHNAME', 'serde_decode_each_typed';
+CREATE FUNCTION serde_decode_each(shape text, doc text)
+RETURNS SETOF record LANGUAGE c STABLE PARALLEL SAFE ROWS 1000
+AS 'MODULE_PATHNAME', 'serde_decode_each_shape';
+
+CREATE FUNCTION serde_decode_each(target anyelement, doc json)
+RETURNS SETOF anyelement LANGUAGE c STABLE PARALLEL SAFE ROWS 1000
+AS 'MODULE_PATHNAME', 'serde_decode_each_typed';
+CREATE FUNCTION serde_decode_each(target anyelement, doc json, shape text)
+RETURNS SETOF anyelement LANGUAGE c STABLE PARALLEL SAFE ROWS 1000
+AS 'MODULE_PATHNAME', 'serde_decode_each_typed';
+CREATE FUNCTION serde_decode_each(shape text, doc json)
+RETURNS SETOF record LANGUAGE c STABLE PARALLEL SAFE ROWS 1000
+AS 'MODULE_PATHNAME', 'serde_decode_each_shape';
+
+CREATE FUNCTION serde_decode_each(target anyelement, doc jsonb)
+RETURNS SETOF anyelement LANGUAGE c STABLE PARALLEL SAFE ROWS 1000
+AS 'MODULE_PATHNAME', 'serde_decode_each_typed';
+CREATE FUNCTION serde_decode_each(target anyelement, doc jsonb, shape text)
+RETURNS SETOF anyelement LANGUAGE c STABLE PARALLEL SAFE ROWS 1000
+AS 'MODULE_PATHNAME', 'serde_decode_each_typed';
+CREATE FUNCTION serde_decode_each(shape text, doc jsonb)
+RETURNS SETOF record LANGUAGE c STABLE PARALLEL SAFE ROWS 1000
+AS 'MODULE_PATHNAME', 'serde_decode_each_shape';
+
+CREATE FUNCTION serde_decode_each(target anyelement, doc bytea)
+RETURNS SETOF anyelement LANGUAGE c STABLE PARALLEL SAFE ROWS 1000
+AS 'MODULE_PATHNAME', 'serde_decode_each_typed';
+CREATE FUNCTION serde_decode_each(target anyelement, doc bytea, shape text)
+RETURNS SETOF anyelement LANGUAGE c STABLE PARALLEL SAFE ROWS 1000
+AS 'MODULE_PATHNAME', 'serde_decode_each_typed';
+CREATE FUNCTION serde_decode_each(shape text, doc bytea)
+RETURNS SETOF record LANGUAGE c STABLE PARALLEL SAFE ROWS 1000
+AS 'MODULE_PATHNAME', 'serde_decode_each_shape';

@@ -1,7 +1,9 @@
 -- types.sql — every column type of DESIGN §3.3, one list of good and bad values each.
 -- Each row of a list is one document; `result` is the decoded value as text, or
 -- "ERROR <SQLSTATE>: <message> [<DETAIL>]" — the full message with its path.
+SET client_min_messages = warning;   -- no NOTICE whether or not an earlier test created it
 CREATE EXTENSION IF NOT EXISTS serde;
+RESET client_min_messages;
 \set VERBOSITY default
 \set SHOW_CONTEXT never
 
@@ -18,7 +20,7 @@ END $f$;
 -- dec(type, doc [, shape]): the typed LATERAL form on one text document
 CREATE FUNCTION pg_temp.dec(typ text, doc text, shape text DEFAULT NULL) RETURNS text
 LANGUAGE sql AS $f$
-    SELECT pg_temp.try(format('SELECT d::text FROM serde_decode(NULL::%s, %L%s) d', typ, doc,
+    SELECT pg_temp.try(format('SELECT decoded::text FROM serde_decode(NULL::%s, %L%s) decoded', typ, doc,
                               coalesce(', ' || quote_literal(shape), '')))
 $f$;
 
@@ -479,6 +481,22 @@ SELECT serde_valid(NULL::ty_dom, '{"p": 0}') AS check_false,
        serde_valid(NULL::ty_dom, '{"c": null}') AS not_null,
        serde_valid(NULL::ty_dom, '{"p": 3}') AS good;
 
+-- a CHECK expression that raises: the error propagates (also from serde_valid) with its own
+-- SQLSTATE, prefixed with shape and path; domains over composites check the whole row
+CREATE DOMAIN ty_div AS int4 CHECK (100 / VALUE > 0);
+CREATE DOMAIN ty_pos_point AS ty_point CHECK ((VALUE).x > 0);
+CREATE TYPE ty_dom3 AS (d ty_div, p ty_pos_point, ps ty_pos_point[]);
+SELECT doc, pg_temp.dec('ty_dom3', doc) AS result FROM (VALUES
+    ('{"d": 5, "p": {"x": 1, "y": 2}, "ps": [{"x": 1, "y": 1}]}'),
+    ('{"d": 0, "p": {"x": 1, "y": 2}, "ps": []}'),
+    ('{"d": 500, "p": {"x": 1, "y": 2}, "ps": []}'),
+    ('{"d": 5, "p": {"x": 0, "y": 2}, "ps": []}'),
+    ('{"d": 5, "p": {"x": 1, "y": 2}, "ps": [{"x": 1, "y": 1}, {"x": -1, "y": 1}]}'),
+    ('{"d": 5, "p": {"x": 1, "y": "2"}, "ps": []}')
+) v(doc);
+SELECT pg_temp.try($$SELECT serde_valid(NULL::ty_dom3, '{"d": 0, "p": {"x": 1, "y": 2}, "ps": []}')::text$$) AS valid_raising_check,
+       serde_valid(NULL::ty_dom3, '{"d": 5, "p": {"x": 0, "y": 2}, "ps": []}') AS valid_false_check;
+
 -- ---- any other type, through its input function ----------------------------------------------
 -- errors are prefixed with "<shape>: <path>: " and keep the input function's SQLSTATE
 SET lc_monetary = 'C';
@@ -577,6 +595,8 @@ SELECT count(*) FILTER (WHERE serde_unregister(name)) AS unregistered
                ('TyUuid'), ('TyBytes'), ('TyEnum'), ('TyJson'), ('TyArr'), ('TyPath'), ('TyDom'),
                ('TyDom2'), ('TyOther'), ('TyTextRoot')) v(name);
 DROP TABLE ty_inbox;
+DROP TYPE ty_dom3;
+DROP DOMAIN ty_pos_point, ty_div;
 DROP TYPE ty_text, ty_int, ty_int_coerce, ty_float, ty_num, ty_bool, ty_ts, ty_epoch, ty_dt, ty_uuid,
           ty_bytes, ty_enum, ty_colour, ty_json, ty_arr, ty_path, ty_seg, ty_point, ty_dom, ty_dom2,
           ty_other;

@@ -21,5 +21,6 @@ main(int argc, char **argv)
 #define RUN(name) unit_##name();
 	UNIT_GROUPS(RUN)
 	printf("%d passed, %d failed\n", unit_passed, unit_failed);
+	fflush(stdout);
 	return unit_failed ? 1 : 0;
 }

@@ -112,7 +112,9 @@ ut_composite(const char *name, const char *cols)
 	t->precision = t->scale = -1;
 	t->ncols = n;
 	t->cols = c;
-	made[nmade++] = t;
+	free(spec);
+	if (nmade < (int) (sizeof(made) / sizeof(made[0])))
+		made[nmade++] = t;
 	return t;
 }
 

@@ -108,6 +108,10 @@ check_keys(cctx *c, const sd_jnode *obj, const char *const *allowed)
 	{
 		bool		found = false;
 
+		for (int k = 0; k < i; k++)
+			if (strcmp(obj->keys[k], obj->keys[i]) == 0)
+				return opt_fail(c, obj->keys[i], "duplicate option \"%s\"", obj->keys[i], NULL);
+
 		for (const char *const *k = allowed; *k; k++)
 			if (strcmp(*k, obj->keys[i]) == 0)
 				found = true;
@@ -366,7 +370,14 @@ shape_node(cctx *c, const char *shape, const sd_type *coltype, sd_format fmt)
 	}
 	for (int i = 0; i < c->nmemo; i++)
 		if (strcmp(c->memos[i].shape, shape) == 0 && c->memos[i].kind == coltype->kind)
+		{
+			const sd_type *mt = validate ? c->memos[i].node->elem->type : c->memos[i].node->type;
+
+			if (!validate && mt != coltype)
+				return opt_fail(c, "shape", "shape \"%s\" decodes into %s, not the column's type",
+								shape, mt->name), NULL;
 			return c->memos[i].node;
+		}
 	if (!c->resolver || !c->resolver->resolve)
 		return opt_fail(c, "shape", "shape \"%s\" cannot be resolved here", shape, NULL), NULL;
 	sd_error_clear(&rerr);

@@ -1285,7 +1285,15 @@ decode(sd_decoder *d, const sd_plan *plan, const sd_node *node, const char *buf,
 	std::string_view tok = token_of(doc);
 
 	if (!decode_value(w, doc, node, Dest {IN_TAPE, first}) && !recover_value(w, doc, 0))
+	{
+		/* a malformed document is rejected as such, even when a value error came first */
+		sd_error	exact;
+
+		if (!is_fatal(err->code) && !sd_json_validate(w.hooks, buf, len, &exact) &&
+			exact.code == SD_E_SYNTAX)
+			return syntax(w, simdjson::TAPE_ERROR, buf + exact.offset);
 		return false;
+	}
 
 	/* nothing may follow the root value */
 	char		c0 = tok.empty() ? 0 : tok[0];

@@ -1,9 +1,11 @@
 /*
- * decode.c — the decode entry points: serde_decode and serde_valid in their typed and record
- * forms for text/json/jsonb/bytea documents.  Resolves the plan through the call site's fn_extra
- * (kept for the statement), applies the NULL and target rules of DESIGN §1, runs the core's JSON
- * decoder (backend-wide, malloc-based, interruptible, bounded by serde.max_depth,
- * serde.max_document_bytes and the stack left) and converts the tape into the result.
+ * decode.c — the decode entry points: serde_decode, serde_valid, serde_errors and
+ * serde_decode_each in their typed and record forms for text/json/jsonb/bytea documents.
+ * Resolves the plan through the call site's fn_extra (kept for the statement), applies the NULL
+ * and target rules of DESIGN §1, runs the core's JSON decoder (backend-wide, malloc-based,
+ * interruptible, bounded by serde.max_depth, serde.max_document_bytes and the stack left) or,
+ * for jsonb documents, the jsonb walker (jsonb_walk.c, no text round trip), and converts the
+ * tape into the result.  serde_errors and serde_decode_each materialize their rows.
  */
 #include "postgres.h"
 
@@ -11,6 +13,7 @@
 #include "access/xact.h"
 #include "catalog/pg_proc.h"
 #include "catalog/pg_type.h"
+#include "funcapi.h"
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "tcop/tcopprot.h"
@@ -20,13 +23,19 @@
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/syscache.h"
+#include "utils/tuplestore.h"
 
 #include "serde_pg.h"
+#include "jsonb_walk.h"
 
 PG_FUNCTION_INFO_V1(serde_decode_typed);
 PG_FUNCTION_INFO_V1(serde_decode_shape);
 PG_FUNCTION_INFO_V1(serde_valid_typed);
 PG_FUNCTION_INFO_V1(serde_valid_shape);
+PG_FUNCTION_INFO_V1(serde_errors_typed);
+PG_FUNCTION_INFO_V1(serde_errors_shape);
+PG_FUNCTION_INFO_V1(serde_decode_each_typed);
+PG_FUNCTION_INFO_V1(serde_decode_each_shape);
 
 /* ---- errors ----------------------------------------------------------------------------------- */
 
@@ -181,6 +190,47 @@ stack_budget(void)
 
 /* ---- decode + convert --------------------------------------------------------------------------- */
 
+static void
+limits_init(sd_limits *lim)
+{
+	lim->max_depth = (uint32) sd_pg_max_depth;
+	lim->max_document_bytes = (uint64) sd_pg_max_document_bytes;
+	lim->stack_budget = stack_budget();
+}
+
+/* A core call stopped for a pending interrupt: serve it (it may raise), then the caller retries. */
+static void
+serve_interrupt(int attempt)
+{
+	CHECK_FOR_INTERRUPTS();
+	if (attempt >= 1000)
+		ereport(ERROR,
+				(errcode(ERRCODE_QUERY_CANCELED),
+				 errmsg("canceling statement: serde decode interrupted")));
+}
+
+static void
+convert_init(SdConvert *cx, SdPgPlan *plan, const sd_val *tape, bool soft, bool offsets,
+			 const char *option_path)
+{
+	cx->plan = plan;
+	cx->tape = tape;
+	cx->soft = soft;
+	cx->failed = false;
+	cx->offsets = offsets;
+	cx->option_path = option_path;
+	cx->locate = NULL;
+	cx->locate_arg = NULL;
+	cx->located = false;
+	cx->root_path[0] = '\0';
+	cx->offset_base = 0;
+	cx->capture = false;
+	cx->fail_sqlstate = 0;
+	cx->fail_offset = -1;
+	cx->fail_path[0] = '\0';
+	cx->fail_problem[0] = '\0';
+}
+
 SdDecodeStatus
 sd_pg_decode(SdPgPlan *plan, const sd_node *node, const char *doc, size_t len, bool offsets,
 			 bool soft, const char *option_path, Datum *result, bool *isnull)
@@ -189,9 +239,7 @@ sd_pg_decode(SdPgPlan *plan, const sd_node *node, const char *doc, size_t len, b
 	DecoderSlot *volatile slot;
 	volatile SdDecodeStatus status = SD_DECODED;
 
-	lim.max_depth = (uint32) sd_pg_max_depth;
-	lim.max_document_bytes = (uint64) sd_pg_max_document_bytes;
-	lim.stack_budget = stack_budget();
+	limits_init(&lim);
 	*result = (Datum) 0;
 	*isnull = true;
 
@@ -208,12 +256,7 @@ sd_pg_decode(SdPgPlan *plan, const sd_node *node, const char *doc, size_t len, b
 			ok = sd_decode_json(slot->d, plan->plan, node, doc, len, &lim, &root, &err);
 			if (ok || err.code != SD_E_CANCELED)
 				break;
-			/* an interrupt is pending: serve it (it may raise), then decode again */
-			CHECK_FOR_INTERRUPTS();
-			if (attempt >= 1000)
-				ereport(ERROR,
-						(errcode(ERRCODE_QUERY_CANCELED),
-						 errmsg("canceling statement: serde decode interrupted")));
+			serve_interrupt(attempt);
 		}
 		if (!ok)
 		{
@@ -232,12 +275,7 @@ sd_pg_decode(SdPgPlan *plan, const sd_node *node, const char *doc, size_t len, b
 		{
 			SdConvert	cx;
 
-			cx.plan = plan;
-			cx.tape = sd_decoder_tape(slot->d);
-			cx.soft = soft;
-			cx.failed = false;
-			cx.offsets = offsets;
-			cx.option_path = option_path;
+			convert_init(&cx, plan, sd_decoder_tape(slot->d), soft, offsets, option_path);
 			*result = sd_pg_convert(&cx, node, root, isnull);
 			if (cx.failed)
 			{
@@ -250,6 +288,78 @@ sd_pg_decode(SdPgPlan *plan, const sd_node *node, const char *doc, size_t len, b
 	PG_FINALLY();
 	{
 		decoder_release(slot);
+		sd_pg_plan_release(plan);
+	}
+	PG_END_TRY();
+	return status;
+}
+
+/* serde.max_document_bytes for a jsonb document (its binary size). */
+static void
+check_jsonb_size(SdPgPlan *plan, Jsonb *jb)
+{
+	Size		size = VARSIZE(jb) - VARHDRSZ;
+
+	if ((uint64) size > (uint64) sd_pg_max_document_bytes)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s: $: jsonb document of %zu bytes exceeds serde.max_document_bytes (%d)",
+						plan->display, (size_t) size, sd_pg_max_document_bytes)));
+}
+
+/*
+ * A jsonb document: walked directly (jsonb_walk.c) into a tape in a context of its own, then
+ * converted in the caller's context.  Results equal those from text input apart from jsonb's
+ * normalisation; errors carry paths but no offsets.
+ */
+SdDecodeStatus
+sd_pg_decode_jsonb(SdPgPlan *plan, const sd_node *node, Jsonb *jb, bool soft, Datum *result,
+				   bool *isnull)
+{
+	MemoryContext caller = CurrentMemoryContext;
+	MemoryContext walkcxt;
+	volatile SdDecodeStatus status = SD_DECODED;
+
+	*result = (Datum) 0;
+	*isnull = true;
+	check_jsonb_size(plan, jb);
+	walkcxt = AllocSetContextCreate(caller, "serde jsonb walk", ALLOCSET_DEFAULT_SIZES);
+	plan->refcount++;
+	PG_TRY();
+	{
+		const sd_val *tape = NULL;
+		uint32		root = 0;
+		sd_error	err;
+		bool		ok;
+
+		MemoryContextSwitchTo(walkcxt);
+		ok = sd_pg_jsonb_decode(jb, node, &tape, &root, &err);
+		MemoryContextSwitchTo(caller);
+		if (!ok)
+		{
+			if (soft && soft_code(err.code))
+				status = SD_INVALID;
+			else
+				sd_pg_raise_core_error(plan->display, &err, false);
+		}
+		else
+		{
+			SdConvert	cx;
+
+			convert_init(&cx, plan, tape, soft, false, NULL);
+			*result = sd_pg_convert(&cx, node, root, isnull);
+			if (cx.failed)
+			{
+				status = SD_INVALID;
+				*result = (Datum) 0;
+				*isnull = true;
+			}
+		}
+	}
+	PG_FINALLY();
+	{
+		MemoryContextSwitchTo(caller);
+		MemoryContextDelete(walkcxt);
 		sd_pg_plan_release(plan);
 	}
 	PG_END_TRY();
@@ -284,7 +394,7 @@ callsite_reset(void *arg)
 }
 
 static SdCallSite *
-callsite_get(FunctionCallInfo fcinfo, bool typed)
+callsite_get(FunctionCallInfo fcinfo, bool typed, const char *fname)
 {
 	FmgrInfo   *flinfo = fcinfo->flinfo;
 	SdCallSite *cs = flinfo->fn_extra;
@@ -309,7 +419,7 @@ callsite_get(FunctionCallInfo fcinfo, bool typed)
 		if (!OidIsValid(cs->argtype))
 			ereport(ERROR,
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-					 errmsg("could not determine the target type of serde_decode")));
+					 errmsg("could not determine the target type of %s", fname)));
 	}
 	cs->cb.func = callsite_reset;
 	cs->cb.arg = cs;
@@ -368,7 +478,8 @@ typedef enum NamedCheck
 
 /* Plan of a form that names the shape; ereports 22004 for a NULL name. */
 static SdPgPlan *
-callsite_plan_named(SdCallSite *cs, FunctionCallInfo fcinfo, int argno, NamedCheck check)
+callsite_plan_named(SdCallSite *cs, FunctionCallInfo fcinfo, int argno, NamedCheck check,
+					const char *fname)
 {
 	text	   *t;
 	const char *name;
@@ -414,7 +525,7 @@ callsite_plan_named(SdCallSite *cs, FunctionCallInfo fcinfo, int argno, NamedChe
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
 				 errmsg("shape \"%s\" decodes into %s, not a composite type", cname, have),
-				 errhint("Use the typed form: serde_decode(NULL::%s, doc, '%s').", have, cname)));
+				 errhint("Use the typed form: %s(NULL::%s, doc, '%s').", fname, have, cname)));
 	}
 	callsite_set(cs, p, cg, tg);
 	if (cs->shape)
@@ -424,18 +535,16 @@ callsite_plan_named(SdCallSite *cs, FunctionCallInfo fcinfo, int argno, NamedChe
 	return p;
 }
 
-/* ---- the SQL functions ------------------------------------------------------------------------- */
-
-static Datum
-decode_common(FunctionCallInfo fcinfo, bool typed, bool soft)
+/*
+ * The common prologue of every entry point: the call site, invalidations once per statement,
+ * the plan (the shape first: a NULL or unknown shape is an error even for a NULL document),
+ * then the rule that a target's value must be NULL.
+ */
+static SdPgPlan *
+entry_plan(FunctionCallInfo fcinfo, bool typed, const char *fname, SdCallSite **csp)
 {
-	SdCallSite *cs = callsite_get(fcinfo, typed);
+	SdCallSite *cs = callsite_get(fcinfo, typed, fname);
 	SdPgPlan   *p;
-	const char *doc;
-	size_t		len;
-	Datum		result;
-	bool		isnull;
-	SdDecodeStatus status;
 
 	/*
 	 * Once per statement: take in invalidations other sessions have committed, so that even
@@ -448,11 +557,10 @@ decode_common(FunctionCallInfo fcinfo, bool typed, bool soft)
 		AcceptInvalidationMessages();
 	}
 
-	/* the shape first: a NULL or unknown shape is an error even for a NULL document */
 	if (!typed)
-		p = callsite_plan_named(cs, fcinfo, 0, CHECK_COMPOSITE);
+		p = callsite_plan_named(cs, fcinfo, 0, CHECK_COMPOSITE, fname);
 	else if (PG_NARGS() >= 3)
-		p = callsite_plan_named(cs, fcinfo, 2, CHECK_TARGET);
+		p = callsite_plan_named(cs, fcinfo, 2, CHECK_TARGET, fname);
 	else
 		p = callsite_plan_for_type(cs);
 
@@ -460,28 +568,87 @@ decode_common(FunctionCallInfo fcinfo, bool typed, bool soft)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("the target argument of %s only supplies the type and must be NULL",
-						soft ? "serde_valid" : "serde_decode"),
+						fname),
 				 errhint("Pass NULL::%s.", format_type_be(cs->argtype))));
+	*csp = cs;
+	return p;
+}
+
+/* ---- the document argument ----------------------------------------------------------------------- */
+
+typedef struct SdDoc
+{
+	bool		is_jsonb;
+	Datum		raw;			/* the argument as passed (possibly toasted) */
+	Jsonb	   *jb;				/* jsonb */
+	const char *text;			/* text, json, bytea: the bytes */
+	size_t		len;
+	void	   *copy;			/* memory made by detoasting, or NULL */
+} SdDoc;
+
+static void
+doc_fetch(SdDoc *doc)
+{
+	if (doc->is_jsonb)
+	{
+		doc->jb = DatumGetJsonbP(doc->raw);
+		doc->copy = (Pointer) doc->jb != DatumGetPointer(doc->raw) ? doc->jb : NULL;
+	}
+	else
+	{
+		struct varlena *v = PG_DETOAST_DATUM_PACKED(doc->raw);
+
+		doc->text = VARDATA_ANY(v);
+		doc->len = VARSIZE_ANY_EXHDR(v);
+		doc->copy = (Pointer) v != DatumGetPointer(doc->raw) ? v : NULL;
+	}
+}
+
+static void
+doc_get(FunctionCallInfo fcinfo, SdCallSite *cs, SdDoc *doc)
+{
+	memset(doc, 0, sizeof(*doc));
+	doc->is_jsonb = cs->doc_jsonb;
+	doc->raw = PG_GETARG_DATUM(1);
+	doc_fetch(doc);
+}
+
+/* Frees a detoasted copy once the core holds its own (doc_fetch brings it back if needed). */
+static void
+doc_drop(SdDoc *doc)
+{
+	if (doc->copy)
+		pfree(doc->copy);
+	doc->copy = NULL;
+	doc->jb = NULL;
+	doc->text = NULL;
+}
+
+/* ---- serde_decode / serde_valid ---------------------------------------------------------------- */
+
+static Datum
+decode_common(FunctionCallInfo fcinfo, bool typed, bool soft)
+{
+	const char *fname = soft ? "serde_valid" : "serde_decode";
+	SdCallSite *cs;
+	SdPgPlan   *p = entry_plan(fcinfo, typed, fname, &cs);
+	Datum		result;
+	bool		isnull;
+	SdDecodeStatus status;
+
 	if (PG_ARGISNULL(1))
 		PG_RETURN_NULL();
 
 	if (cs->doc_jsonb)
-	{
-		Jsonb	   *jb = PG_GETARG_JSONB_P(1);
-
-		doc = JsonbToCString(NULL, &jb->root, VARSIZE(jb));
-		len = strlen(doc);
-	}
+		status = sd_pg_decode_jsonb(p, sd_plan_root(p->plan), PG_GETARG_JSONB_P(1), soft,
+									&result, &isnull);
 	else
 	{
 		struct varlena *v = PG_GETARG_VARLENA_PP(1);
 
-		doc = VARDATA_ANY(v);
-		len = VARSIZE_ANY_EXHDR(v);
+		status = sd_pg_decode(p, sd_plan_root(p->plan), VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v),
+							  true, soft, NULL, &result, &isnull);
 	}
-
-	status = sd_pg_decode(p, sd_plan_root(p->plan), doc, len, !cs->doc_jsonb, soft, NULL,
-						  &result, &isnull);
 	if (soft)
 		PG_RETURN_BOOL(status == SD_DECODED);
 	if (isnull)
@@ -515,4 +682,537 @@ Datum
 serde_valid_shape(PG_FUNCTION_ARGS)
 {
 	return decode_common(fcinfo, false, true);
+}
+
+/* ---- serde_errors ---------------------------------------------------------------------------------- */
+
+/* One row: (path, code, message "<shape>: <path>: <problem>", byte_offset or NULL). */
+static void
+errors_put(ReturnSetInfo *rsinfo, SdPgPlan *plan, const char *path, const char *sqlstate,
+		   const char *problem, int64 offset)
+{
+	Datum		values[4];
+	bool		nulls[4] = {false, false, false, false};
+
+	values[0] = CStringGetTextDatum(path);
+	values[1] = CStringGetTextDatum(sqlstate);
+	values[2] = PointerGetDatum(cstring_to_text(psprintf("%s: %s: %s", plan->display, path,
+														 problem)));
+	if (offset >= 0)
+		values[3] = Int64GetDatum(offset);
+	else
+	{
+		values[3] = (Datum) 0;
+		nulls[3] = true;
+	}
+	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+}
+
+static void
+errors_put_core(ReturnSetInfo *rsinfo, SdPgPlan *plan, const sd_error *e, bool offsets)
+{
+	errors_put(rsinfo, plan, e->path, sd_code_sqlstate(e->code), e->problem,
+			   offsets ? e->offset : -1);
+}
+
+/* The violations the core found (n of them); raises for limits, memory and cancels. */
+static void
+errors_emit(ReturnSetInfo *rsinfo, SdPgPlan *plan, const sd_error *errs, int n, bool offsets)
+{
+	for (int i = 0; i < n; i++)
+	{
+		if (!soft_code(errs[i].code))
+			sd_pg_raise_core_error(plan->display, &errs[i], offsets);
+		errors_put_core(rsinfo, plan, &errs[i], offsets);
+	}
+}
+
+/* After a clean core pass: the adapter's own checks (NOT NULL and CHECK of domains, numeric
+ * storage limits ...) run softly; the first failure becomes a row.  Errors raised inside other
+ * types' input functions or CHECK expressions propagate (DESIGN §1 Soft errors). */
+static void
+errors_convert(ReturnSetInfo *rsinfo, SdPgPlan *plan, const sd_node *node, const sd_val *tape,
+			   uint32 root, bool offsets)
+{
+	SdConvert	cx;
+	bool		isnull;
+
+	convert_init(&cx, plan, tape, true, offsets, NULL);
+	cx.capture = true;
+	(void) sd_pg_convert(&cx, node, root, &isnull);
+	if (cx.failed)
+		errors_put(rsinfo, plan, cx.fail_path, unpack_sql_state(cx.fail_sqlstate),
+				   cx.fail_problem, cx.fail_offset);
+}
+
+/* First pass with room for a few errors; a second one when more were found and allowed. */
+#define SD_ERRORS_FIRST_PASS 128
+
+static void
+errors_text(ReturnSetInfo *rsinfo, SdPgPlan *plan, const sd_node *node, const char *doc,
+			size_t len)
+{
+	sd_limits	lim;
+	DecoderSlot *volatile slot;
+	MemoryContext caller = CurrentMemoryContext;
+	MemoryContext tmp = AllocSetContextCreate(caller, "serde_errors", ALLOCSET_DEFAULT_SIZES);
+
+	limits_init(&lim);
+	plan->refcount++;
+	slot = decoder_acquire();
+	PG_TRY();
+	{
+		int			cap = Min(sd_pg_max_errors, SD_ERRORS_FIRST_PASS);
+		sd_error   *errs;
+		int			n = 0;
+		int			total = 0;
+
+		MemoryContextSwitchTo(tmp);
+		errs = palloc(sizeof(sd_error) * cap);
+		for (int pass = 0; pass < 2; pass++)
+		{
+			for (int attempt = 0;; attempt++)
+			{
+				n = sd_check_json(slot->d, plan->plan, node, doc, len, &lim, errs, cap, &total);
+				if (!(n == 1 && errs[0].code == SD_E_CANCELED))
+					break;
+				serve_interrupt(attempt);
+			}
+			if (total <= n || cap >= sd_pg_max_errors)
+				break;
+			/* more violations than the first pass kept, and more are allowed: once more */
+			cap = Min(sd_pg_max_errors, total);
+			errs = repalloc_huge(errs, sizeof(sd_error) * (Size) cap);
+		}
+		MemoryContextSwitchTo(caller);
+		errors_emit(rsinfo, plan, errs, n, true);
+		if (n == 0)
+		{
+			uint32		root = 0;
+			sd_error	err;
+			bool		ok;
+
+			for (int attempt = 0;; attempt++)
+			{
+				ok = sd_decode_json(slot->d, plan->plan, node, doc, len, &lim, &root, &err);
+				if (ok || err.code != SD_E_CANCELED)
+					break;
+				serve_interrupt(attempt);
+			}
+			if (!ok)
+				errors_emit(rsinfo, plan, &err, 1, true);
+			else
+			{
+				MemoryContextSwitchTo(tmp);
+				errors_convert(rsinfo, plan, node, sd_decoder_tape(slot->d), root, true);
+				MemoryContextSwitchTo(caller);
+			}
+		}
+	}
+	PG_FINALLY();
+	{
+		MemoryContextSwitchTo(caller);
+		MemoryContextDelete(tmp);
+		decoder_release(slot);
+		sd_pg_plan_release(plan);
+	}
+	PG_END_TRY();
+}
+
+static void
+errors_jsonb(ReturnSetInfo *rsinfo, SdPgPlan *plan, const sd_node *node, Jsonb *jb)
+{
+	MemoryContext caller = CurrentMemoryContext;
+	MemoryContext tmp = AllocSetContextCreate(caller, "serde_errors", ALLOCSET_DEFAULT_SIZES);
+
+	check_jsonb_size(plan, jb);
+	plan->refcount++;
+	PG_TRY();
+	{
+		int			cap = Min(sd_pg_max_errors, SD_ERRORS_FIRST_PASS);
+		sd_error   *errs;
+		int			n = 0;
+		int			total = 0;
+
+		MemoryContextSwitchTo(tmp);
+		errs = palloc(sizeof(sd_error) * cap);
+		n = sd_pg_jsonb_check(jb, node, errs, cap, &total);
+		if (total > n && cap < sd_pg_max_errors)
+		{
+			cap = Min(sd_pg_max_errors, total);
+			errs = repalloc_huge(errs, sizeof(sd_error) * (Size) cap);
+			n = sd_pg_jsonb_check(jb, node, errs, cap, &total);
+		}
+		MemoryContextSwitchTo(caller);
+		errors_emit(rsinfo, plan, errs, n, false);
+		if (n == 0)
+		{
+			const sd_val *tape = NULL;
+			uint32		root = 0;
+			sd_error	err;
+			bool		ok;
+
+			MemoryContextSwitchTo(tmp);
+			ok = sd_pg_jsonb_decode(jb, node, &tape, &root, &err);
+			MemoryContextSwitchTo(caller);
+			if (!ok)
+				errors_emit(rsinfo, plan, &err, 1, false);
+			else
+			{
+				MemoryContextSwitchTo(tmp);
+				errors_convert(rsinfo, plan, node, tape, root, false);
+				MemoryContextSwitchTo(caller);
+			}
+		}
+	}
+	PG_FINALLY();
+	{
+		MemoryContextSwitchTo(caller);
+		MemoryContextDelete(tmp);
+		sd_pg_plan_release(plan);
+	}
+	PG_END_TRY();
+}
+
+static Datum
+errors_common(FunctionCallInfo fcinfo, bool typed)
+{
+	SdCallSite *cs;
+	SdPgPlan   *p = entry_plan(fcinfo, typed, "serde_errors", &cs);
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	SdDoc		doc;
+
+	InitMaterializedSRF(fcinfo, 0);
+	if (PG_ARGISNULL(1))
+		return (Datum) 0;
+	doc_get(fcinfo, cs, &doc);
+	if (doc.is_jsonb)
+		errors_jsonb(rsinfo, p, sd_plan_root(p->plan), doc.jb);
+	else
+		errors_text(rsinfo, p, sd_plan_root(p->plan), doc.text, doc.len);
+	return (Datum) 0;
+}
+
+/* serde_errors(target anyelement, doc [, shape text]) RETURNS TABLE (...) */
+Datum
+serde_errors_typed(PG_FUNCTION_ARGS)
+{
+	return errors_common(fcinfo, true);
+}
+
+/* serde_errors(shape text, doc) RETURNS TABLE (...) */
+Datum
+serde_errors_shape(PG_FUNCTION_ARGS)
+{
+	return errors_common(fcinfo, false);
+}
+
+/* ---- serde_decode_each ----------------------------------------------------------------------------- */
+
+typedef struct EachState
+{
+	SdPgPlan   *plan;
+	const sd_node *node;
+	Tuplestorestate *ts;
+	TupleDesc	tupdesc;
+	bool		composite;		/* rows are the composite's columns, else one column */
+	SdDoc	   *doc;
+	bool		ndjson;
+	uint64		row;			/* 0-based number of the row being converted */
+	MemoryContext rowcxt;
+} EachState;
+
+/* Where row st->row sits: "$[41]", or for NDJSON "line 42: $" and the line's start offset. */
+static void
+each_locate(SdConvert *cx)
+{
+	EachState  *st = cx->locate_arg;
+
+	if (!st->ndjson)
+	{
+		snprintf(cx->root_path, sizeof(cx->root_path), "$[" UINT64_FORMAT "]", st->row);
+		return;
+	}
+	if (st->doc->text == NULL)
+		doc_fetch(st->doc);		/* dropped after sd_each_begin: only errors need it again */
+	{
+		const char *base = st->doc->text;
+		size_t		len = st->doc->len;
+		size_t		pos = 0;
+		uint64		line = 1;
+		uint64		nonblank = 0;
+
+		while (pos < len)
+		{
+			const char *nl = memchr(base + pos, '\n', len - pos);
+			size_t		end = nl ? (size_t) (nl - base) : len;
+			bool		blank = true;
+
+			for (size_t i = pos; i < end && blank; i++)
+				blank = base[i] == ' ' || base[i] == '\t' || base[i] == '\r';
+			if (!blank)
+			{
+				if (nonblank == st->row)
+				{
+					snprintf(cx->root_path, sizeof(cx->root_path), "line " UINT64_FORMAT ": $",
+							 line);
+					cx->offset_base = (int64) pos;
+					return;
+				}
+				nonblank++;
+			}
+			pos = nl ? end + 1 : len;
+			line++;
+		}
+	}
+}
+
+/* Converts one element and appends it to the tuplestore. */
+static void
+each_put(EachState *st, const sd_val *tape, uint32 root, bool offsets)
+{
+	MemoryContext old = MemoryContextSwitchTo(st->rowcxt);
+	SdConvert	cx;
+	Datum		d;
+	bool		isnull;
+
+	convert_init(&cx, st->plan, tape, false, offsets, NULL);
+	cx.locate = each_locate;
+	cx.locate_arg = st;
+	d = sd_pg_convert(&cx, st->node, root, &isnull);
+	if (!st->composite)
+		tuplestore_putvalues(st->ts, st->tupdesc, &d, &isnull);
+	else if (isnull)
+	{
+		Datum	   *values = palloc0(sizeof(Datum) * Max(st->tupdesc->natts, 1));
+		bool	   *nulls = palloc(sizeof(bool) * Max(st->tupdesc->natts, 1));
+
+		memset(nulls, true, sizeof(bool) * Max(st->tupdesc->natts, 1));
+		tuplestore_putvalues(st->ts, st->tupdesc, values, nulls);
+	}
+	else
+	{
+		HeapTupleHeader th = DatumGetHeapTupleHeader(d);
+		HeapTupleData tup;
+
+		tup.t_len = HeapTupleHeaderGetDatumLength(th);
+		ItemPointerSetInvalid(&tup.t_self);
+		tup.t_tableOid = InvalidOid;
+		tup.t_data = th;
+		tuplestore_puttuple(st->ts, &tup);
+	}
+	MemoryContextSwitchTo(old);
+	MemoryContextReset(st->rowcxt);
+	st->row++;
+	CHECK_FOR_INTERRUPTS();
+}
+
+/* text, json, bytea: the core's sd_each_* (a JSON array, or NDJSON line by line). */
+static void
+each_text(EachState *st)
+{
+	SdPgPlan   *plan = st->plan;
+	sd_limits	lim;
+	DecoderSlot *volatile slot;
+
+	limits_init(&lim);
+	plan->refcount++;
+	slot = decoder_acquire();
+	PG_TRY();
+	{
+		sd_error	err;
+
+		for (int attempt = 0;; attempt++)
+		{
+			bool		canceled = false;
+			size_t		i = 0;
+			int			r;
+			uint32		root;
+
+			if (st->doc->text == NULL)
+				doc_fetch(st->doc);
+			while (i < st->doc->len && (st->doc->text[i] == ' ' || st->doc->text[i] == '\t' ||
+										st->doc->text[i] == '\n' || st->doc->text[i] == '\r'))
+				i++;
+			st->ndjson = !(i < st->doc->len && st->doc->text[i] == '[');
+			if (!sd_each_begin(slot->d, plan->plan, st->node, st->doc->text, st->doc->len, &lim,
+							   &err))
+			{
+				if (err.code == SD_E_CANCELED)
+				{
+					serve_interrupt(attempt);
+					continue;
+				}
+				sd_pg_raise_core_error(plan->display, &err, true);
+			}
+			/* the core holds its own copy now: let the detoasted one go (peak memory) */
+			doc_drop(st->doc);
+			st->row = 0;
+			while ((r = sd_each_next(slot->d, &root, &err)) != 0)
+			{
+				if (r < 0)
+				{
+					if (err.code == SD_E_CANCELED)
+					{
+						canceled = true;
+						break;
+					}
+					sd_pg_raise_core_error(plan->display, &err, true);
+				}
+				each_put(st, sd_decoder_tape(slot->d), root, true);
+			}
+			if (!canceled)
+				break;
+			/* the core cannot resume a canceled line: serve the interrupt, start over */
+			serve_interrupt(attempt);
+			tuplestore_clear(st->ts);
+		}
+	}
+	PG_FINALLY();
+	{
+		decoder_release(slot);
+		sd_pg_plan_release(plan);
+	}
+	PG_END_TRY();
+}
+
+/*
+ * jsonb: must be an array; walked one element at a time (each in a context reset for the next),
+ * so that memory stays at the document plus one element plus the tuplestore.
+ */
+static void
+each_jsonb(EachState *st)
+{
+	SdPgPlan   *plan = st->plan;
+	Jsonb	   *jb = st->doc->jb;
+	MemoryContext caller = CurrentMemoryContext;
+	MemoryContext walkcxt;
+
+	if (!JB_ROOT_IS_ARRAY(jb) || JB_ROOT_IS_SCALAR(jb))
+	{
+		const char *found = JB_ROOT_IS_OBJECT(jb) ? "object" : "a scalar";
+
+		if (JB_ROOT_IS_SCALAR(jb))
+		{
+			JsonbValue	v;
+
+			if (JsonbExtractScalar(&jb->root, &v))
+				found = v.type == jbvString ? "string" : v.type == jbvNumeric ? "number" :
+					v.type == jbvBool ? (v.val.boolean ? "true" : "false") : "null";
+		}
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_JSON_TEXT),
+				 errmsg("%s: $: expected array (serde_decode_each over jsonb takes a JSON array), found %s",
+						plan->display, found),
+				 errhint("For newline-delimited JSON, pass the document as text.")));
+	}
+	check_jsonb_size(plan, jb);
+	walkcxt = AllocSetContextCreate(caller, "serde jsonb walk", ALLOCSET_DEFAULT_SIZES);
+	plan->refcount++;
+	PG_TRY();
+	{
+		JsonbIterator *it = JsonbIteratorInit(&jb->root);
+		JsonbIteratorToken tok;
+		JsonbValue	v;
+
+		st->ndjson = false;
+		st->row = 0;
+		while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+		{
+			const sd_val *tape = NULL;
+			uint32		root = 0;
+			sd_error	err;
+			bool		ok;
+
+			if (tok != WJB_ELEM)
+				continue;
+			MemoryContextReset(walkcxt);
+			MemoryContextSwitchTo(walkcxt);
+			ok = sd_pg_jsonb_decode_element(&v, st->row, st->node, &tape, &root, &err);
+			MemoryContextSwitchTo(caller);
+			if (!ok)
+				sd_pg_raise_core_error(plan->display, &err, false);
+			each_put(st, tape, root, false);
+		}
+	}
+	PG_FINALLY();
+	{
+		MemoryContextSwitchTo(caller);
+		MemoryContextDelete(walkcxt);
+		sd_pg_plan_release(plan);
+	}
+	PG_END_TRY();
+}
+
+static Datum
+each_common(FunctionCallInfo fcinfo, bool typed)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	SdCallSite *cs;
+	SdPgPlan   *p = entry_plan(fcinfo, typed, "serde_decode_each", &cs);
+	SdPgType   *h = sd_pg_host(p->target);
+	MemoryContext old;
+	EachState	st;
+	SdDoc		doc;
+
+	if (rsinfo == NULL || !IsA(rsinfo, ReturnSetInfo))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("set-valued function called in context that cannot accept a set")));
+	if (!(rsinfo->allowedModes & SFRM_Materialize))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("materialize mode required, but it is not allowed in this context")));
+
+	memset(&st, 0, sizeof(st));
+	st.plan = p;
+	st.node = sd_plan_root(p->plan);
+	st.composite = h->basetyptype == TYPTYPE_COMPOSITE;
+
+	/* the tuplestore and its descriptor live for the query */
+	old = MemoryContextSwitchTo(rsinfo->econtext->ecxt_per_query_memory);
+	if (st.composite)
+		st.tupdesc = h->tupdesc ? CreateTupleDescCopy(h->tupdesc)
+			: lookup_rowtype_tupdesc_copy(h->basetypid, -1);
+	else
+	{
+		st.tupdesc = CreateTemplateTupleDesc(1);
+		TupleDescInitEntry(st.tupdesc, (AttrNumber) 1, "serde_decode_each", p->target_typid,
+						   h->typmod, 0);
+	}
+	st.ts = tuplestore_begin_heap((rsinfo->allowedModes & SFRM_Materialize_Random) != 0,
+								  false, work_mem);
+	MemoryContextSwitchTo(old);
+	rsinfo->returnMode = SFRM_Materialize;
+	rsinfo->setResult = st.ts;
+	rsinfo->setDesc = st.tupdesc;
+
+	if (PG_ARGISNULL(1))
+		return (Datum) 0;
+
+	doc_get(fcinfo, cs, &doc);
+	st.doc = &doc;
+	st.rowcxt = AllocSetContextCreate(CurrentMemoryContext, "serde_decode_each row",
+									  ALLOCSET_DEFAULT_SIZES);
+	if (doc.is_jsonb)
+		each_jsonb(&st);
+	else
+		each_text(&st);
+	MemoryContextDelete(st.rowcxt);
+	doc_drop(&doc);
+	return (Datum) 0;
+}
+
+/* serde_decode_each(target anyelement, doc [, shape text]) RETURNS SETOF anyelement */
+Datum
+serde_decode_each_typed(PG_FUNCTION_ARGS)
+{
+	return each_common(fcinfo, true);
+}
+
+/* serde_decode_each(shape text, doc) RETURNS SETOF record */
+Datum
+serde_decode_each_shape(PG_FUNCTION_ARGS)
+{
+	return each_common(fcinfo, false);
 }

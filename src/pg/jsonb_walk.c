@@ -248,22 +248,30 @@ jw_kind(JsonbValue *v)
 	}
 }
 
-static bool
-jw_kind_error(Jw *w, const sd_node *n, JsonbValue *v)
+/* "string \"x\"", "number 1.5", "object", ... as the text decoder describes a value. */
+static void
+jw_describe(JsonbValue *v, char *found, size_t size)
 {
-	char		found[256];
 	sd_jkind	k = jw_kind(v);
 
 	if (k == SD_J_STRING)
-		sd_describe_scalar(found, sizeof(found), k, v->val.string.val, v->val.string.len);
+		sd_describe_scalar(found, size, k, v->val.string.val, v->val.string.len);
 	else if (k == SD_J_NUMBER)
 	{
 		char	   *lit = jw_numeric_text(v->val.numeric);
 
-		sd_describe_scalar(found, sizeof(found), k, lit, strlen(lit));
+		sd_describe_scalar(found, size, k, lit, strlen(lit));
 	}
 	else
-		sd_describe_scalar(found, sizeof(found), k, "", 0);
+		sd_describe_scalar(found, size, k, "", 0);
+}
+
+static bool
+jw_kind_error(Jw *w, const sd_node *n, JsonbValue *v)
+{
+	char		found[256];
+
+	jw_describe(v, found, sizeof(found));
 	return jw_fail(w, SD_E_KIND, "expected %s, found %s", sd_expected_name(n), found);
 }
 
@@ -281,6 +289,58 @@ jw_guard(Jw *w)
 	check_stack_depth();
 	CHECK_FOR_INTERRUPTS();
 	return true;
+}
+
+/*
+ * serde.max_depth over a value the walk does not decode: kept as json/jsonb, an ignored or
+ * unknown member, a value in error (serde_errors mode).  The JSON text decoder walks those too,
+ * so jsonb input must not accept what text input rejects.  The caller has entered the value's
+ * path.  A container of len bytes nests at most len/4 + 1 levels (every level costs a header and
+ * a JEntry): values that cannot reach the limit are not walked.
+ */
+static bool
+jw_check_depth(Jw *w, JsonbValue *v)
+{
+	JsonbIterator *it;
+	JsonbValue	k,
+				ev;
+	JsonbIteratorToken tok;
+	uint64		i = 0;
+	int			depth = w->depth;
+
+	if (v->type != jbvBinary)
+		return true;
+	if (v->val.binary.len > 0 && (int64) w->depth + v->val.binary.len / 4 + 1 <= w->max_depth)
+		return true;
+	if (!jw_guard(w))
+		return false;
+	it = JsonbIteratorInit(v->val.binary.data);
+	while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
+	{
+		if (tok == WJB_KEY)
+		{
+			(void) JsonbIteratorNext(&it, &ev, true);
+			jw_enter(w, k.val.string.val, k.val.string.len, 0);
+		}
+		else if (tok == WJB_ELEM)
+		{
+			ev = k;
+			jw_enter(w, NULL, 0, i++);
+		}
+		else
+			continue;
+		if (!jw_check_depth(w, &ev))
+			return false;
+		w->depth = depth;
+	}
+	return true;
+}
+
+/* In serde_errors mode, a value in error is still checked for depth (as text input walks it). */
+static inline bool
+jw_error_depth(Jw *w, JsonbValue *v)
+{
+	return !w->collect || jw_check_depth(w, v);
 }
 
 static bool
@@ -346,6 +406,14 @@ jw_map(Jw *w, JsonbContainer *jc, const sd_node *n, JwDest dst)
 							   k.val.string.len, &w->tape[row], w->err))
 		{
 			jw_convert_failed(w);
+			if (w->collect)
+			{
+				sd_error	keyerr = *w->err;
+
+				if (!jw_check_depth(w, &v))
+					return false;
+				*w->err = keyerr;
+			}
 			if (!jw_recover(w, depth))
 				return false;
 			continue;
@@ -417,14 +485,19 @@ jw_members(Jw *w, JsonbContainer *jc, const sd_node *n, const sd_members *ms, ui
 									 sd_hash_name(k.val.string.val, k.val.string.len)) : -1;
 		if (mi < 0)
 		{
+			jw_enter(w, k.val.string.val, k.val.string.len, 0);
 			if (n->reject_unknown)
 			{
-				jw_enter(w, k.val.string.val, k.val.string.len, 0);
+				if (!jw_error_depth(w, &v))
+					return false;
 				jw_fail(w, SD_E_UNKNOWN, "unknown member");
 				if (!jw_recover(w, depth))
 					return false;
 				continue;
 			}
+			if (!jw_check_depth(w, &v))
+				return false;
+			w->depth = depth;
 			if (top && n->extra_col >= 0)
 			{
 				char	   *key = pnstrdup(k.val.string.val, k.val.string.len);
@@ -480,12 +553,9 @@ jw_members(Jw *w, JsonbContainer *jc, const sd_node *n, const sd_members *ms, ui
 		{
 			char		found[256];
 
-			if (v.type == jbvString)
-				sd_describe_scalar(found, sizeof(found), SD_J_STRING, v.val.string.val, v.val.string.len);
-			else
-				sd_describe_scalar(found, sizeof(found), jw_kind(&v),
-								   v.type == jbvNumeric ? jw_numeric_text(v.val.numeric) : "",
-								   v.type == jbvNumeric ? strlen(jw_numeric_text(v.val.numeric)) : 0);
+			if (!jw_error_depth(w, &v))
+				return false;
+			jw_describe(&v, found, sizeof(found));
 			jw_fail(w, SD_E_KIND, "expected object (on the path of column \"%s\"), found %s",
 					m->group_column, found);
 			if (!jw_recover(w, depth))
@@ -525,7 +595,7 @@ jw_object(Jw *w, JsonbContainer *jc, const sd_node *n, JwDest dst)
 		{
 			char		found[256];
 
-			sd_describe_scalar(found, sizeof(found), jw_kind(&tv), "", 0);
+			jw_describe(&tv, found, sizeof(found));
 			jw_fail(w, SD_E_KIND, "expected string (tag), found %s", found);
 		}
 		else
@@ -549,8 +619,18 @@ jw_object(Jw *w, JsonbContainer *jc, const sd_node *n, JwDest dst)
 		}
 		if (!variant)
 		{
+			JsonbValue	whole;
+
 			if (!jw_recover(w, depth))
 				return false;
+			/* serde_errors mode: the object is still checked for depth, as text input walks it */
+			whole.type = jbvBinary;
+			whole.val.binary.data = jc;
+			whole.val.binary.len = 0;	/* unknown: always walked */
+			w->depth = depth;
+			if (!jw_check_depth(w, &whole))
+				return false;
+			w->depth = depth;
 			jw_slot(w, dst)->tag = SD_V_NULL;
 			return true;
 		}
@@ -628,6 +708,8 @@ jw_value(Jw *w, JsonbValue *v, const sd_node *n, JwDest dst)
 			if (w->collect && w->total != before)
 				return true;
 		}
+		else if (!jw_check_depth(w, v))
+			return false;
 		initStringInfo(&text);
 		jw_value_text(&text, v);
 		o = jw_slot(w, dst);
@@ -646,6 +728,8 @@ jw_value(Jw *w, JsonbValue *v, const sd_node *n, JwDest dst)
 			return jw_map(w, jc, n, dst);
 		if (n->kind == SD_K_ARRAY && !n->is_map && JsonContainerIsArray(jc))
 			return jw_array(w, jc, n, dst);
+		if (!jw_error_depth(w, v))
+			return false;
 		return jw_kind_error(w, n, v);
 	}
 	memset(&out, 0, sizeof(out));
@@ -720,6 +804,21 @@ sd_pg_jsonb_decode(Jsonb *jb, const sd_node *node, const sd_val **tape, uint32 *
 	jw_root(jb, &rv);
 	*root = jw_reserve(&w, 1);
 	if (!jw_value(&w, &rv, node, (JwDest) {false, *root}))
+		return false;
+	*tape = w.tape;
+	return true;
+}
+
+bool
+sd_pg_jsonb_decode_element(JsonbValue *v, uint64 index, const sd_node *node,
+						   const sd_val **tape, uint32 *root, sd_error *err)
+{
+	Jw			w;
+
+	jw_init(&w, err);
+	jw_enter(&w, NULL, 0, index);
+	*root = jw_reserve(&w, 1);
+	if (!jw_value(&w, v, node, (JwDest) {false, *root}))
 		return false;
 	*tape = w.tape;
 	return true;

@@ -11,6 +11,10 @@
  * depth and interrupts. */
 extern bool sd_pg_jsonb_decode(Jsonb *jb, const sd_node *node, const sd_val **tape,
 							   uint32 *root, sd_error *err);
+/* The same for one element (index i) of a jsonb array, whose path starts "$[i]" (depth 2):
+ * serde_decode_each walks a big jsonb array one element at a time. */
+extern bool sd_pg_jsonb_decode_element(JsonbValue *v, uint64 index, const sd_node *node,
+									   const sd_val **tape, uint32 *root, sd_error *err);
 /* serde_errors over jsonb: every violation in (jsonb) document order, up to max_errors. */
 extern int	sd_pg_jsonb_check(Jsonb *jb, const sd_node *node, sd_error *errs, int max_errors,
 							  int *total);

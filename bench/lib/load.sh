@@ -1,0 +1,38 @@
+# bench/lib/load.sh — sourced by bench/run and bench/compare.
+#
+#   bench_load DB WORKLOAD_DIR WANT_SERDE LOGDIR
+#
+# (Re)creates database DB on the server named by PGHOST/PGPORT/PGUSER: benchmark settings,
+# CREATE EXTENSION serde (when WANT_SERDE=1 and it works), fixtures/sql/types.sql,
+# fixtures/sql/shapes.sql, the generated load.sql and serde.sql, VACUUM ANALYZE, CHECKPOINT.
+# Sets BENCH_SERDE_OK=1 if the extension is there, else 0. Must run from the repository root.
+bench_load() {
+    local db=$1 wl=$2 want=$3 logdir=$4
+    BENCH_SERDE_OK=$want
+    psql -X -q -d postgres -v ON_ERROR_STOP=1 -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db" 2>&1 |
+        grep -v NOTICE || true
+    # Settings for every benchmark connection: no JIT (its compile time would be measured), one
+    # process per query (decode speed, not parallelism), no Memoize (it could cache the result of
+    # a LATERAL call over identical documents).
+    psql -X -q -d postgres -v ON_ERROR_STOP=1 -c "ALTER DATABASE $db SET jit = off" \
+        -c "ALTER DATABASE $db SET max_parallel_workers_per_gather = 0" \
+        -c "ALTER DATABASE $db SET enable_memoize = off"
+    if ((BENCH_SERDE_OK)) && ! psql -X -q -d "$db" -v ON_ERROR_STOP=1 -c "CREATE EXTENSION serde" 2>"$logdir/ext.log"; then
+        cat "$logdir/ext.log" >&2
+        echo "bench: CREATE EXTENSION serde failed — built-in competitors only" >&2
+        BENCH_SERDE_OK=0
+    fi
+    psql -X -q -d "$db" -v ON_ERROR_STOP=1 -f fixtures/sql/types.sql
+    if ((BENCH_SERDE_OK)); then
+        psql -X -q -d "$db" -v ON_ERROR_STOP=1 -f fixtures/sql/shapes.sql >/dev/null
+    fi
+    psql -X -q -d "$db" -v ON_ERROR_STOP=1 -f "$wl/load.sql" >/dev/null 2>"$logdir/load.log" || {
+        cat "$logdir/load.log" >&2
+        return 1
+    }
+    if ((BENCH_SERDE_OK)); then
+        psql -X -q -d "$db" -f "$wl/serde.sql" >/dev/null 2>"$logdir/shapes.log" || true
+        grep -h WARNING "$logdir/shapes.log" >&2 || true
+    fi
+    psql -X -q -d "$db" -c "VACUUM (ANALYZE)" -c "CHECKPOINT"
+}

@@ -98,6 +98,14 @@ SELECT serde_decode_each('EaItem', E'{"id": 1, "sku": "A", "qty": 1}\n{"id": 2, 
 SELECT t.id, t.qty FROM serde_decode_each('EaItem', '[{"id": 5, "sku": "A", "qty": 4}]'::jsonb)
     AS t(id int8, sku varchar(8), qty ea_qty, at timestamptz);
 SELECT to_jsonb(serde_decode_each('EaItem', '[{"id": 5, "sku": "A", "qty": 4, "at": "2024-05-01T10:00:00.5+02:00"}]'));
+-- a type with a dropped column still fits a column definition list
+CREATE TYPE ea_slim AS (id int8, gone text, sku text);
+ALTER TYPE ea_slim DROP ATTRIBUTE gone;
+SELECT serde_register('EaSlim', 'ea_slim');
+SELECT t.* FROM serde_decode_each('EaSlim', E'{"id": 1, "sku": "a"}\nnull\n{"id": 2, "sku": "b", "gone": 1}') AS t(id int8, sku text);
+SELECT t.* FROM serde_decode_each('EaSlim', '[{"id": 3, "sku": "c"}]'::jsonb) AS t(id int8, sku text);
+SELECT t.* FROM serde_decode_each('EaSlim', '[{"id": 3, "sku": "c"}]') AS t(id int8, sku varchar);
+SELECT t.* FROM serde_decode_each(NULL::ea_slim, '[{"id": 4, "sku": "d"}]') t;
 -- over a table of batches, LATERAL
 CREATE TEMP TABLE ea_batches (batch int, body text);
 INSERT INTO ea_batches VALUES
@@ -136,7 +144,7 @@ SELECT p.oid::regprocedure, p.provolatile, p.proparallel, p.prorows, p.proretset
   FROM pg_proc p WHERE p.proname = 'serde_decode_each' ORDER BY 1::text;
 
 -- clean up
-SELECT serde_unregister('EaItem'), serde_unregister('EaInt');
+SELECT serde_unregister('EaItem'), serde_unregister('EaInt'), serde_unregister('EaSlim');
 DROP TABLE ea_batches;
-DROP TYPE ea_item;
+DROP TYPE ea_item, ea_slim;
 DROP DOMAIN ea_qty;

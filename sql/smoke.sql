@@ -1,7 +1,9 @@
 -- smoke.sql — a first end-to-end pass over the PostgreSQL adapter: register a small shape,
 -- decode good and bad documents in every form and document type, serde_valid, describe,
 -- registration errors, and the plan cache counters.
+SET client_min_messages = warning;   -- quiet whether or not an earlier test created it
 CREATE EXTENSION IF NOT EXISTS serde;
+RESET client_min_messages;
 
 CREATE TYPE smoke_status AS ENUM ('draft', 'open', 'paid');
 CREATE DOMAIN smoke_cents AS int8 CHECK (VALUE >= 0);

@@ -10,6 +10,7 @@
 #include "postgres.h"
 
 #include "access/htup_details.h"
+#include "access/tupconvert.h"
 #include "access/xact.h"
 #include "catalog/pg_proc.h"
 #include "catalog/pg_type.h"
@@ -378,6 +379,11 @@ typedef struct SdCallSite
 	char	   *shape;			/* the shape name `plan` was found for (named forms) */
 	int			shape_len;
 	TimestampTz stmt_start;		/* the statement this call site last served */
+	/* record forms under a column definition list that the type's descriptor does not fit */
+	TupleConversionMap *rmap;
+	TupleDesc	rmap_desc;		/* the blessed descriptor rmap converts to */
+	TupleDesc	rmap_from;		/* for this type descriptor ... */
+	TupleDesc	rmap_expected;	/* ... and this column definition list */
 	MemoryContext mcxt;
 	MemoryContextCallback cb;
 } SdCallSite;
@@ -626,6 +632,50 @@ doc_drop(SdDoc *doc)
 
 /* ---- serde_decode / serde_valid ---------------------------------------------------------------- */
 
+/*
+ * The record forms in FROM with a column definition list: a composite with dropped columns has
+ * more attributes than the list, and PostgreSQL insists on equal counts.  Returns a map to the
+ * list's shape (by position, dropped columns skipped) and the blessed descriptor to build the
+ * rows with, or NULL when the rows fit as they are.
+ */
+static TupleConversionMap *
+record_map(FunctionCallInfo fcinfo, SdCallSite *cs, SdPgPlan *p, TupleDesc *outdesc)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	TupleDesc	typdesc = sd_pg_host(p->target)->tupdesc;
+	MemoryContext old;
+
+	if (rsinfo == NULL || !IsA(rsinfo, ReturnSetInfo) || rsinfo->expectedDesc == NULL ||
+		typdesc == NULL || rsinfo->expectedDesc->natts == typdesc->natts)
+		return NULL;
+	if (cs->rmap == NULL || cs->rmap_from != typdesc || cs->rmap_expected != rsinfo->expectedDesc)
+	{
+		old = MemoryContextSwitchTo(cs->mcxt);
+		cs->rmap_desc = BlessTupleDesc(CreateTupleDescCopy(rsinfo->expectedDesc));
+		cs->rmap = convert_tuples_by_position(typdesc, cs->rmap_desc,
+											  gettext_noop("function return row and query-specified return row do not match"));
+		cs->rmap_from = typdesc;
+		cs->rmap_expected = rsinfo->expectedDesc;
+		MemoryContextSwitchTo(old);
+	}
+	*outdesc = cs->rmap_desc;
+	return cs->rmap;
+}
+
+/* A composite Datum of the plan's type in the shape of a column definition list. */
+static Datum
+record_remap(Datum d, TupleConversionMap *map)
+{
+	HeapTupleHeader th = DatumGetHeapTupleHeader(d);
+	HeapTupleData tup;
+
+	tup.t_len = HeapTupleHeaderGetDatumLength(th);
+	ItemPointerSetInvalid(&tup.t_self);
+	tup.t_tableOid = InvalidOid;
+	tup.t_data = th;
+	return HeapTupleGetDatum(execute_attr_map_tuple(&tup, map));
+}
+
 static Datum
 decode_common(FunctionCallInfo fcinfo, bool typed, bool soft)
 {
@@ -653,6 +703,14 @@ decode_common(FunctionCallInfo fcinfo, bool typed, bool soft)
 		PG_RETURN_BOOL(status == SD_DECODED);
 	if (isnull)
 		PG_RETURN_NULL();
+	if (!typed)
+	{
+		TupleDesc	want;
+		TupleConversionMap *map = record_map(fcinfo, cs, p, &want);
+
+		if (map)
+			result = record_remap(result, map);
+	}
 	PG_RETURN_DATUM(result);
 }
 
@@ -920,6 +978,7 @@ typedef struct EachState
 	bool		ndjson;
 	uint64		row;			/* 0-based number of the row being converted */
 	MemoryContext rowcxt;
+	TupleConversionMap *map;	/* record form: to a column definition list (or NULL) */
 } EachState;
 
 /* Where row st->row sits: "$[41]", or for NDJSON "line 42: $" and the line's start offset. */
@@ -992,9 +1051,12 @@ each_put(EachState *st, const sd_val *tape, uint32 root, bool offsets)
 	}
 	else
 	{
-		HeapTupleHeader th = DatumGetHeapTupleHeader(d);
+		HeapTupleHeader th;
 		HeapTupleData tup;
 
+		if (st->map)
+			d = record_remap(d, st->map);
+		th = DatumGetHeapTupleHeader(d);
 		tup.t_len = HeapTupleHeaderGetDatumLength(th);
 		ItemPointerSetInvalid(&tup.t_self);
 		tup.t_tableOid = InvalidOid;
@@ -1169,9 +1231,16 @@ each_common(FunctionCallInfo fcinfo, bool typed)
 	st.node = sd_plan_root(p->plan);
 	st.composite = h->basetyptype == TYPTYPE_COMPOSITE;
 
-	/* the tuplestore and its descriptor live for the query */
+	/*
+	 * The rows' descriptor: a fresh copy in per-query memory each call, because the executor
+	 * frees the descriptor a function returns (unless it is reference-counted).
+	 */
+	if (st.composite && !typed)
+		st.map = record_map(fcinfo, cs, p, &st.tupdesc);
 	old = MemoryContextSwitchTo(rsinfo->econtext->ecxt_per_query_memory);
-	if (st.composite)
+	if (st.map)
+		st.tupdesc = CreateTupleDescCopy(st.tupdesc);
+	else if (st.composite)
 		st.tupdesc = h->tupdesc ? CreateTupleDescCopy(h->tupdesc)
 			: lookup_rowtype_tupdesc_copy(h->basetypid, -1);
 	else
@@ -1180,6 +1249,7 @@ each_common(FunctionCallInfo fcinfo, bool typed)
 		TupleDescInitEntry(st.tupdesc, (AttrNumber) 1, "serde_decode_each", p->target_typid,
 						   h->typmod, 0);
 	}
+	/* the tuplestore lives for the query */
 	st.ts = tuplestore_begin_heap((rsinfo->allowedModes & SFRM_Materialize_Random) != 0,
 								  false, work_mem);
 	MemoryContextSwitchTo(old);

@@ -68,3 +68,58 @@ unit-asan: $(UNIT_SRC) $(CORE_C) src/core/json_walk.cpp src/core/json_dispatch.c
 EXTRA_CLEAN = test/unit_runner test/unit_runner_asan test/asan results regression.diffs regression.out tmp_check log
 
 .PHONY: unit unit-asan
+
+# ---- fuzzing: libFuzzer + ASan + UBSan, clang 14 (see TESTING.md) ------------------------------
+#   make fuzz-build                  the targets test/fuzz/build/fuzz_{json,options,scalar}
+#   make fuzz [FUZZ_SECONDS=300]     each target for FUZZ_SECONDS (FUZZ_PARALLEL at a time, niced)
+#   make fuzz-smoke                  each target for 30 s, plus every saved regression input
+# The core's C files and the JSON walker (once per kernel, with its KFLAGS) are compiled again
+# with clang for coverage (-fsanitize=fuzzer-no-link) under ASan + UBSan; objects, corpora and
+# crash artifacts stay in test/fuzz/build/ (not committed).
+FUZZ_CC      = clang-14
+FUZZ_CXX     = clang++-14
+FUZZ_BUILD   = test/fuzz/build
+FUZZ_TARGETS = fuzz_json fuzz_options fuzz_scalar
+FUZZ_SECONDS ?= 300
+FUZZ_SAN     = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all -g
+FUZZ_CFLAGS  = -std=gnu11 -O1 $(FUZZ_SAN) -fsanitize=fuzzer-no-link -Isrc/core -Itest \
+               -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare -Wno-missing-field-initializers
+# the walker's own flags ($(SDCXX), with CXX = clang++), plus sanitizers and coverage; clang warns
+# about an unused static function where g++ does not
+FUZZ_KOBJ    = $(foreach k,$(KERNELS),$(FUZZ_BUILD)/json_walk_$(k).o) $(FUZZ_BUILD)/json_dispatch.o
+FUZZ_COBJ    = $(patsubst src/core/%.c,$(FUZZ_BUILD)/core_%.o,$(CORE_C)) \
+               $(FUZZ_BUILD)/unit_support.o $(FUZZ_BUILD)/fuzz_common.o
+
+$(FUZZ_KOBJ): CXX = $(FUZZ_CXX)
+$(FUZZ_BUILD)/json_walk_%.o: src/core/json_walk.cpp src/core/serde_core.h src/core/json_walk.h src/core/internal.h src/core/scalar.h
+	@mkdir -p $(FUZZ_BUILD)
+	$(SDCXX) $(FUZZ_SAN) -fsanitize=fuzzer-no-link -Wno-unused-function $(KFLAGS_$*) -DSD_KERNEL=$* -c -o $@ $<
+$(FUZZ_BUILD)/json_dispatch.o: src/core/json_dispatch.cpp src/core/json_walk.h src/core/serde_core.h
+	@mkdir -p $(FUZZ_BUILD)
+	$(SDCXX) $(FUZZ_SAN) -fsanitize=fuzzer-no-link -c -o $@ $<
+$(FUZZ_BUILD)/core_%.o: src/core/%.c $(wildcard src/core/*.h)
+	@mkdir -p $(FUZZ_BUILD)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
+$(FUZZ_BUILD)/unit_support.o: test/unit_support.c test/unit_support.h src/core/serde_core.h
+	@mkdir -p $(FUZZ_BUILD)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
+$(FUZZ_BUILD)/fuzz_%.o: test/fuzz/fuzz_%.c test/fuzz/fuzz_common.h $(wildcard src/core/*.h)
+	@mkdir -p $(FUZZ_BUILD)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
+$(addprefix $(FUZZ_BUILD)/,$(FUZZ_TARGETS)): $(FUZZ_BUILD)/%: $(FUZZ_BUILD)/%.o $(FUZZ_COBJ) $(FUZZ_KOBJ)
+	$(FUZZ_CXX) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ -lsimdjson -lm
+
+fuzz-build: $(addprefix $(FUZZ_BUILD)/,$(FUZZ_TARGETS))
+
+fuzz: fuzz-build
+	bash test/fuzz/run.sh $(FUZZ_SECONDS)
+
+fuzz-smoke: fuzz-build
+	bash test/fuzz/run.sh 30
+
+# ---- valgrind: the pg_regress suite against a server under memcheck (on demand, slow) ----------
+valgrind-check: all
+	bash test/valgrind/check.sh
+
+EXTRA_CLEAN += $(FUZZ_BUILD) test/valgrind/out
+.PHONY: fuzz-build fuzz fuzz-smoke valgrind-check

@@ -352,3 +352,13 @@ sd_convert_string(sd_arena *arena, const sd_node *n, const char *s, size_t len, 
 		return sd_error_set(err, c, err->offset, "%s", problem);
 	return true;
 }
+
+void
+sd_variant_list(const sd_node *n, char *buf, size_t size)
+{
+	size_t		used = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < n->nvariants && used + 8 < size; i++)
+		used += (size_t) snprintf(buf + used, size - used, "%s%s", i ? ", " : "", n->variants[i].value);
+}

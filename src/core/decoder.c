@@ -44,9 +44,12 @@ sd_decoder_create(const sd_hooks *hooks)
 	return d;
 }
 
+static void each_reset(sd_decoder *d);
+
 static void
 release_buffers(sd_decoder *d)
 {
+	each_reset(d);
 	if (d->parser)
 		d->kernel->parser_free(d->parser);
 	d->parser = NULL;
@@ -139,7 +142,6 @@ prepare(sd_decoder *d, const char *doc, size_t len, const sd_limits *limits, sd_
 	d->tape_len = 0;
 	d->stack_len = 0;
 	d->pairs_len = 0;
-	d->each_plan = NULL;
 	sd_arena_reset(&d->arena);
 	return true;
 }
@@ -150,6 +152,7 @@ sd_decode_json(sd_decoder *d, const sd_plan *plan, const sd_node *node, const ch
 {
 	sd_limits	lim;
 
+	each_reset(d);
 	if (!prepare(d, doc, len, limits, &lim, err))
 		return false;
 	return d->kernel->decode(d, plan, node ? node : sd_plan_root(plan), d->padded, len,
@@ -169,6 +172,7 @@ sd_check_json(sd_decoder *d, const sd_plan *plan, const sd_node *node, const cha
 		*total = 0;
 	if (max_errors <= 0)
 		return 0;
+	each_reset(d);
 	if (!prepare(d, doc, len, limits, &lim, &err) ||
 		!d->kernel->decode(d, plan, node ? node : sd_plan_root(plan), d->padded, len,
 						   d->padded_cap, &lim, &col, &root, &err))
@@ -184,6 +188,37 @@ sd_check_json(sd_decoder *d, const sd_plan *plan, const sd_node *node, const cha
 	return col.n;
 }
 
+static void
+each_reset(sd_decoder *d)
+{
+	if (d->each_state)
+		d->kernel->each_close(d->each_state);
+	d->each_state = NULL;
+	d->each_plan = NULL;
+	d->each_input = NULL;
+	d->offset_bias = 0;
+}
+
+/* Grows the padded buffer to hold len bytes plus padding (contents not kept). */
+static bool
+padded_reserve(sd_decoder *d, size_t len, sd_error *err)
+{
+	if (len + SD_PADDING > d->padded_cap)
+	{
+		size_t		cap = (len + SD_PADDING + 4095) & ~(size_t) 4095;
+		char	   *p;
+
+		sd_hook_free(&d->hooks, d->padded);
+		d->padded = NULL;
+		d->padded_cap = 0;
+		if (!(p = sd_hook_alloc(&d->hooks, cap)))
+			return sd_error_set(err, SD_E_NOMEM, -1, "out of memory for a %zu-byte line", len);
+		d->padded = p;
+		d->padded_cap = cap;
+	}
+	return true;
+}
+
 bool
 sd_each_begin(sd_decoder *d, const sd_plan *plan, const sd_node *node, const char *doc,
 			  size_t len, const sd_limits *limits, sd_error *err)
@@ -191,41 +226,47 @@ sd_each_begin(sd_decoder *d, const sd_plan *plan, const sd_node *node, const cha
 	sd_limits	lim;
 	size_t		i = 0;
 
-	if (!prepare(d, doc, len, limits, &lim, err))
-		return false;
-	if (!node)
-		node = sd_plan_root(plan);
+	each_reset(d);
 	while (i < len && (doc[i] == ' ' || doc[i] == '\t' || doc[i] == '\n' || doc[i] == '\r'))
 		i++;
+	if (!node)
+		node = sd_plan_root(plan);
+	if (i < len && doc[i] == '[')
+	{
+		/* a JSON array: one padded copy, elements decoded one per sd_each_next */
+		if (!prepare(d, doc, len, limits, &lim, err))
+			return false;
+		if (!(d->each_state = d->kernel->each_open(d, plan, node, len, &lim, err)))
+			return false;
+	}
+	else
+	{
+		/* NDJSON: borrow the input, copy line by line */
+		sd_error_clear(err);
+		strcpy(err->path, "$");
+		lim = (sd_limits) {SD_DEFAULT_MAX_DEPTH, SD_DEFAULT_MAX_DOCUMENT_BYTES, 0};
+		if (limits)
+			lim = *limits;
+		if (lim.max_depth == 0)
+			lim.max_depth = SD_DEFAULT_MAX_DEPTH;
+		if (lim.stack_budget == 0)
+			lim.stack_budget = 1024 * 1024;
+		if (len > lim.max_document_bytes)
+			return sd_error_set(err, SD_E_SIZE, -1,
+								"document of %zu bytes exceeds serde.max_document_bytes (%llu)",
+								len, (unsigned long long) lim.max_document_bytes);
+		if (!d->parser && !(d->parser = d->kernel->parser_new()))
+			return sd_error_set(err, SD_E_NOMEM, -1, "out of memory for the JSON parser");
+		d->each_input = doc;
+	}
 	d->each_plan = plan;
 	d->each_node = node;
 	d->each_limits = lim;
 	d->each_len = len;
 	d->each_pos = 0;
 	d->each_line = 1;
-	d->each_next = 0;
-	d->each_count = 0;
-	d->each_array = i < len && doc[i] == '[';
-	if (d->each_array)
-	{
-		/* the whole array at once, as an array of the element's node */
-		sd_node		array_node;
-		uint32_t	root;
-
-		memset(&array_node, 0, sizeof(array_node));
-		array_node.kind = SD_K_ARRAY;
-		array_node.type = node->type;
-		array_node.elem = node;
-		array_node.extra_col = -1;
-		if (!d->kernel->decode(d, plan, &array_node, d->padded, len, d->padded_cap, &lim, NULL,
-							   &root, err))
-		{
-			d->each_plan = NULL;
-			return false;
-		}
-		d->each_first = d->tape[root].u.first;
-		d->each_count = d->tape[root].len;
-	}
+	d->row_line = 0;
+	d->row_start = 0;
 	return true;
 }
 
@@ -235,17 +276,20 @@ sd_each_next(sd_decoder *d, uint32_t *root, sd_error *err)
 	sd_error_clear(err);
 	if (!d->each_plan)
 		return 0;
-	if (d->each_array)
+	if (d->each_state)
 	{
-		if (d->each_next >= d->each_count)
-			return 0;
-		*root = d->each_first + d->each_next++;
-		return 1;
+		int			r = d->kernel->each_step(d, d->each_state, root, err);
+
+		if (r == 1)
+			d->row_line++;
+		else
+			each_reset(d);
+		return r;
 	}
 	/* NDJSON: the next non-blank line */
 	while (d->each_pos < d->each_len)
 	{
-		const char *base = d->padded;
+		const char *base = d->each_input;
 		size_t		start = d->each_pos;
 		const char *nl = memchr(base + start, '\n', d->each_len - start);
 		size_t		end = nl ? (size_t) (nl - base) : d->each_len;
@@ -258,22 +302,55 @@ sd_each_next(sd_decoder *d, uint32_t *root, sd_error *err)
 			blank = base[i] == ' ' || base[i] == '\t' || base[i] == '\r';
 		if (blank)
 			continue;
+		if (!padded_reserve(d, end - start, err))
+		{
+			each_reset(d);
+			return -1;
+		}
+		memcpy(d->padded, base + start, end - start);
+		memset(d->padded + (end - start), 0, SD_PADDING);
 		d->tape_len = 0;
 		d->stack_len = 0;
 		d->pairs_len = 0;
 		sd_arena_reset(&d->arena);
-		if (!d->kernel->decode(d, d->each_plan, d->each_node, base + start, end - start,
-							   d->padded_cap - start, &d->each_limits, NULL, root, err))
+		d->offset_bias = (uint32_t) start;
+		d->row_line = line;
+		d->row_start = start;
+		if (!d->kernel->decode(d, d->each_plan, d->each_node, d->padded, end - start,
+							   d->padded_cap, &d->each_limits, NULL, root, err))
 		{
 			char		path[SD_PATH_MAX];
 
+			d->offset_bias = 0;
+			if (err->code == SD_E_CANCELED)
+			{
+				/* the next call retries this line */
+				d->each_pos = start;
+				d->each_line = line;
+				return -1;
+			}
 			snprintf(path, sizeof(path), "line %llu: %s", (unsigned long long) line, err->path);
 			strcpy(err->path, path);
-			if (err->offset >= 0)
-				err->offset += (int64_t) start;
+			each_reset(d);
 			return -1;
 		}
+		d->offset_bias = 0;
 		return 1;
 	}
+	each_reset(d);
 	return 0;
+}
+
+bool
+sd_each_row(const sd_decoder *d, uint64_t *line, size_t *line_start)
+{
+	if (d->each_input)
+	{
+		*line = d->row_line;
+		*line_start = d->row_start;
+		return true;
+	}
+	*line = d->row_line ? d->row_line - 1 : 0;
+	*line_start = 0;
+	return false;
 }

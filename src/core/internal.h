@@ -62,19 +62,18 @@ struct sd_decoder
 	void	   *pairs;          /* unmapped members collected for `extra` columns */
 	uint32_t	pairs_len;
 	uint32_t	pairs_cap;
+	uint32_t	offset_bias;    /* added to every offset (NDJSON: the line's start) */
 	/* sd_each_* state */
 	const sd_plan *each_plan;
 	const sd_node *each_node;
 	sd_limits	each_limits;
+	const char *each_input;     /* NDJSON: the caller's input (borrowed), else NULL */
 	size_t		each_len;       /* input length */
 	size_t		each_pos;       /* NDJSON: next byte to read */
 	uint64_t	each_line;      /* NDJSON: 1-based number of the line at each_pos */
-	bool		each_array;     /* array mode: the whole array is in the tape */
-	uint32_t	each_first;     /* array mode: tape index of element 0 */
-	uint32_t	each_count;
-	uint32_t	each_next;
-	sd_val	   *each_rows;      /* array mode: the elements, kept while rows are returned */
-	uint32_t	each_rows_cap;
+	uint64_t	row_line;       /* the row last returned: its line (NDJSON) or index + 1 */
+	size_t		row_start;      /* ... and the byte offset where its line starts (NDJSON) */
+	void	   *each_state;     /* array mode: the kernel's iteration state */
 };
 
 /* Error collection for sd_check_json (NULL in first-error mode). */
@@ -110,6 +109,12 @@ struct sd_kernel
 	void	   *(*parser_new) (void);
 	void		(*parser_free) (void *parser);
 	size_t		(*parser_bytes) (void *parser);
+	/* Array mode of sd_each_*: opens the array in d->padded[0..len) (NULL with err on error),
+	 * then each step decodes the next element against node (1 row, 0 end, -1 err). */
+	void	   *(*each_open) (sd_decoder *d, const sd_plan *plan, const sd_node *node, size_t len,
+							  const sd_limits *limits, sd_error *err);
+	int			(*each_step) (sd_decoder *d, void *state, uint32_t *root, sd_error *err);
+	void		(*each_close) (void *state);
 	/* Decodes buf[0..len) (readable up to buf+cap, cap >= len + SD_PADDING) against node. */
 	bool		(*decode) (sd_decoder *d, const sd_plan *plan, const sd_node *node,
 						   const char *buf, size_t len, size_t cap, const sd_limits *limits,
@@ -117,6 +122,7 @@ struct sd_kernel
 };
 
 #define SD_PADDING 64
+
 
 #ifdef __cplusplus
 }

@@ -41,6 +41,7 @@ struct Walk
 	const char *stack_start;
 	size_t		stack_budget;
 	const sd_hooks *hooks;
+	uint32_t	bias;           /* added to every offset (NDJSON: the line's start) */
 	sd_collect *collect;        /* serde_errors mode, else NULL */
 	bool		consumed;       /* the value being decoded has been read (no skip needed) */
 	bool		in_jsonb;       /* walking a value kept as jsonb: \u0000 and numeric limits */
@@ -69,8 +70,8 @@ inline uint32_t
 offset_of(Walk &w, const char *p)
 {
 	if (p < w.base || p > w.base + w.len)
-		return 0;
-	return (uint32_t) (p - w.base);
+		return w.bias;
+	return (uint32_t) (p - w.base) + w.bias;
 }
 
 /* ---- path stack --------------------------------------------------------------------------- */
@@ -486,7 +487,7 @@ recover(Walk &w, uint32_t depth)
  * that malformed JSON inside it is still found. */
 template <class V>
 inline bool
-recover_value(Walk &w, V &v, uint32_t depth)
+recover_value(Walk &w, V &v, uint32_t depth, uint32_t value_depth)
 {
 	bool		consumed = w.consumed;
 
@@ -494,9 +495,11 @@ recover_value(Walk &w, V &v, uint32_t depth)
 		return false;
 	if (!consumed)
 	{
-		w.depth = depth;
+		/* walk it where it is (its path entry is still in place) */
+		w.depth = value_depth;
 		if (!skip_value(w, v))
 			return false;
+		w.depth = depth;
 	}
 	return true;
 }
@@ -585,7 +588,7 @@ decode_array(Walk &w, ond::array arr, const sd_node *n, Dest dst, const char *at
 			return syntax(w, e, nullptr);
 		if (!push_element(w, &ed, at) || !enter(w, nullptr, 0, i, at))
 			return false;
-		if (!decode_value(w, ev, n->elem, ed) && !recover_value(w, ev, depth))
+		if (!decode_value(w, ev, n->elem, ed) && !recover_value(w, ev, depth, depth + 1))
 			return false;
 		w.depth = depth;
 		i++;
@@ -637,12 +640,12 @@ decode_map(Walk &w, ond::object obj, const sd_node *n, Dest dst, const char *at)
 		if (!sd_convert_string(&w.d->arena, pair->fields[0].node, key.data(), key.size(), &k, w.err))
 		{
 			convert_failed(w, key_at);
-			if (!recover_value(w, v, depth))
+			if (!recover_value(w, v, depth, depth + 1))
 				return false;
 			continue;
 		}
 		if (!decode_value(w, v, pair->fields[1].node, Dest {IN_TAPE, row + 1}) &&
-			!recover_value(w, v, depth))
+			!recover_value(w, v, depth, depth + 1))
 			return false;
 		w.depth = depth;
 	}
@@ -738,9 +741,12 @@ select_variant(Walk &w, ond::object &obj, const sd_node *n, const sd_variant **o
 		{
 			*found_error = true;
 			char		desc[128];
+			char		list[256];
 
+			sd_variant_list(n, list, sizeof(list));
 			sd_describe_found(desc, sizeof(desc), tok.data(), tok.size());
-			return fail(w, SD_E_KIND, tok.data(), "expected string (tag), found %s", desc);
+			return fail(w, SD_E_KIND, tok.data(), "expected string (the union's tag, one of: %s), found %s",
+						list, desc);
 		}
 		if ((e = v.get_string().get(tagval)))
 			return syntax(w, e, tok.data());
@@ -753,12 +759,15 @@ select_variant(Walk &w, ond::object &obj, const sd_node *n, const sd_variant **o
 
 	if ((e = obj.reset().get(reset_ok)))
 		return syntax(w, e, at);
+	char		list[256];
+
+	sd_variant_list(n, list, sizeof(list));
 	if (!found)
 	{
 		*found_error = true;
 		if (!enter(w, n->tag, taglen, 0, at))
 			return false;
-		return fail(w, SD_E_MISSING, at, "missing required member (the union's tag)");
+		return fail(w, SD_E_MISSING, at, "missing required member (the union's tag, one of: %s)", list);
 	}
 	for (int i = 0; i < n->nvariants; i++)
 		if (strlen(n->variants[i].value) == tagval.size() &&
@@ -767,13 +776,6 @@ select_variant(Walk &w, ond::object &obj, const sd_node *n, const sd_variant **o
 			*out = &n->variants[i];
 			return true;
 		}
-	char		list[256];
-	size_t		used = 0;
-
-	list[0] = '\0';
-	for (int i = 0; i < n->nvariants && used + 8 < sizeof(list); i++)
-		used += (size_t) snprintf(list + used, sizeof(list) - used, "%s%s", i ? ", " : "",
-								  n->variants[i].value);
 	*found_error = true;
 	if (!enter(w, n->tag, taglen, 0, tag_at))
 		return false;
@@ -930,7 +932,7 @@ decode_members(Walk &w, ond::object obj, const sd_node *n, const sd_members *ms,
 			{
 				fail(w, SD_E_UNKNOWN, key_at, "unknown member");
 				w.consumed = false;
-				if (!recover_value(w, v, depth))
+				if (!recover_value(w, v, depth, depth + 1))
 					return false;
 				continue;
 			}
@@ -967,7 +969,7 @@ decode_members(Walk &w, ond::object obj, const sd_node *n, const sd_members *ms,
 		{
 			fail(w, SD_E_DUPLICATE, key_at, "duplicate member");
 			w.consumed = false;
-			if (!recover_value(w, v, depth))
+			if (!recover_value(w, v, depth, depth + 1))
 				return false;
 			continue;
 		}
@@ -986,7 +988,7 @@ decode_members(Walk &w, ond::object obj, const sd_node *n, const sd_members *ms,
 
 			if (!decode_value(w, v, fd->node, dst))
 			{
-				if (!recover_value(w, v, depth))
+				if (!recover_value(w, v, depth, depth + 1))
 					return false;
 				continue;
 			}
@@ -1036,7 +1038,7 @@ decode_members(Walk &w, ond::object obj, const sd_node *n, const sd_members *ms,
 				fail(w, SD_E_KIND, tok.data(), "expected object (on the path of column \"%s\"), found %s",
 					 m->group_column, found);
 				w.consumed = false;
-				if (!recover_value(w, v, depth))
+				if (!recover_value(w, v, depth, depth + 1))
 					return false;
 				continue;
 			}
@@ -1271,6 +1273,7 @@ decode(sd_decoder *d, const sd_plan *plan, const sd_node *node, const char *buf,
 	w.collect = collect;
 	w.consumed = false;
 	w.in_jsonb = false;
+	w.bias = d->offset_bias;
 
 	simdjson::error_code e = p->iterate(buf, len, cap).get(doc);
 
@@ -1284,7 +1287,7 @@ decode(sd_decoder *d, const sd_plan *plan, const sd_node *node, const char *buf,
 		return false;
 	std::string_view tok = token_of(doc);
 
-	if (!decode_value(w, doc, node, Dest {IN_TAPE, first}) && !recover_value(w, doc, 0))
+	if (!decode_value(w, doc, node, Dest {IN_TAPE, first}) && !recover_value(w, doc, 0, 0))
 	{
 		/* a malformed document is rejected as such, even when a value error came first */
 		sd_error	exact;
@@ -1311,6 +1314,138 @@ decode(sd_decoder *d, const sd_plan *plan, const sd_node *node, const char *buf,
 	return true;
 }
 
+/* ---- sd_each_* array mode: one element per step ---------------------------------------- */
+
+struct EachIter
+{
+	ond::document doc;
+	ond::array	arr;
+	ond::array_iterator it;
+	ond::array_iterator end;
+	uint64_t	index;
+	const sd_plan *plan;
+	const sd_node *node;
+	sd_limits	lim;
+	size_t		len;
+};
+
+void
+walk_init(Walk &w, sd_decoder *d, const sd_plan *plan, size_t len, const sd_limits *limits,
+		  sd_error *err, const char *stack_start)
+{
+	w.d = d;
+	w.plan = plan;
+	w.base = d->padded;
+	w.len = len;
+	w.err = err;
+	w.doc = nullptr;
+	w.max_depth = limits->max_depth;
+	w.depth = 0;
+	w.poll = 0;
+	w.stack_start = stack_start;
+	w.stack_budget = limits->stack_budget;
+	w.hooks = &d->hooks;
+	w.bias = 0;
+	w.collect = nullptr;
+	w.consumed = false;
+	w.in_jsonb = false;
+}
+
+void *
+each_open(sd_decoder *d, const sd_plan *plan, const sd_node *node, size_t len,
+		  const sd_limits *limits, sd_error *err)
+{
+	ond::parser *p = static_cast<ond::parser *>(d->parser);
+	EachIter   *st = new (std::nothrow) EachIter();
+	char		here;
+	Walk		w;
+	simdjson::error_code e;
+
+	walk_init(w, d, plan, len, limits, err, &here);
+	if (!st)
+	{
+		fail(w, SD_E_NOMEM, nullptr, "out of memory");
+		return nullptr;
+	}
+	st->plan = plan;
+	st->node = node;
+	st->lim = *limits;
+	st->len = len;
+	st->index = 0;
+	if ((e = p->iterate(d->padded, len, d->padded_cap).get(st->doc)))
+	{
+		syntax(w, e, d->padded);
+		delete st;
+		return nullptr;
+	}
+	w.doc = &st->doc;
+	if ((e = st->doc.get_array().get(st->arr)) || (e = st->arr.begin().get(st->it)) ||
+		(e = st->arr.end().get(st->end)))
+	{
+		syntax(w, e, nullptr);
+		delete st;
+		return nullptr;
+	}
+	return st;
+}
+
+int
+each_step(sd_decoder *d, void *state, uint32_t *root, sd_error *err)
+{
+	EachIter   *st = static_cast<EachIter *>(state);
+	char		here;
+	Walk		w;
+	simdjson::error_code e;
+
+	walk_init(w, d, st->plan, st->len, &st->lim, err, &here);
+	w.doc = &st->doc;
+	d->tape_len = 0;
+	d->stack_len = 0;
+	d->pairs_len = 0;
+	sd_arena_reset(&d->arena);
+	if (!(st->it != st->end))
+	{
+		/* the array is done: nothing may follow it */
+		const char *loc;
+
+		if (st->doc.current_location().get(loc) != simdjson::OUT_OF_BOUNDS)
+		{
+			syntax(w, simdjson::TAPE_ERROR, loc);
+			return -1;
+		}
+		return 0;
+	}
+	ond::value	ev;
+	uint32_t	first = 0;
+
+	if ((e = (*st->it).get(ev)))
+	{
+		syntax(w, e, nullptr);
+		return -1;
+	}
+	if (!reserve_tape(w, 1, &first, d->padded) || !enter(w, nullptr, 0, st->index, d->padded))
+		return -1;
+	if (!decode_value(w, ev, st->node, Dest {IN_TAPE, first}))
+	{
+		sd_error	exact;
+
+		if (!is_fatal(err->code) && !sd_json_validate(w.hooks, d->padded, st->len, &exact) &&
+			exact.code == SD_E_SYNTAX)
+			syntax(w, simdjson::TAPE_ERROR, d->padded + exact.offset);
+		return -1;
+	}
+	++st->it;
+	st->index++;
+	*root = first;
+	return 1;
+}
+
+void
+each_close(void *state)
+{
+	delete static_cast<EachIter *>(state);
+}
+
 }								/* namespace */
 
 #define SD_CAT2(a, b) a##b
@@ -1319,5 +1454,5 @@ decode(sd_decoder *d, const sd_plan *plan, const sd_node *node, const char *buf,
 #define SD_STR(a) SD_STR2(a)
 
 extern "C" const sd_kernel SD_CAT(sd_kernel_, SD_KERNEL) = {
-	SD_STR(SD_KERNEL), parser_new, parser_free, parser_bytes, decode
+	SD_STR(SD_KERNEL), parser_new, parser_free, parser_bytes, each_open, each_step, each_close, decode
 };

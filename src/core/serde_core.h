@@ -324,13 +324,19 @@ int			sd_check_json(sd_decoder *d, const sd_plan *plan, const sd_node *node,
 
 /* serde_decode_each: a JSON array (first non-blank byte '[') or newline-delimited JSON (blank
  * lines skipped; empty input -> no rows), one element/line at a time against `node` (the
- * element's node).  sd_each_begin copies the input (and decodes a whole array at once);
- * sd_each_next returns 1 with *root = the element's tape index, 0 at the end, -1 with err
- * (paths "$[41].id", or "line 42: $.id" for NDJSON; offsets into the whole input).  Tape values
- * of one row stay valid until the next sd_each_next call. */
+ * element's node).  An array is copied once and iterated lazily (one element's tape at a time);
+ * NDJSON is NOT copied: the caller keeps doc[0..len) alive and unchanged until sd_each_next
+ * returned 0 or -1 (each line is copied with padding as it is read).  sd_each_next returns 1
+ * with *root = the element's tape index, 0 at the end, -1 with err (paths "$[41].id", or
+ * "line 42: $.id" for NDJSON; offsets, in errors and in the tape, count from the start of the
+ * whole input).  After SD_E_CANCELED on an NDJSON line, the next call retries that line.  Tape
+ * values of one row stay valid until the next sd_each_next call. */
 bool		sd_each_begin(sd_decoder *d, const sd_plan *plan, const sd_node *node,
 						  const char *doc, size_t len, const sd_limits *limits, sd_error *err);
 int			sd_each_next(sd_decoder *d, uint32_t *root, sd_error *err);
+/* The row sd_each_next last returned: NDJSON: its 1-based line number and the byte offset where
+ * that line starts; array: its 0-based index in *line and 0.  Returns true for NDJSON. */
+bool		sd_each_row(const sd_decoder *d, uint64_t *line, size_t *line_start);
 /* Bytes currently held by the decoder's buffers (tape, arena, padded copy, parser). */
 size_t		sd_decoder_bytes(const sd_decoder *d);
 /* Releases buffers grown beyond `keep` bytes (call after a big document). */
@@ -403,6 +409,8 @@ bool		sd_kind_error(const sd_node *n, sd_jkind found, const char *s, size_t len,
 						  sd_error *err);
 void		sd_describe_scalar(char *buf, size_t size, sd_jkind kind, const char *s, size_t len);
 const char *sd_expected_name(const sd_node *n);
+/* "card, bank_account": the tag values of a union, for messages. */
+void		sd_variant_list(const sd_node *n, char *buf, size_t size);
 
 /* Name of the SIMD kernel chosen at load time ("icelake", "haswell", "westmere", "fallback"). */
 const char *sd_json_kernel(void);

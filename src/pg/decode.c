@@ -979,51 +979,23 @@ typedef struct EachState
 	uint64		row;			/* 0-based number of the row being converted */
 	MemoryContext rowcxt;
 	TupleConversionMap *map;	/* record form: to a column definition list (or NULL) */
+	struct DecoderSlot *slot;	/* text input: the decoder iterating the input */
 } EachState;
 
-/* Where row st->row sits: "$[41]", or for NDJSON "line 42: $" and the line's start offset. */
+/* Where the row being converted sits: "$[41]", or for NDJSON "line 42: $" (tape offsets already
+ * count from the start of the whole input). */
 static void
 each_locate(SdConvert *cx)
 {
 	EachState  *st = cx->locate_arg;
+	uint64		line = 0;
+	size_t		start = 0;
 
-	if (!st->ndjson)
-	{
+	if (st->slot && sd_each_row(st->slot->d, &line, &start))
+		snprintf(cx->root_path, sizeof(cx->root_path), "line " UINT64_FORMAT ": $", line);
+	else
 		snprintf(cx->root_path, sizeof(cx->root_path), "$[" UINT64_FORMAT "]", st->row);
-		return;
-	}
-	if (st->doc->text == NULL)
-		doc_fetch(st->doc);		/* dropped after sd_each_begin: only errors need it again */
-	{
-		const char *base = st->doc->text;
-		size_t		len = st->doc->len;
-		size_t		pos = 0;
-		uint64		line = 1;
-		uint64		nonblank = 0;
-
-		while (pos < len)
-		{
-			const char *nl = memchr(base + pos, '\n', len - pos);
-			size_t		end = nl ? (size_t) (nl - base) : len;
-			bool		blank = true;
-
-			for (size_t i = pos; i < end && blank; i++)
-				blank = base[i] == ' ' || base[i] == '\t' || base[i] == '\r';
-			if (!blank)
-			{
-				if (nonblank == st->row)
-				{
-					snprintf(cx->root_path, sizeof(cx->root_path), "line " UINT64_FORMAT ": $",
-							 line);
-					cx->offset_base = (int64) pos;
-					return;
-				}
-				nonblank++;
-			}
-			pos = nl ? end + 1 : len;
-			line++;
-		}
-	}
+	cx->offset_base = 0;
 }
 
 /* Converts one element and appends it to the tuplestore. */
@@ -1107,8 +1079,11 @@ each_text(EachState *st)
 				}
 				sd_pg_raise_core_error(plan->display, &err, true);
 			}
-			/* the core holds its own copy now: let the detoasted one go (peak memory) */
-			doc_drop(st->doc);
+			/* an array is copied by the core: let the detoasted one go (peak memory); NDJSON is
+			 * read in place, line by line, so it stays */
+			if (!st->ndjson)
+				doc_drop(st->doc);
+			st->slot = slot;
 			st->row = 0;
 			while ((r = sd_each_next(slot->d, &root, &err)) != 0)
 			{

@@ -588,15 +588,18 @@ jw_object(Jw *w, JsonbContainer *jc, const sd_node *n, JwDest dst)
 		int			depth = w->depth;
 		size_t		taglen = strlen(n->tag);
 
+		char		tags[256];
+
+		sd_variant_list(n, tags, sizeof(tags));
 		jw_enter(w, n->tag, taglen, 0);
 		if (!getKeyJsonValueFromContainer(jc, n->tag, taglen, &tv))
-			jw_fail(w, SD_E_MISSING, "missing required member (the union's tag)");
+			jw_fail(w, SD_E_MISSING, "missing required member (the union's tag, one of: %s)", tags);
 		else if (tv.type != jbvString)
 		{
 			char		found[256];
 
 			jw_describe(&tv, found, sizeof(found));
-			jw_fail(w, SD_E_KIND, "expected string (tag), found %s", found);
+			jw_fail(w, SD_E_KIND, "expected string (the union's tag, one of: %s), found %s", tags, found);
 		}
 		else
 		{

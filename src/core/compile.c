@@ -1339,6 +1339,11 @@ describe_node(sbuf *b, const sd_node *n, int depth)
 		}
 		sb_put(b, "]", 1);
 	}
+	if (n->kind == SD_K_ARRAY && n->is_map)
+	{
+		sb_key(b, "map", false);
+		sb_put(b, "true", 4);
+	}
 	if (n->kind == SD_K_ARRAY && n->elem)
 	{
 		sb_key(b, "element", false);
@@ -1359,6 +1364,19 @@ describe_node(sbuf *b, const sd_node *n, int depth)
 			sb_str(b, n->shape);
 			if (depth > 1)
 				return;
+		}
+		if (n->tag)
+		{
+			sb_key(b, "tag", false);
+			sb_str(b, n->tag);
+			sb_key(b, "variants", false);
+			sb_put(b, "{", 1);
+			for (int i = 0; i < n->nvariants; i++)
+			{
+				sb_key(b, n->variants[i].value, i == 0);
+				sb_str(b, n->fields[n->variants[i].col].column);
+			}
+			sb_put(b, "}", 1);
 		}
 		sb_key(b, "unknown", false);
 		sb_str(b, n->reject_unknown ? "reject" : "ignore");

@@ -51,8 +51,8 @@ add_target(const char *name, const sd_type *type, const char *opts, uint32_t max
 		   bool each, bool json_root)
 {
 	sd_error	err;
-	fz_resolver_state *st = calloc(1, sizeof(*st));
-	sd_resolver res = fz_resolver(st);
+	static fz_resolver_state st;	/* no "Self" */
+	sd_resolver res = fz_resolver(&st);
 	target	   *t = &targets[ntargets++];
 
 	t->name = name;

@@ -296,6 +296,24 @@ token_of(ond::document &doc)
 	return s;
 }
 
+/* A member's name: read in place when it has no escapes (the common case), else unescaped
+ * into the parser's string buffer.  *key_at = the opening quote. */
+inline simdjson::error_code
+read_key(Walk &w, ond::field &f, std::string_view *key, const char **key_at)
+{
+	const char *start = f.key().raw();
+	const char *end = w.base + w.len;
+	const char *q = start < end ? (const char *) memchr(start, '"', (size_t) (end - start)) : nullptr;
+
+	*key_at = start - 1;
+	if (q && !memchr(start, '\\', (size_t) (q - start)))
+	{
+		*key = std::string_view(start, (size_t) (q - start));
+		return simdjson::SUCCESS;
+	}
+	return f.unescaped_key().get(*key);
+}
+
 /* ---- validating skip ---------------------------------------------------------------------- */
 
 template <class V>
@@ -327,9 +345,9 @@ skip_object(Walk &w, ond::object obj, const char *at)
 
 		if ((e = std::move(fr).get(f)))
 			return syntax(w, e, nullptr);
-		const char *key_at = f.key().raw() - 1;
+		const char *key_at;
 
-		if ((e = f.unescaped_key().get(key)))
+		if ((e = read_key(w, f, &key, &key_at)))
 			return syntax(w, e, key_at);
 		if (!enter(w, key.data(), key.size(), 0, key_at) || !jsonb_string_ok(w, key, key_at) ||
 			!skip_value(w, f.value()))
@@ -616,9 +634,9 @@ decode_map(Walk &w, ond::object obj, const sd_node *n, Dest dst, const char *at)
 
 		if ((e = std::move(fr).get(f)))
 			return syntax(w, e, nullptr);
-		const char *key_at = f.key().raw() - 1;
+		const char *key_at;
 
-		if ((e = f.unescaped_key().get(key)))
+		if ((e = read_key(w, f, &key, &key_at)))
 			return syntax(w, e, key_at);
 		ond::value &v = f.value();
 
@@ -723,9 +741,9 @@ select_variant(Walk &w, ond::object &obj, const sd_node *n, const sd_variant **o
 
 		if ((e = std::move(fr).get(f)))
 			return syntax(w, e, nullptr);
-		const char *key_at = f.key().raw() - 1;
+		const char *key_at;
 
-		if ((e = f.unescaped_key().get(key)))
+		if ((e = read_key(w, f, &key, &key_at)))
 			return syntax(w, e, key_at);
 		if (key.size() != taglen || memcmp(key.data(), n->tag, taglen) != 0)
 			continue;
@@ -909,9 +927,9 @@ decode_members(Walk &w, ond::object obj, const sd_node *n, const sd_members *ms,
 
 		if ((e = std::move(fr).get(f)))
 			return syntax(w, e, nullptr);
-		const char *key_at = f.key().raw() - 1;
+		const char *key_at;
 
-		if ((e = f.unescaped_key().get(key)))
+		if ((e = read_key(w, f, &key, &key_at)))
 			return syntax(w, e, key_at);
 
 		ond::value &v = f.value();

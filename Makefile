@@ -119,7 +119,7 @@ fuzz-smoke: fuzz-build
 
 # ---- valgrind: the pg_regress suite against a server under memcheck (on demand, slow) ----------
 valgrind-check: all
-	bash test/valgrind/check.sh
+	bash scripts/valgrind-check.sh
 
-EXTRA_CLEAN += $(FUZZ_BUILD) test/valgrind/out
+EXTRA_CLEAN += $(FUZZ_BUILD)
 .PHONY: fuzz-build fuzz fuzz-smoke valgrind-check

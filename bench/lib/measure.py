@@ -56,6 +56,8 @@ def pgbench(db, script, txns, connect=False, env=None):
     try:
         cmd = ["pgbench", "-n", "-M", "prepared", "-f", script, "-t", str(txns), "--log",
                f"--log-prefix={tmp}/tx"]
+        if os.environ.get("BENCH_NICE"):        # bench/run: our client at the server's priority
+            cmd = ["nice", "-n", os.environ["BENCH_NICE"]] + cmd
         if connect:
             cmd.append("-C")
         cmd.append(db)
@@ -158,7 +160,7 @@ def cmd_floor(a):
 def cmd_warm(a):
     man = select_workloads(load_manifest(a.manifest), a.only, a.groups)
     avail = available(a.db, man)
-    out = {"rounds": a.rounds, "target_ms": a.target_ms, "workloads": {}}
+    out = {"rounds": a.rounds, "target_ms": a.target_ms, "workloads": {}, "loadavg_start": os.getloadavg()[0]}
     t_start = time.time()
     for wi, w in enumerate(man):
         comps = []
@@ -197,6 +199,8 @@ def cmd_warm(a):
         log(f"warm {wi + 1}/{len(man)} {w['name']}: " +
             ", ".join(f"{k}={statistics.median([x for x in v if x is not None] or [0]):.0f}µs" for k, v in lats.items())
             + (f"  (skipped: {', '.join(skipped)})" if skipped else "") + f"  [{el:.0f}s]")
+        out["loadavg_end"] = os.getloadavg()[0]
+        out["seconds"] = round(time.time() - t_start)
         json.dump(out, open(a.out, "w"), indent=1)
 
 
@@ -388,7 +392,10 @@ def cmd_report(a):
           f"- **PostgreSQL**: {env.get('pg', '')}", f"- **simdjson**: {env.get('simdjson', '')} ({floor.get('info', '')})",
           f"- **serde commit**: {env.get('commit', '')}", f"- **command**: `{env.get('command', '')}` "
           f"({warm.get('rounds', '?')} rounds, ~{warm.get('target_ms', '?')} ms per competitor per round)",
-          f"- **server settings**: {env.get('settings', '')}", ""]
+          f"- **server settings**: {env.get('settings', '')}",
+          f"- **machine load** (1-min load average, other jobs on the machine): {warm.get('loadavg_start', 0):.2f} at the "
+          f"start of the warm rounds, {warm.get('loadavg_end', 0):.2f} at the end ({warm.get('seconds', '?')} s); "
+          "our server and pgbench ran at nice -10 when run as root", ""]
     L += ["How to read: every statement decodes all `rows` stored copies of the document "
           "(`SELECT count(d.*) FROM t w, LATERAL f(w.body) d`). *raw* = statement latency / rows; "
           "*net* = (statement − the same statement with `octet_length(body)`) / rows, per round. "

@@ -143,8 +143,12 @@ container_guard(Walk &w, const char *at)
 		sd_error	exact;
 
 		/* a malformed document is a syntax error, however deep */
-		if (!sd_json_validate(w.hooks, w.base, w.len, &exact) && exact.code == SD_E_SYNTAX)
+		if (!sd_json_validate(w.hooks, w.base, w.len, &exact))
+		{
+			if (exact.code == SD_E_NOMEM)
+				return fail(w, SD_E_NOMEM, at, "out of memory");
 			return syntax(w, simdjson::TAPE_ERROR, w.base + exact.offset);
+		}
 		if (w.depth + 1 > w.max_depth)
 			return fail(w, SD_E_DEPTH, at, "nesting deeper than serde.max_depth (%u)", w.max_depth);
 		return fail(w, SD_E_DEPTH, at, "document nested too deeply for the stack");
@@ -258,8 +262,12 @@ syntax(Walk &w, simdjson::error_code e, const char *at)
 
 	w.depth = 0;				/* malformed input is reported at the root */
 	/* simdjson's errors carry no position: the strict validator finds the first bad byte */
-	if (!sd_json_validate(w.hooks, w.base, w.len, &exact) && exact.code == SD_E_SYNTAX)
+	bool		valid = sd_json_validate(w.hooks, w.base, w.len, &exact);
+
+	if (!valid && exact.code == SD_E_SYNTAX)
 		fail(w, SD_E_SYNTAX, w.base + exact.offset, "malformed JSON: %s", exact.problem);
+	else if (!valid && exact.code == SD_E_NOMEM)
+		fail(w, SD_E_NOMEM, at, "out of memory");
 	else
 		fail(w, SD_E_SYNTAX, at, "malformed JSON: %s", simdjson_problem(e));
 	w.depth = saved;
@@ -312,6 +320,22 @@ read_key(Walk &w, ond::field &f, std::string_view *key, const char **key_at)
 		return simdjson::SUCCESS;
 	}
 	return f.unescaped_key().get(*key);
+}
+
+/* 't', 'f' or 'n' when the token is exactly true/false/null (simdjson 3.0.1's root get_bool and
+ * is_null accept "falseA" and reject "null\n": literals are checked here, from the token). */
+inline char
+literal_of(std::string_view tok)
+{
+	std::string_view t = trimmed(tok);
+
+	if (t == "true")
+		return 't';
+	if (t == "false")
+		return 'f';
+	if (t == "null")
+		return 'n';
+	return 0;
 }
 
 /* ---- validating skip ---------------------------------------------------------------------- */
@@ -435,21 +459,13 @@ skip_value(Walk &w, V &v)
 				return true;
 			}
 		case ond::json_type::boolean:
-			{
-				bool		b;
-
-				if ((e = v.get_bool().get(b)))
-					return syntax(w, e, tok.data());
-				return true;
-			}
+			if (literal_of(tok) != 't' && literal_of(tok) != 'f')
+				return syntax(w, simdjson::T_ATOM_ERROR, tok.data());
+			return true;
 		case ond::json_type::null:
-			{
-				bool		isnull = false;
-
-				if ((e = v.is_null().get(isnull)) || !isnull)
-					return syntax(w, e ? e : simdjson::N_ATOM_ERROR, tok.data());
-				return true;
-			}
+			if (literal_of(tok) != 'n')
+				return syntax(w, simdjson::N_ATOM_ERROR, tok.data());
+			return true;
 	}
 	return syntax(w, simdjson::TAPE_ERROR, tok.data());
 }
@@ -1039,10 +1055,8 @@ decode_members(Walk &w, ond::object obj, const sd_node *n, const sd_members *ms,
 			else if (t == ond::json_type::null)
 			{
 				/* a null parent counts as absent */
-				bool		isnull = false;
-
-				if ((e = v.is_null().get(isnull)) || !isnull)
-					return syntax(w, e ? e : simdjson::N_ATOM_ERROR, tok.data());
+				if (literal_of(tok) != 'n')
+					return syntax(w, simdjson::N_ATOM_ERROR, tok.data());
 				w.depth = depth;
 				if (!missing_member(w, n, m, row, obj_at))
 					return false;
@@ -1111,11 +1125,8 @@ decode_value(Walk &w, V &v, const sd_node *n, Dest dst)
 	slot(w, dst).offset = offset_of(w, tok.data());
 	if (t == ond::json_type::null)
 	{
-		bool		isnull = false;
-
-		if ((e = v.is_null().get(isnull)) || !isnull)
-			return syntax(w, e ? e : simdjson::N_ATOM_ERROR, tok.data());
-		w.consumed = true;
+		if (literal_of(tok) != 'n')
+			return syntax(w, simdjson::N_ATOM_ERROR, tok.data());
 		slot(w, dst).tag = SD_V_NULL;
 		return true;
 	}
@@ -1227,12 +1238,11 @@ decode_value(Walk &w, V &v, const sd_node *n, Dest dst)
 			}
 		case ond::json_type::boolean:
 			{
-				bool		b;
+				char		lit = literal_of(tok);
 
-				if ((e = v.get_bool().get(b)))
-					return syntax(w, e, tok.data());
-				w.consumed = true;
-				if (!sd_convert_bool(n, b, &out, w.err))
+				if (lit != 't' && lit != 'f')
+					return syntax(w, simdjson::T_ATOM_ERROR, tok.data());
+				if (!sd_convert_bool(n, lit == 't', &out, w.err))
 					return convert_failed(w, tok.data());
 				break;
 			}
@@ -1310,9 +1320,12 @@ decode(sd_decoder *d, const sd_plan *plan, const sd_node *node, const char *buf,
 		/* a malformed document is rejected as such, even when a value error came first */
 		sd_error	exact;
 
-		if (!is_fatal(err->code) && !sd_json_validate(w.hooks, buf, len, &exact) &&
-			exact.code == SD_E_SYNTAX)
+		if (!is_fatal(err->code) && !sd_json_validate(w.hooks, buf, len, &exact))
+		{
+			if (exact.code == SD_E_NOMEM)
+				return fail(w, SD_E_NOMEM, nullptr, "out of memory");
 			return syntax(w, simdjson::TAPE_ERROR, buf + exact.offset);
+		}
 		return false;
 	}
 
@@ -1447,9 +1460,13 @@ each_step(sd_decoder *d, void *state, uint32_t *root, sd_error *err)
 	{
 		sd_error	exact;
 
-		if (!is_fatal(err->code) && !sd_json_validate(w.hooks, d->padded, st->len, &exact) &&
-			exact.code == SD_E_SYNTAX)
-			syntax(w, simdjson::TAPE_ERROR, d->padded + exact.offset);
+		if (!is_fatal(err->code) && !sd_json_validate(w.hooks, d->padded, st->len, &exact))
+		{
+			if (exact.code == SD_E_NOMEM)
+				fail(w, SD_E_NOMEM, nullptr, "out of memory");
+			else
+				syntax(w, simdjson::TAPE_ERROR, d->padded + exact.offset);
+		}
 		return -1;
 	}
 	++st->it;

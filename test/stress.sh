@@ -12,16 +12,23 @@
 # The database, the decoding step and the changer are in test/stress/setup.sql, which explains
 # how every decoded row is checked against the versions committed before its statement began.
 #
+# Two phases of equal length (see setup.sql): "strict", where type DDL is serialised against the
+# decoding transactions by an advisory lock, and "race", where it runs in the middle of them.
 # Passes when:
 #   - the server did not restart (pg_postmaster_start_time unchanged) and, when its log is
 #     readable (scripts/pgcluster.sh's server.log), no backend was "terminated by signal";
-#   - zero wrong rows (stress_violations empty) and at least one check per decoding mode;
-#   - only tolerated errors, which are the ones a concurrent DROP TYPE legitimately causes:
-#       42704 (type does not exist: a statement parsed against st_b just before it was dropped
-#       and recreated, or serde's "dropped target type") — at most 5 % of the transactions;
-#   - the changer made changes of every kind;
+#   - strict phase: every check holds (no wrong, stale, uncommitted or mixed version, no wrong
+#     column, right row counts and verdicts) and no decoding transaction raised any error;
+#   - race phase: no row from a wrong or uncommitted version, right row counts and verdicts, and
+#     only the errors PostgreSQL itself raises when a type changes under a running statement
+#     (42704, 42804, 22P07, XX000 "cache lookup failed for type 0" or "could not open relation
+#     with OID n" — jsonb_populate_record raises the very same there); rows with an added column
+#     read as NULL or from two versions in one statement are counted as race artefacts;
+#   - at least one clean check per decoding mode and a change of every kind by the changer;
 #   - backend memory flat: the private RSS (RssAnon) of each pgbench backend grew by less than
 #     SERDE_STRESS_RSS_KB (default 16384 kB) from the first sample (after warm-up) to the last.
+# JIT is off in the test database: serde_decode_each's ROWS 1000 estimate makes the planner JIT-
+# compile these small queries (hundreds of ms each), which starves the run.
 # Settings: SERDE_STRESS_SECONDS (60), SERDE_STRESS_CLIENTS (8), SERDE_STRESS_RSS_KB (16384),
 # SERDE_STRESS_KEEP=1 (keep the database for inspection).
 set -euo pipefail
@@ -31,7 +38,6 @@ DB=serde_stress_test
 SECONDS_RUN=${SERDE_STRESS_SECONDS:-60}
 CLIENTS=${SERDE_STRESS_CLIENTS:-8}
 RSS_LIMIT_KB=${SERDE_STRESS_RSS_KB:-16384}
-TOLERATED='42704'
 BIN=$(pg_config --bindir 2>/dev/null || true)
 PGBENCH=pgbench
 if [[ -x /usr/lib/postgresql/15/bin/pgbench ]]; then PGBENCH=/usr/lib/postgresql/15/bin/pgbench
@@ -60,6 +66,7 @@ trap cleanup EXIT
 psql_admin -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" \
     -c "CREATE DATABASE $DB"
 q -c "CREATE EXTENSION serde" -f test/stress/setup.sql >/dev/null
+psql_admin -c "ALTER DATABASE $DB SET jit = off"
 
 start_time=$(q -c "SELECT pg_postmaster_start_time()")
 log=
@@ -76,7 +83,7 @@ PGB
 
 echo "stress: $CLIENTS clients for ${SECONDS_RUN}s, changer in a separate session"
 # the changer runs a little longer than pgbench, so changes go on until the last transaction
-q -c "CALL stress_change($SECONDS_RUN + 2)" >"$TMP/changer.out" 2>&1 &
+q -c "CALL stress_change($SECONDS_RUN + 2, $SECONDS_RUN / 2.0)" >"$TMP/changer.out" 2>&1 &
 changer_pid=$!
 
 # memory sampler: every 2 s, "<elapsed s> <pid> <VmRSS kB> <RssAnon kB>" of each pgbench backend
@@ -115,44 +122,61 @@ fi
 ((txns > 0)) || fail "no transaction completed"
 
 echo
-echo "---- changes made by the changer (action, done, failed)"
-q -F ' ' -c "SELECT action, count(*) FILTER (WHERE failed IS NULL), count(*) FILTER (WHERE failed IS NOT NULL)
-               FROM stress_changes GROUP BY 1 ORDER BY 1" | awk '{ printf "  %-9s %6d %6d\n", $1, $2, $3 }'
-q -c "SELECT '  failed: ' || failed || ' (' || count(*) || '×)' FROM stress_changes WHERE failed IS NOT NULL GROUP BY failed ORDER BY count(*) DESC LIMIT 5"
+echo "---- changes made by the changer (phase, action, done, failed)"
+q -F ' ' -c "SELECT CASE WHEN strict THEN 'strict' ELSE 'race' END, action, count(*) FILTER (WHERE failed IS NULL),
+                    count(*) FILTER (WHERE failed IS NOT NULL)
+               FROM stress_changes GROUP BY 1, 2 ORDER BY 1 DESC, 2" | awk '{ printf "  %-6s %-9s %6d %6d\n", $1, $2, $3, $4 }'
+q -c "SELECT '  failed: ' || failed || ' (' || count(*) || 'x)' FROM stress_changes WHERE failed IS NOT NULL GROUP BY failed ORDER BY count(*) DESC LIMIT 5"
 missing=$(q -c "SELECT string_agg(a, ', ') FROM unnest(ARRAY['register','add','drop','retype','rollback','replace','recreate']) a
                  WHERE NOT EXISTS (SELECT FROM stress_changes c WHERE c.action = a AND c.failed IS NULL)")
 [[ -z $missing ]] || fail "the changer made no successful change of kind: $missing"
 echo "  versions committed: $(q -c "SELECT string_agg(shape || ' ' || max, ', ' ORDER BY shape) FROM (SELECT shape, max(k) FROM stress_log GROUP BY shape) s")"
 
 echo
-echo "---- checks per mode (1 decode StA, 2 decode StB, 3 nested StN/StA, 4 decode_each, 5 record, 6 valid, 7 errors)"
-q -F ' ' -c "SELECT m, count(c.ok), count(*) FILTER (WHERE NOT c.ok),
-                    (SELECT count(*) FROM stress_errors e WHERE e.mode = m)
-               FROM generate_series(1, 7) m LEFT JOIN stress_checks c ON c.mode = m GROUP BY m ORDER BY m" |
-    awk 'BEGIN { printf "  %-4s %8s %10s %7s\n", "mode", "checks", "violations", "errors" }
-         { printf "  %-4s %8d %10d %7d\n", $1, $2, $3, $4 }'
+echo "---- checks (modes: 1 decode StA, 2 decode StB, 3 nested StN/StA, 4 decode_each, 5 record, 6 valid, 7 errors)"
+q -F ' ' -c "SELECT CASE WHEN p THEN 'strict' ELSE 'race' END, m,
+                    count(c.kind) FILTER (WHERE c.kind = 'ok'), count(c.kind) FILTER (WHERE c.kind = 'version'),
+                    count(c.kind) FILTER (WHERE c.kind = 'count'), count(c.kind) FILTER (WHERE c.kind = 'mixed'),
+                    count(c.kind) FILTER (WHERE c.kind = 'columns'),
+                    (SELECT count(*) FROM stress_errors e WHERE e.mode = m AND e.strict = p)
+               FROM unnest(ARRAY[true, false]) p CROSS JOIN generate_series(1, 7) m
+               LEFT JOIN stress_checks c ON c.mode = m AND c.strict = p
+              GROUP BY p, m ORDER BY p DESC, m" |
+    awk 'BEGIN { printf "  %-6s %-4s %7s %8s %6s %6s %8s %7s\n", "phase", "mode", "ok", "version", "count", "mixed", "columns", "errors" }
+         { printf "  %-6s %-4s %7d %8d %6d %6d %8d %7d\n", $1, $2, $3, $4, $5, $6, $7, $8 }'
 checks=$(q -c "SELECT count(*) FROM stress_checks")
-violations=$(q -c "SELECT count(*) FROM stress_violations")
-empty_modes=$(q -c "SELECT string_agg(m::text, ', ') FROM generate_series(1, 7) m WHERE NOT EXISTS (SELECT FROM stress_checks c WHERE c.mode = m)")
-[[ -z $empty_modes ]] || fail "no successful check for mode(s) $empty_modes"
+strict_bad=$(q -c "SELECT count(*) FROM stress_checks WHERE strict AND kind <> 'ok'")
+race_bad=$(q -c "SELECT count(*) FROM stress_checks WHERE NOT strict AND kind IN ('version', 'count')")
+artefacts=$(q -c "SELECT count(*) FROM stress_checks WHERE NOT strict AND kind IN ('mixed', 'columns')")
+violations=$((strict_bad + race_bad))
+empty_modes=$(q -c "SELECT string_agg(m::text, ', ') FROM generate_series(1, 7) m WHERE NOT EXISTS (SELECT FROM stress_checks c WHERE c.mode = m AND c.kind = 'ok')")
+[[ -z $empty_modes ]] || fail "no clean check for mode(s) $empty_modes"
 if ((violations > 0)); then
-    fail "$violations wrong rows; the first ones:"
-    q -c "SELECT mode, shape, 'k0=' || k0, 'k1=' || k1, 'ver=' || vmin || '..' || vmax, 'rows=' || nrows, 'bad=' || badrows, detail
-            FROM stress_violations ORDER BY at LIMIT 10"
+    fail "$violations wrong rows ($strict_bad in the strict phase, $race_bad version/count ones in the race phase); the first ones:"
+    q -c "SELECT CASE WHEN strict THEN 'strict' ELSE 'race' END, kind, 'mode ' || mode, shape, 'k0=' || k0, 'k1=' || k1,
+                 'ver=' || vmin || '..' || vmax, 'rows=' || nrows, 'bad=' || badrows, detail,
+                 left((bad_row - (SELECT array_agg('m' || g) FROM generate_series(0, 199) g))::text, 300)
+            FROM stress_violations WHERE strict OR kind IN ('version', 'count') ORDER BY at LIMIT 10"
 fi
 
 echo
-echo "---- errors raised inside the decoding transactions (sqlstate, count, first message)"
-q -F ' | ' -c "SELECT sqlstate, count(*), min(message) FROM stress_errors GROUP BY 1 ORDER BY 2 DESC" | sed 's/^/  /'
+echo "---- errors raised inside the decoding transactions (phase, sqlstate, count, first message)"
+q -F ' | ' -c "SELECT CASE WHEN strict THEN 'strict' ELSE 'race' END, sqlstate, count(*), min(message)
+                 FROM stress_errors GROUP BY 1, 2 ORDER BY 1 DESC, 3 DESC" | sed 's/^/  /'
 errors=$(q -c "SELECT count(*) FROM stress_errors")
-tolerated=$(q -c "SELECT count(*) FROM stress_errors WHERE sqlstate = ANY (string_to_array('$TOLERATED', ','))")
+tolerated=$(q -c "SELECT count(*) FROM stress_errors WHERE NOT strict AND (sqlstate IN ('42704', '42804', '22P07')
+                    OR (sqlstate = 'XX000' AND (message = 'cache lookup failed for type 0'
+                                                OR message LIKE 'could not open relation with OID %')))")
 other=$((errors - tolerated))
-((other == 0)) || fail "$other errors of a kind that is not tolerated (tolerated: $TOLERATED)"
-if ((txns > 0 && tolerated * 20 > txns)); then
-    fail "$tolerated tolerated errors in $txns transactions (more than 5 %)"
+if ((other > 0)); then
+    fail "$other errors that are not tolerated (strict phase: none; race phase: 42704, 42804, 22P07, and XX000 'cache lookup failed for type 0' / 'could not open relation'):"
+    q -F ' | ' -c "SELECT CASE WHEN strict THEN 'strict' ELSE 'race' END, mode, sqlstate, message
+                     FROM stress_errors WHERE strict OR NOT (sqlstate IN ('42704', '42804', '22P07')
+                          OR (sqlstate = 'XX000' AND (message = 'cache lookup failed for type 0'
+                                                      OR message LIKE 'could not open relation with OID %')))
+                    ORDER BY at LIMIT 10" | sed 's/^/  /'
 fi
 
-echo
 echo "---- backend memory (pgbench backends; first sample after warm-up vs last)"
 warm=$((SECONDS_RUN / 6 > 6 ? SECONDS_RUN / 6 : 6))
 awk -v warm="$warm" -v limit="$RSS_LIMIT_KB" '
@@ -182,6 +206,6 @@ else
     echo "(server log not readable here: crash check by postmaster start time only)"
 fi
 
-echo "stress: $txns transactions, $checks checked decodes, $violations violations, $tolerated tolerated errors ($TOLERATED), $other other errors"
+echo "stress: $txns transactions, $checks checked decodes, $violations violations, $artefacts race artefacts, $tolerated tolerated errors, $other other errors"
 if ((status == 0)); then echo "PASS"; fi
 exit $status

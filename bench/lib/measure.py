@@ -79,9 +79,18 @@ def pgbench(db, script, txns, connect=False, env=None):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def warm_latency(lat):
-    """Per-statement latency (µs) of a warm backend: drop the first transaction, take the median."""
-    return statistics.median(lat[1:] if len(lat) > 1 else lat)
+STAT = os.environ.get("BENCH_STAT", "p25")
+
+
+def warm_latency(lat, stat=None):
+    """Per-statement latency (µs) of a warm backend: drop the first transaction (it compiles the
+    plan: that is cold), then the lower quartile of the rest (default; robust to preemption by
+    other jobs on a shared machine — the time a statement takes when it is not interrupted) or
+    the median (BENCH_STAT=median)."""
+    xs = sorted(lat[1:] if len(lat) > 1 else lat)
+    if (stat or STAT) == "median":
+        return statistics.median(xs)
+    return xs[(len(xs) - 1) // 4]
 
 
 def load_manifest(path):
@@ -160,7 +169,8 @@ def cmd_floor(a):
 def cmd_warm(a):
     man = select_workloads(load_manifest(a.manifest), a.only, a.groups)
     avail = available(a.db, man)
-    out = {"rounds": a.rounds, "target_ms": a.target_ms, "workloads": {}, "loadavg_start": os.getloadavg()[0]}
+    out = {"rounds": a.rounds, "target_ms": a.target_ms, "workloads": {}, "loadavg_start": os.getloadavg()[0],
+           "stat": STAT}
     t_start = time.time()
     for wi, w in enumerate(man):
         comps = []
@@ -183,17 +193,21 @@ def cmd_warm(a):
             per = max(statistics.median(lat[1:]), 1)
             txns[c["name"]] = int(min(100000, max(a.min_txns, math.ceil(a.target_ms * 1000 / per))))
         lats = {c["name"]: [] for c in comps}
+        medians = {c["name"]: [] for c in comps}
         for r in range(a.rounds):
             order = comps if r % 2 == 0 else list(reversed(comps))
             for c in order:
                 try:
                     lat = pgbench(a.db, c["script"], txns[c["name"]])
                     lats[c["name"]].append(warm_latency(lat))
+                    medians[c["name"]].append(warm_latency(lat, "median"))
                 except PgbenchError as e:
                     log(f"  {w['name']}/{c['name']} round {r}: {e}")
                     lats[c["name"]].append(None)
+                    medians[c["name"]].append(None)
         out["workloads"][w["name"]] = {"rows": w["rows"], "bytes": w["bytes"], "records": w["records"],
-                                       "group": w["group"], "latency_us": lats, "txns": txns,
+                                       "group": w["group"], "latency_us": lats, "median_latency_us": medians,
+                                       "txns": txns,
                                        "skipped": skipped}
         el = time.time() - t_start
         log(f"warm {wi + 1}/{len(man)} {w['name']}: " +
@@ -393,11 +407,14 @@ def cmd_report(a):
           f"- **serde commit**: {env.get('commit', '')}", f"- **command**: `{env.get('command', '')}` "
           f"({warm.get('rounds', '?')} rounds, ~{warm.get('target_ms', '?')} ms per competitor per round)",
           f"- **server settings**: {env.get('settings', '')}",
+          f"- **per-run statistic**: {'lower quartile' if warm.get('stat', 'p25') == 'p25' else 'median'} of the "
+          "per-transaction latencies after the first (the median is kept in warm.json)",
           f"- **machine load** (1-min load average, other jobs on the machine): {warm.get('loadavg_start', 0):.2f} at the "
           f"start of the warm rounds, {warm.get('loadavg_end', 0):.2f} at the end ({warm.get('seconds', '?')} s); "
           "our server and pgbench ran at nice -10 when run as root", ""]
     L += ["How to read: every statement decodes all `rows` stored copies of the document "
-          "(`SELECT count(d.*) FROM t w, LATERAL f(w.body) d`). *raw* = statement latency / rows; "
+          "(`SELECT count(d.*) FROM t w, LATERAL f(w.body) d`); a run's statement latency is the lower quartile "
+          "of its transactions after the first (see bench/README.md). *raw* = statement latency / rows; "
           "*net* = (statement − the same statement with `octet_length(body)`) / rows, per round. "
           "**N×** = how many times faster serde is than that competitor: median over rounds of "
           "competitor-net / serde-net, [min–max] over rounds. Documents are stored uncompressed "
@@ -644,8 +661,36 @@ def cmd_compare(a):
         e.update(PGHOST=host, PGPORT=str(port), PGUSER="postgres")
         envs[lbl] = e
     av = {lbl: _available_env(a.db, man, envs[lbl]) for lbl in envs}
-    result = {"rounds": a.rounds, "workloads": {}}
+    result = {"rounds": a.rounds, "limit": a.limit, "stat": STAT, "loadavg_start": os.getloadavg()[0], "workloads": {}}
     t0 = time.time()
+    plan = {}
+
+    def run_rounds(name, n, first_round):
+        p = plan[name]
+        for r in range(first_round, first_round + n):
+            order = ("A", "B") if r % 2 == 0 else ("B", "A")
+            for lbl in order:
+                p["lat"][lbl].append(warm_latency(pgbench(a.db, p["script"], p["txns"], env=envs[lbl])))
+                p["lat"]["floor" + lbl].append(warm_latency(pgbench(a.db, p["floor"], p["ftx"], env=envs[lbl])))
+
+    def summarise(name):
+        p = plan[name]
+        lat, rows = p["lat"], p["rows"]
+        netA = [(x - f) * 1000 / rows for x, f in zip(lat["A"], lat["floorA"])]
+        netB = [(x - f) * 1000 / rows for x, f in zip(lat["B"], lat["floorB"])]
+        mA, mB = statistics.median(netA), statistics.median(netB)
+        rawA, rawB = statistics.median(lat["A"]), statistics.median(lat["B"])
+        per_round = [b / x for x, b in zip(netA, netB) if x > 0]
+        r = {"competitor": p["competitor"], "rows": rows, "net_ns_A": mA, "net_ns_B": mB,
+             "ratio": mB / mA if mA > 0 else float("nan"), "raw_ratio": rawB / rawA, "latency_us": lat,
+             "round_ratios": per_round, "rounds": len(lat["A"])}
+        result["workloads"][name] = r
+        log(f"compare {name:<22} {p['competitor']:<17} A {fmt_ns(mA):>10}  B {fmt_ns(mB):>10}  B/A {r['ratio']:.3f} "
+            f"(raw {r['raw_ratio']:.3f}; {len(per_round)} rounds {min(per_round or [0]):.2f}–{max(per_round or [0]):.2f})"
+            f"  [{time.time() - t0:.0f}s]")
+        json.dump(result, open(a.out, "w"), indent=1)
+        return r
+
     for w in man:
         prim = {"batches": "serde_array_text", "errors": "serde_valid_text"}.get(w["group"], "serde_text")
         if w["group"] == "batches" and not av["A"].get((w["name"], "serde_each_text")) and \
@@ -664,26 +709,22 @@ def cmd_compare(a):
             result["workloads"][w["name"]] = {"skipped": str(e)}
             continue
         txns = int(max(a.min_txns, math.ceil(a.target_ms * 1000 / max(statistics.median(lat0[1:]), 1))))
-        ftx = int(max(a.min_txns, txns // 2))
-        lat = {"A": [], "B": [], "floorA": [], "floorB": []}
-        for r in range(a.rounds):
-            order = ("A", "B") if r % 2 == 0 else ("B", "A")
-            for lbl in order:
-                lat[lbl].append(warm_latency(pgbench(a.db, c["script"], txns, env=envs[lbl])))
-                lat["floor" + lbl].append(warm_latency(pgbench(a.db, fl["script"], ftx, env=envs[lbl])))
-        rows = w["rows"]
-        netA = [(x - f) * 1000 / rows for x, f in zip(lat["A"], lat["floorA"])]
-        netB = [(x - f) * 1000 / rows for x, f in zip(lat["B"], lat["floorB"])]
-        mA, mB = statistics.median(netA), statistics.median(netB)
-        rawA, rawB = statistics.median(lat["A"]), statistics.median(lat["B"])
-        ratio = mB / mA if mA > 0 else float("nan")
-        per_round = [b / x for x, b in zip(netA, netB) if x > 0]
-        result["workloads"][w["name"]] = {"competitor": prim, "rows": rows, "net_ns_A": mA, "net_ns_B": mB,
-                                          "ratio": ratio, "raw_ratio": rawB / rawA, "latency_us": lat,
-                                          "round_ratios": per_round}
-        log(f"compare {w['name']:<22} {prim:<17} A {fmt_ns(mA):>10}  B {fmt_ns(mB):>10}  B/A {ratio:.3f} "
-            f"(raw {rawB / rawA:.3f}; rounds {min(per_round):.2f}–{max(per_round):.2f})  [{time.time() - t0:.0f}s]")
-        json.dump(result, open(a.out, "w"), indent=1)
+        plan[w["name"]] = {"script": c["script"], "floor": fl["script"], "competitor": prim, "rows": w["rows"],
+                           "txns": txns, "ftx": int(max(a.min_txns, txns // 2)),
+                           "lat": {"A": [], "B": [], "floorA": [], "floorB": []}}
+        run_rounds(w["name"], a.rounds, 0)
+        summarise(w["name"])
+
+    # confirmation: a workload over the limit is measured again (2 x rounds more) and judged on all
+    # its rounds together, so that a burst of load from other jobs does not fail the gate by itself
+    suspects = [n for n, r in result["workloads"].items() if r.get("ratio", 0) > a.limit]
+    if suspects and a.confirm:
+        log(f"compare: confirming {len(suspects)} workload(s) over {a.limit}: {', '.join(suspects)}")
+        for n in suspects:
+            run_rounds(n, 2 * a.rounds, a.rounds)
+            summarise(n)
+            result["workloads"][n]["confirmed"] = True
+    result["loadavg_end"] = os.getloadavg()[0]
     json.dump(result, open(a.out, "w"), indent=1)
     # verdict
     bad = []
@@ -693,9 +734,9 @@ def cmd_compare(a):
         if "skipped" in r:
             print(f"{n:<24} skipped: {r['skipped']}")
             continue
-        flag = ""
+        flag = " (re-measured)" if r.get("confirmed") else ""
         if r["ratio"] > a.limit:
-            flag = f"  SLOWER than limit {a.limit}"
+            flag += f"  SLOWER than limit {a.limit}"
             bad.append(n)
         rr = r["round_ratios"] or [float("nan")]
         print(f"{n:<24} {r['competitor']:<18} {fmt_ns(r['net_ns_A']):>12} {fmt_ns(r['net_ns_B']):>12} "
@@ -703,10 +744,11 @@ def cmd_compare(a):
     rs = [r["ratio"] for r in result["workloads"].values() if "ratio" in r]
     if rs:
         print(f"\nB/A over {len(rs)} workloads: min {min(rs):.3f}, median {statistics.median(rs):.3f}, max {max(rs):.3f}; "
-              f"limit {a.limit}")
+              f"limit {a.limit}; load average {result['loadavg_start']:.1f} → {result['loadavg_end']:.1f}")
     if bad:
         print(f"compare: {len(bad)} workload(s) slower than {a.limit}: {', '.join(bad)}")
         sys.exit(1)
+    print("compare: no workload slower than the limit")
 
 
 def _available_env(db, man, env):
@@ -750,6 +792,7 @@ def main():
     p.add_argument("--host-b", required=True); p.add_argument("--port-b", required=True)
     p.add_argument("--rounds", type=int, default=6); p.add_argument("--target-ms", type=float, default=250)
     p.add_argument("--min-txns", type=int, default=5); p.add_argument("--limit", type=float, default=1.10)
+    p.add_argument("--no-confirm", dest="confirm", action="store_false")
     p.add_argument("--out", required=True)
     a = ap.parse_args()
     {"floor": cmd_floor, "warm": cmd_warm, "cold": cmd_cold, "memory": cmd_memory, "report": cmd_report,

@@ -117,30 +117,11 @@ static const char *const OPTS_NODE = "{\"optional\": true, \"fields\": {\"kids\"
 static const char *const OPTS_ITEM = "{\"unknown\": \"reject\", \"fields\": {\"c\": {\"default\": \"none\"}}}";
 
 static fz_types types;
-bool		fz_strict;
-
-bool
-fz_known_root_scalar_issue(const char *doc, size_t len)
-{
-	size_t		i = 0;
-
-	while (i < len && (doc[i] == ' ' || doc[i] == '\t' || doc[i] == '\n' || doc[i] == '\r'))
-		i++;
-	doc += i;
-	len -= i;
-	if (len == 5 && memcmp(doc, "null", 4) == 0)
-		return strchr(" \t\n\r", doc[4]) != NULL && doc[4] != '\0';
-	if (len == 6 && memcmp(doc, "false", 5) == 0)
-		return doc[5] == '\0' || strchr(" \t\n\r,:[]{}", doc[5]) == NULL;
-	return false;
-}
-
 const fz_types *
 fz_get_types(void)
 {
 	if (types.flat)
 		return &types;
-	fz_strict = getenv("FUZZ_STRICT") && strcmp(getenv("FUZZ_STRICT"), "0") != 0;
 	types.flat = ut_composite("flat",
 							  "t:text,v3:varchar(3),s:int2,i:int4,l:int8,r:float4,f:float8,n:numeric,"
 							  "n52:numeric(5,2),b:bool,tz:timestamptz,ts:timestamp,d:date,tm:time,"
@@ -425,8 +406,7 @@ walk(walkctx *w, uint32_t idx, const sd_node *n, int depth)
 
 				FZ_ASSERT(v->tag == SD_V_JSON, "json value with tag %d", v->tag);
 				FZ_ASSERT(v->len > 0 && v->u.s, "empty json value");
-				FZ_ASSERT(sd_json_validate(NULL, v->u.s, v->len, &err) ||
-						  (!fz_strict && fz_known_root_scalar_issue(v->u.s, v->len)),
+				FZ_ASSERT(sd_json_validate(NULL, v->u.s, v->len, &err),
 						  "json value is not valid JSON (%s at %lld): %.*s", err.problem,
 						  (long long) err.offset, (int) (v->len > 200 ? 200 : v->len), v->u.s);
 				if (w->out)

@@ -80,17 +80,6 @@ void		fz_check_error(const sd_error *err, size_t doclen);
 /* Appends the error's code, offset, path and problem to out. */
 void		fz_render_error(fz_buf *out, const sd_error *err);
 
-/* FUZZ_STRICT=1 in the environment (set when replaying test/fuzz/regressions/): also assert
- * the invariants that known open issues break; otherwise those inputs are let through so that
- * fuzzing can go on past them.  Read by fz_get_types(). */
-extern bool fz_strict;
-
-/* Known open issue (simdjson 3.0.1 root scalars, test/fuzz/regressions/README.md): the whole
- * document, after leading whitespace, is `null` plus exactly one whitespace byte (rejected as
- * malformed) or `false` plus exactly one byte that is neither structural nor whitespace
- * (accepted as false / as the json value "falseA"). */
-bool		fz_known_root_scalar_issue(const char *doc, size_t len);
-
 /* True when s[0..len) is valid UTF-8 (no overlongs, no surrogates, <= U+10FFFF). */
 bool		fz_valid_utf8(const char *s, size_t len);
 

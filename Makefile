@@ -123,3 +123,10 @@ valgrind-check: all
 
 EXTRA_CLEAN += $(FUZZ_BUILD)
 .PHONY: fuzz-build fuzz fuzz-smoke valgrind-check
+
+# ---- the long concurrency stress (issue 5): 5 minutes against the server PGHOST/PGPORT point at
+#   make stress [SERDE_STRESS_SECONDS=600]       (CI runs test/stress.sh for 60 s)
+SERDE_STRESS_SECONDS ?= 300
+stress:
+	SERDE_STRESS_SECONDS=$(SERDE_STRESS_SECONDS) bash test/stress.sh
+.PHONY: stress

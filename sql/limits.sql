@@ -41,6 +41,8 @@ $f$;
 SELECT pg_postmaster_start_time() AS start_time \gset
 
 -- ---- the settings --------------------------------------------------------------------------------------
+-- (they exist once the library is loaded in this backend: the first serde call loads it)
+SELECT count(*) AS loaded FROM serde_cache_stats();
 SELECT name, setting, unit, min_val, max_val, context, vartype
   FROM pg_settings WHERE name LIKE 'serde.%' ORDER BY name;
 SELECT pg_temp.lim_try('SET serde.max_depth = 0') AS depth_0,

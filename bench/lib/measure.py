@@ -715,9 +715,17 @@ def cmd_compare(a):
         run_rounds(w["name"], a.rounds, 0)
         summarise(w["name"])
 
-    # confirmation: a workload over the limit is measured again (2 x rounds more) and judged on all
-    # its rounds together, so that a burst of load from other jobs does not fail the gate by itself
-    suspects = [n for n, r in result["workloads"].items() if r.get("ratio", 0) > a.limit]
+    # Verdict: a workload is slower when BOTH the ratio of the medians (B median / A median over
+    # rounds) and the median of the per-round ratios (B/A paired within a round) exceed the limit.
+    # The two fail differently under bursts of load from other jobs (unpaired vs paired), and
+    # HEAD-vs-HEAD calibration showed either one alone exceeding 1.10 by chance (bench/README.md).
+    # Confirmation: a workload over the limit on either statistic is measured again (2 x rounds
+    # more) and judged on all its rounds together.
+    def over(r):
+        rr = r.get("round_ratios") or [0]
+        return r.get("ratio", 0) > a.limit, statistics.median(rr) > a.limit
+
+    suspects = [n for n, r in result["workloads"].items() if "ratio" in r and any(over(r))]
     if suspects and a.confirm:
         log(f"compare: confirming {len(suspects)} workload(s) over {a.limit}: {', '.join(suspects)}")
         for n in suspects:
@@ -735,7 +743,7 @@ def cmd_compare(a):
             print(f"{n:<24} skipped: {r['skipped']}")
             continue
         flag = " (re-measured)" if r.get("confirmed") else ""
-        if r["ratio"] > a.limit:
+        if all(over(r)):
             flag += f"  SLOWER than limit {a.limit}"
             bad.append(n)
         rr = r["round_ratios"] or [float("nan")]
@@ -791,7 +799,7 @@ def main():
     p.add_argument("--host-a", required=True); p.add_argument("--port-a", required=True)
     p.add_argument("--host-b", required=True); p.add_argument("--port-b", required=True)
     p.add_argument("--rounds", type=int, default=6); p.add_argument("--target-ms", type=float, default=250)
-    p.add_argument("--min-txns", type=int, default=5); p.add_argument("--limit", type=float, default=1.10)
+    p.add_argument("--min-txns", type=int, default=5); p.add_argument("--limit", type=float, default=1.15)
     p.add_argument("--no-confirm", dest="confirm", action="store_false")
     p.add_argument("--out", required=True)
     a = ap.parse_args()

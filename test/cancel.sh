@@ -170,12 +170,12 @@ for m in "${MODES[@]}"; do
                 over=$(awk -v l="$lat" -v L="$LIMIT_MS" 'BEGIN { print (l >= L) ? 1 : 0 }')
                 worst_raw[$m]=$(awk -v a="${worst_raw[$m]}" -v b="$lat" 'BEGIN { print (b > a) ? b : a }')
                 if ((over == 0)); then
-                    measured=$((measured + 1))
+                    ((ASSERTED[$m])) && measured=$((measured + 1))
                     worst[$m]=$(awk -v a="${worst[$m]}" -v b="$lat" 'BEGIN { print (b > a) ? b : a }')
                     break
                 fi
                 if ((attempt == 2)); then
-                    measured=$((measured + 1))
+                    ((ASSERTED[$m])) && measured=$((measured + 1))
                     worst[$m]=$(awk -v a="${worst[$m]}" -v b="$lat" 'BEGIN { print (b > a) ? b : a }')
                     if ((ASSERTED[$m])); then
                         echo "FAIL: $m $kind at $t ms: $lat ms from the $kind to the error (limit $LIMIT_MS ms)"
@@ -206,6 +206,6 @@ if ((measured == 0)); then
     status=1
 fi
 if ((status == 0)); then
-    echo "PASS: $measured timeouts and cancels each stopped the decode within $LIMIT_MS ms"
+    echo "PASS: $measured asserted timeouts and cancels each stopped the decode within $LIMIT_MS ms"
 fi
 exit $status

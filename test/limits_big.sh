@@ -17,8 +17,10 @@
 #   string  {"id": 1, "s": "xxx…"}               one string of SERDE_BIG_MB MB
 #   array   [{"id": 1, "s": "abcdefgh"}, …]        SERDE_BIG_MB MB of small objects (~39,000 per MB)
 # Decodes: serde_valid(json) and a typed decode of the string (its length checked); serde_decode_each
-# (row count checked) and serde_valid(bg_row[]) of the array; serde_decode into jsonb (PostgreSQL's
-# own jsonb construction needs ~35x the document — refused); serde.max_document_bytes below the size.
+# (row count checked) and serde_valid(bg_row[]) of the array; serde.max_document_bytes below the
+# size; with SERDE_BIG_MB >= 600 or SERDE_BIG_JSONB=1 also serde_decode into jsonb (PostgreSQL's
+# own jsonb construction needs ~35x the document, as much as a plain ::jsonb cast — refused; it
+# takes about a minute to fill the roomy limit, so the CI variant leaves it out).
 # An outcome passes if it is the right value or ERROR 53200 / 54000; the server must not restart
 # (pg_postmaster_start_time) and its log must show no backend "terminated by signal".
 set -euo pipefail
@@ -122,7 +124,7 @@ for setting in roomy tight; do
     run decode_string "$N" "SELECT length((serde_decode(NULL::bg_doc, $S)).s)"
     run decode_each_array "$((K + 1))" "SELECT count(*) FROM serde_decode_each(NULL::bg_row, $A)"
     run valid_array t "SELECT serde_valid(NULL::bg_row[], $A)"
-    if [[ $setting == roomy ]]; then
+    if [[ $setting == roomy && ($MB -ge 600 || ${SERDE_BIG_JSONB:-0} == 1) ]]; then
         run decode_jsonb_array - "SELECT serde_decode(NULL::jsonb, $A) IS NULL"
     fi
     run max_document_bytes - "SET serde.max_document_bytes = $((N - 1)); SELECT serde_valid(NULL::json, $S)"

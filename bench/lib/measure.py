@@ -50,33 +50,53 @@ class PgbenchError(Exception):
     pass
 
 
-def pgbench(db, script, txns, connect=False, env=None):
-    """Run one pgbench client; return the per-transaction latencies in microseconds."""
+def pg_bin(name):
+    """The server's own client binaries (Debian's /usr/bin ones are a perl wrapper: +60 ms a call)."""
+    d = os.environ.get("BENCH_PGBIN")
+    if d is None:
+        try:
+            d = subprocess.run(["pg_config", "--bindir"], capture_output=True, text=True).stdout.strip()
+        except OSError:
+            d = ""
+        os.environ["BENCH_PGBIN"] = d
+    return os.path.join(d, name) if d and os.path.exists(os.path.join(d, name)) else name
+
+
+def pgbench_multi(db, scripts, txns, connect=False, env=None):
+    """Run one pgbench client over one or more scripts ([(path, weight)], chosen at random per
+    transaction by weight); return {script index: [latency µs, in order]}."""
     tmp = tempfile.mkdtemp(prefix="serde-bench-")
     try:
-        cmd = ["pgbench", "-n", "-M", "prepared", "-f", script, "-t", str(txns), "--log",
-               f"--log-prefix={tmp}/tx"]
+        cmd = [pg_bin("pgbench"), "-n", "-M", "prepared", "-t", str(txns), "--log", f"--log-prefix={tmp}/tx"]
+        for path, weight in scripts:
+            cmd += ["-f", f"{path}@{weight}" if len(scripts) > 1 else path]
         if os.environ.get("BENCH_NICE"):        # bench/run: our client at the server's priority
             cmd = ["nice", "-n", os.environ["BENCH_NICE"]] + cmd
         if connect:
             cmd.append("-C")
         cmd.append(db)
         r = subprocess.run(cmd, capture_output=True, text=True, env=env)
-        files = glob.glob(f"{tmp}/tx*")
-        lat = []
-        for fn in files:
+        out = {i: [] for i in range(len(scripts))}
+        n = 0
+        for fn in sorted(glob.glob(f"{tmp}/tx*")):
             with open(fn) as f:
                 for line in f:
-                    p = line.split()
-                    if len(p) >= 3 and p[2].isdigit():
-                        lat.append(int(p[2]))
-        if r.returncode != 0 or "aborted" in r.stdout + r.stderr or len(lat) < txns:
+                    p = line.split()      # client_id transaction_no time script_no time_epoch time_us
+                    if len(p) >= 4 and p[2].isdigit():
+                        out[int(p[3])].append(int(p[2]))
+                        n += 1
+        if r.returncode != 0 or "aborted" in r.stdout + r.stderr or n < txns:
             msg = (r.stderr.strip().splitlines() or ["?"])
             msg = [m for m in msg if "ERROR" in m or "error" in m or "abort" in m] or msg
             raise PgbenchError(msg[0][:300])
-        return lat
+        return out
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def pgbench(db, script, txns, connect=False, env=None):
+    """Run one pgbench client over one script; return the per-transaction latencies in µs."""
+    return pgbench_multi(db, [(script, 1)], txns, connect, env)[0]
 
 
 STAT = os.environ.get("BENCH_STAT", "p25")
@@ -190,24 +210,34 @@ def cmd_warm(a):
                 skipped[c["name"]] = f"failed: {e}"
                 comps.remove(c)
                 continue
-            per = max(statistics.median(lat[1:]), 1)
-            txns[c["name"]] = int(min(100000, max(a.min_txns, math.ceil(a.target_ms * 1000 / per))))
+            per = max(min(lat[1:]), 1)
+            txns[c["name"]] = int(min(20000, max(a.min_txns, math.ceil(a.target_ms * 1000 / per))))
+        # rounds: one pgbench run per round with every competitor's script, transactions
+        # interleaved at random (weights = expected transactions per competitor, so each gets about
+        # target-ms of time), on a fresh connection; the first transaction of each script in a run
+        # is dropped (it prepares the statement and, for serde, compiles the plan: that is cold).
         lats = {c["name"]: [] for c in comps}
         medians = {c["name"]: [] for c in comps}
+        counts = {c["name"]: [] for c in comps}
+        total = sum(txns[c["name"]] for c in comps)
         for r in range(a.rounds):
-            order = comps if r % 2 == 0 else list(reversed(comps))
-            for c in order:
-                try:
-                    lat = pgbench(a.db, c["script"], txns[c["name"]])
-                    lats[c["name"]].append(warm_latency(lat))
-                    medians[c["name"]].append(warm_latency(lat, "median"))
-                except PgbenchError as e:
-                    log(f"  {w['name']}/{c['name']} round {r}: {e}")
+            try:
+                res = pgbench_multi(a.db, [(c["script"], txns[c["name"]]) for c in comps], total)
+            except PgbenchError as e:
+                log(f"  {w['name']} round {r}: {e}")
+                res = {}
+            for i, c in enumerate(comps):
+                xs = res.get(i, [])
+                counts[c["name"]].append(len(xs))
+                if len(xs) >= 3:
+                    lats[c["name"]].append(warm_latency(xs))
+                    medians[c["name"]].append(warm_latency(xs, "median"))
+                else:
                     lats[c["name"]].append(None)
                     medians[c["name"]].append(None)
         out["workloads"][w["name"]] = {"rows": w["rows"], "bytes": w["bytes"], "records": w["records"],
                                        "group": w["group"], "latency_us": lats, "median_latency_us": medians,
-                                       "txns": txns,
+                                       "txns": txns, "counts": counts,
                                        "skipped": skipped}
         el = time.time() - t_start
         log(f"warm {wi + 1}/{len(man)} {w['name']}: " +
@@ -786,7 +816,7 @@ def main():
     p.add_argument("--min-ms", type=float, default=150); p.add_argument("--out", required=True)
     p = sub.add_parser("warm"); common(p)
     p.add_argument("--rounds", type=int, default=5); p.add_argument("--target-ms", type=float, default=500)
-    p.add_argument("--min-txns", type=int, default=5); p.add_argument("--out", required=True)
+    p.add_argument("--min-txns", type=int, default=8); p.add_argument("--out", required=True)
     p = sub.add_parser("cold"); common(p)
     p.add_argument("--txns", type=int, default=100); p.add_argument("--label", default="no preload")
     p.add_argument("--out", required=True)

@@ -186,6 +186,17 @@ sd_pg_rethrow_prefixed(MemoryContext oldcxt, const char *prefix, int sqlstate)
 	ed->message = psprintf("%s%s", prefix, ed->message ? ed->message : "");
 	if (sqlstate)
 		ed->sqlerrcode = sqlstate;
+
+	/*
+	 * ReThrowError copies the message fields but keeps these pointers as they are, and the copy
+	 * made above lives in a context that may be deleted while the error propagates (a plan's
+	 * default conversion): point them at static strings instead (found by valgrind).
+	 */
+	ed->filename = NULL;
+	ed->funcname = NULL;
+	ed->domain = PG_TEXTDOMAIN("postgres");
+	ed->context_domain = PG_TEXTDOMAIN("postgres");
+	ed->message_id = NULL;
 	ReThrowError(ed);
 }
 

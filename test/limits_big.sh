@@ -40,7 +40,8 @@ fi
 # the throwaway cluster, never the caller's: pgcluster.sh must not adopt the caller's PGHOST
 cluster() { env -u PGHOST -u PGPORT -u PGUSER -u PGDATABASE SERDE_PGPORT="$PORT" SERDE_PGDIR="$DIR" \
     bash "$ROOT/scripts/pgcluster.sh" "$@"; }
-cleanup() { cluster stop >/dev/null 2>&1 || true; }
+CRASH=$(mktemp)
+cleanup() { cluster stop >/dev/null 2>&1 || true; rm -f "$CRASH"; }
 trap cleanup EXIT
 cleanup
 
@@ -102,9 +103,9 @@ check_alive() {   # the postmaster started at $1 is still the one running, no ba
     if [[ $(q -c "SELECT pg_postmaster_start_time()" 2>/dev/null) != "$1" ]]; then
         fail "$setting: the server restarted (a backend crashed or was killed)"
     fi
-    if grep -E 'terminated by signal|was terminated|out of memory: Killed|PANIC' "$DIR/server.log" >"$DIR/crash.txt" 2>/dev/null; then
+    if grep -E 'terminated by signal|was terminated|out of memory: Killed|PANIC' "$DIR/server.log" >"$CRASH" 2>/dev/null; then
         fail "$setting: the server log reports dead backends:"
-        head -n 5 "$DIR/crash.txt"
+        head -n 5 "$CRASH"
     fi
 }
 

@@ -379,6 +379,7 @@ typedef struct SdCallSite
 	char	   *shape;			/* the shape name `plan` was found for (named forms) */
 	int			shape_len;
 	TimestampTz stmt_start;		/* the statement this call site last served */
+	TimestampTz plan_stmt;		/* the statement `plan` is pinned to */
 	/* record forms under a column definition list that the type's descriptor does not fit */
 	TupleConversionMap *rmap;
 	TupleDesc	rmap_desc;		/* the blessed descriptor rmap converts to */
@@ -434,11 +435,25 @@ callsite_get(FunctionCallInfo fcinfo, bool typed, const char *fname)
 	return cs;
 }
 
+/*
+ * A call site keeps its plan for the rest of the statement (DESIGN §5): once a plan served this
+ * statement, invalidations arriving while it runs wait for the next statement, so all rows of
+ * one statement come from one shape version.  Between statements the plan is reused while
+ * neither invalidation counter moved.
+ */
 static inline bool
 callsite_current(SdCallSite *cs)
 {
-	return cs->plan != NULL && cs->catalog_gen == sd_pg_catalog_gen &&
-		cs->type_gen == sd_pg_type_gen;
+	if (cs->plan == NULL)
+		return false;
+	if (cs->plan_stmt == cs->stmt_start)
+		return true;
+	if (cs->catalog_gen == sd_pg_catalog_gen && cs->type_gen == sd_pg_type_gen)
+	{
+		cs->plan_stmt = cs->stmt_start;
+		return true;
+	}
+	return false;
 }
 
 static void
@@ -449,6 +464,7 @@ callsite_set(SdCallSite *cs, SdPgPlan *p, uint64 cg, uint64 tg)
 	cs->plan = p;
 	cs->catalog_gen = cg;
 	cs->type_gen = tg;
+	cs->plan_stmt = cs->stmt_start;
 	if (old)
 		sd_pg_plan_release(old);
 }

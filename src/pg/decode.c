@@ -21,6 +21,7 @@
 #include "utils/builtins.h"
 #include "utils/inval.h"
 #include "utils/jsonb.h"
+#include "utils/snapmgr.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/syscache.h"
@@ -558,6 +559,35 @@ callsite_plan_named(SdCallSite *cs, FunctionCallInfo fcinfo, int argno, NamedChe
 }
 
 /*
+ * A commit becomes visible to new snapshots a moment before its invalidation messages reach
+ * other backends; a statement starting in that gap would still use the old plan.  So the first
+ * use in each statement compares the versions of the plan's shapes with a fresh read of the
+ * catalog (one index probe per shape) and treats a difference as an invalidation.
+ */
+static void
+callsite_recheck_versions(SdCallSite *cs)
+{
+	SdPgPlan   *p = cs->plan;
+	Snapshot	snap;
+
+	if (p == NULL || p->shape == NULL || cs->catalog_gen != sd_pg_catalog_gen)
+		return;
+	snap = sd_pg_catalog_snapshot();
+	for (int i = 0; i < p->ndeps; i++)
+	{
+		SdShapeRow	row;
+
+		if (!sd_pg_read_shape(p->deps[i].name, snap, false, &row) ||
+			row.version != p->deps[i].version)
+		{
+			sd_pg_catalog_gen++;
+			break;
+		}
+	}
+	UnregisterSnapshot(snap);
+}
+
+/*
  * The common prologue of every entry point: the call site, invalidations once per statement,
  * the plan (the shape first: a NULL or unknown shape is an error even for a NULL document),
  * then the rule that a target's value must be NULL.
@@ -577,6 +607,7 @@ entry_plan(FunctionCallInfo fcinfo, bool typed, const char *fname, SdCallSite **
 	{
 		cs->stmt_start = GetCurrentStatementStartTimestamp();
 		AcceptInvalidationMessages();
+		callsite_recheck_versions(cs);
 	}
 
 	if (!typed)

@@ -329,7 +329,12 @@ sd_each_next(sd_decoder *d, uint32_t *root, sd_error *err)
 				d->each_line = line;
 				return -1;
 			}
-			snprintf(path, sizeof(path), "line %llu: %s", (unsigned long long) line, err->path);
+			int			n = snprintf(path, sizeof(path), "line %llu: %s", (unsigned long long) line,
+									 err->path);
+
+			/* a path cut to fit keeps its "..." mark */
+			if (n >= (int) sizeof(path))
+				memcpy(path + sizeof(path) - 4, "...", 4);
 			strcpy(err->path, path);
 			each_reset(d);
 			return -1;

@@ -522,6 +522,8 @@ conv_array(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame 
 		const sd_val *ev = &cx->tape[v->u.first + i];
 
 		fr.index = i;
+		if ((i & 4095) == 4095)
+			CHECK_FOR_INTERRUPTS();	/* big arrays: cancel and statement_timeout act promptly */
 		/* a map (an object read into (key, value) rows): the step is the member's key */
 		if (node->is_map && ev->tag == SD_V_ROW && ev->len >= 1 &&
 			cx->tape[ev->u.first].tag == SD_V_STR)

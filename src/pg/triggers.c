@@ -94,6 +94,16 @@ validate_shape(const char *name, Oid target, Jsonb *options, bool may_defer)
 	ReleaseSysCache(tup);
 	if (typtype == TYPTYPE_COMPOSITE && !pg_type_ownercheck(target, GetUserId()))
 		aclcheck_error_type(ACLCHECK_NOT_OWNER, target);
+	/* an array (of an array …) of a composite counts as that composite: its owner decides */
+	{
+		Oid			elem = get_element_type(getBaseType(target));
+
+		while (OidIsValid(elem) && OidIsValid(get_element_type(elem)))
+			elem = get_element_type(elem);
+		if (OidIsValid(elem) && get_typtype(getBaseType(elem)) == TYPTYPE_COMPOSITE &&
+			!pg_type_ownercheck(getBaseType(elem), GetUserId()))
+			aclcheck_error_type(ACLCHECK_NOT_OWNER, getBaseType(elem));
+	}
 
 	options_text = JsonbToCString(NULL, &options->root, VARSIZE(options));
 	ov.name = name;

@@ -160,7 +160,10 @@ BEGIN
             EXECUTE $q$SELECT stress_k('StB'), min((x.j->>'ver')::int), max((x.j->>'ver')::int),
                               count(*), count(*) FILTER (WHERE NOT stress_row_ok(x.j)),
                               (array_agg(x.j) FILTER (WHERE NOT stress_row_ok(x.j)))[1]
-                         FROM stress_docs s, LATERAL (SELECT to_jsonb(serde_decode('StB', s.body)) AS j) x
+                         -- OFFSET 0 keeps the subquery: pulled up, its expression would be
+                         -- copied into each aggregate, i.e. several call sites, each entitled to
+                         -- its own plan (DESIGN §5 pins a plan per call site)
+                         FROM stress_docs s, LATERAL (SELECT to_jsonb(serde_decode('StB', s.body)) AS j OFFSET 0) x
                         WHERE s.id <= 5$q$
                 INTO k0, vmin, vmax, n, bad, badrow;
             EXECUTE $q$SELECT stress_k('StB')$q$ INTO k1;

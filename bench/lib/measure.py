@@ -651,7 +651,7 @@ def write_svg(path, chart, env):
     s = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" font-size="11">',
          f'<rect width="{width}" height="{height}" fill="white"/>',
          f'<text x="{left}" y="18" font-size="14" font-weight="bold">serde speedup over built-ins (net, warm; median of rounds; log scale)</text>',
-         f'<text x="{left}" y="34" fill="#555">{env.get("cpu", "")} · {env.get("pg", "")[:40]} · {env.get("commit", "")[:12]} · {env.get("date", "")}</text>']
+         f'<text x="{left}" y="34" fill="#555">{env.get("cpu", "")} · {env.get("pg", "").split(" (")[0]} · {env.get("commit", "")[:12]} · {env.get("date", "")}</text>']
     # grid
     t = 10 ** math.floor(lmin)
     while t <= hi:

@@ -36,6 +36,11 @@ sd_jnode   *sd_jparse(sd_arena *arena, const char *text, size_t len, uint32_t ma
 					  sd_error *err);
 const sd_jnode *sd_jget(const sd_jnode *obj, const char *key);
 
+/* Shared by the JSON scanners (jtree.c): four hex digits (1 ok, 0 bad digit, -1 truncated), and the
+ * length of one valid UTF-8 sequence at s (0 when invalid). */
+int			sd_hex4(const char *s, size_t avail, unsigned *out);
+size_t		sd_utf8_seq(const unsigned char *s, size_t avail);
+
 /* Strict non-recursive JSON validation (jvalid.c): true when valid, else err = SD_E_SYNTAX (or
  * SD_E_NOMEM) with the exact offset of the first error. */
 bool		sd_json_validate(const sd_hooks *hooks, const char *text, size_t len, sd_error *err);

@@ -1256,6 +1256,9 @@ decode_value(Walk &w, V &v, const sd_node *n, Dest dst)
 	return true;
 }
 
+void		walk_init(Walk &w, sd_decoder *d, const sd_plan *plan, size_t len,
+					  const sd_limits *limits, sd_error *err, const char *stack_start);
+
 /* ---- kernel entry points ------------------------------------------------------------------ */
 
 void *
@@ -1286,22 +1289,10 @@ decode(sd_decoder *d, const sd_plan *plan, const sd_node *node, const char *buf,
 	char		here;
 	Walk		w;
 
-	w.d = d;
-	w.plan = plan;
+	walk_init(w, d, plan, len, limits, err, &here);
 	w.base = buf;
-	w.len = len;
-	w.err = err;
-	w.doc = nullptr;			/* set once iterate() succeeded */
-	w.max_depth = limits->max_depth;
-	w.depth = 0;
-	w.poll = 0;
-	w.stack_start = &here;
-	w.stack_budget = limits->stack_budget;
-	w.hooks = &d->hooks;
-	w.collect = collect;
-	w.consumed = false;
-	w.in_jsonb = false;
 	w.bias = d->offset_bias;
+	w.collect = collect;
 
 	simdjson::error_code e = p->iterate(buf, len, cap).get(doc);
 

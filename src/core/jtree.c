@@ -37,41 +37,42 @@ fail(jp *p, const char *what)
 	return sd_error_set(p->err, SD_E_SYNTAX, (int64_t) p->pos, "invalid JSON: %s", what);
 }
 
-static int
-hexval(char c)
+/* Four hex digits at s[0..avail): 1 with *out, 0 for a bad digit, -1 when truncated. */
+int
+sd_hex4(const char *s, size_t avail, unsigned *out)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
+	unsigned	v = 0;
+
+	if (avail < 4)
+		return -1;
+	for (int i = 0; i < 4; i++)
+	{
+		char		c = s[i];
+		int			h = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 :
+			c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+
+		if (h < 0)
+			return 0;
+		v = v * 16 + (unsigned) h;
+	}
+	*out = v;
+	return 1;
 }
 
 static bool
 read_hex4(jp *p, unsigned *out)
 {
-	unsigned	v = 0;
+	int			r = sd_hex4(p->s + p->pos, p->len - p->pos, out);
 
-	if (p->pos + 4 > p->len)
-		return fail(p, "truncated \\u escape");
-	for (int i = 0; i < 4; i++)
-	{
-		int			h = hexval(p->s[p->pos + i]);
-
-		if (h < 0)
-			return fail(p, "bad \\u escape");
-		v = v * 16 + (unsigned) h;
-	}
+	if (r <= 0)
+		return fail(p, r < 0 ? "truncated \\u escape" : "bad \\u escape");
 	p->pos += 4;
-	*out = v;
 	return true;
 }
 
 /* Validates one UTF-8 sequence at s[0..avail); returns its length or 0. */
-static size_t
-utf8_seq(const unsigned char *s, size_t avail)
+size_t
+sd_utf8_seq(const unsigned char *s, size_t avail)
 {
 	unsigned char c = s[0];
 
@@ -201,7 +202,7 @@ parse_string(jp *p, const char **out, size_t *outlen)
 			}
 			continue;
 		}
-		size_t		l = utf8_seq((const unsigned char *) p->s + p->pos, end - p->pos);
+		size_t		l = sd_utf8_seq((const unsigned char *) p->s + p->pos, end - p->pos);
 
 		if (!l)
 			return fail(p, "invalid UTF-8");

@@ -37,35 +37,14 @@ vskip_ws(vstate *v)
 	}
 }
 
-static int
-vhex(unsigned char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static bool
 vhex4(vstate *v, unsigned *out)
 {
-	unsigned	x = 0;
+	int			r = sd_hex4((const char *) v->s + v->pos, v->len - v->pos, out);
 
-	if (v->pos + 4 > v->len)
-		return vfail(v, "truncated \\u escape");
-	for (int i = 0; i < 4; i++)
-	{
-		int			h = vhex(v->s[v->pos + i]);
-
-		if (h < 0)
-			return vfail(v, "bad \\u escape");
-		x = x * 16 + (unsigned) h;
-	}
+	if (r <= 0)
+		return vfail(v, r < 0 ? "truncated \\u escape" : "bad \\u escape");
 	v->pos += 4;
-	*out = x;
 	return true;
 }
 
@@ -135,16 +114,9 @@ vstring(vstate *v)
 			continue;
 		}
 		/* UTF-8 */
-		size_t		n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 ? 2 : 0;
-		const unsigned char *p = v->s + v->pos;
+		size_t		n = sd_utf8_seq(v->s + v->pos, v->len - v->pos);
 
-		if (n == 0 || c > 0xF4 || v->pos + n > v->len)
-			return vfail(v, "invalid UTF-8");
-		for (size_t k = 1; k < n; k++)
-			if ((p[k] & 0xC0) != 0x80)
-				return vfail(v, "invalid UTF-8");
-		if ((c == 0xE0 && p[1] < 0xA0) || (c == 0xED && p[1] >= 0xA0) ||
-			(c == 0xF0 && p[1] < 0x90) || (c == 0xF4 && p[1] >= 0x90))
+		if (n == 0)
 			return vfail(v, "invalid UTF-8");
 		v->pos += n;
 	}

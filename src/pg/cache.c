@@ -40,6 +40,7 @@ typedef struct SdTypeShapes
 {
 	Oid			typid;
 	uint64		gen;			/* catalog generation this answer is valid for */
+	SdSnapMark	mark;			/* the snapshot it was read with */
 	int			n;				/* shapes whose target is typid */
 	char	   *names;			/* n == 1: the shape; n > 1: "A, B, C" */
 } SdTypeShapes;
@@ -517,9 +518,88 @@ cache_insert(SdPlanKey *key, SdPgPlan *p)
 }
 
 /*
- * Re-validates a cached plan against the current generations.  Returns false (and drops the
- * entry) when something it depends on really changed; shape_gone tells that the shape itself
- * no longer exists.
+ * A commit becomes visible to new snapshots a moment before its invalidation messages are sent
+ * (CommitTransaction ends the transaction in the proc array, then runs AtEOXact_Inval), so a
+ * statement can begin in between and see a shape version whose invalidation has not arrived.
+ * Plans therefore remember the snapshot their shape versions were last read with, and a
+ * statement whose snapshot may see a commit that one did not re-reads them (one index probe per
+ * shape) before using the plan.
+ *
+ * Snapshots are ordered by a mark: xmax (latestCompletedXid + 1 when taken) never goes back, and
+ * at one xmax the set of transactions still running below it only shrinks (new XIDs are at or
+ * above xmax).  So a snapshot with a smaller xmax, or the same xmax and at least as many running
+ * transactions, sees no commit the other does not.  Snapshots taken during recovery keep those
+ * transactions in subxip.  A quiet catalog thus costs nothing: read-only statements do not move
+ * the mark.
+ */
+SdSnapMark
+sd_pg_snapshot_mark(Snapshot snap)
+{
+	SdSnapMark	m;
+
+	m.xmax = snap->xmax;
+	m.nrunning = snap->takenDuringRecovery ? (uint32) snap->subxcnt : snap->xcnt;
+	return m;
+}
+
+SdSnapMark
+sd_pg_statement_mark(void)
+{
+	SdSnapMark	none = {InvalidTransactionId, 0};
+
+	return ActiveSnapshotSet() ? sd_pg_snapshot_mark(GetActiveSnapshot()) : none;
+}
+
+bool
+sd_pg_mark_newer(SdSnapMark a, SdSnapMark b)
+{
+	if (!TransactionIdIsValid(a.xmax))
+		return false;
+	if (!TransactionIdIsValid(b.xmax))
+		return true;
+	if (a.xmax != b.xmax)
+		return TransactionIdFollows(a.xmax, b.xmax);
+	return a.nrunning < b.nrunning;
+}
+
+/*
+ * Re-reads the versions of the shapes p depends on; true when they are all unchanged (shape_gone,
+ * if given, tells that the plan's own shape no longer exists).  Records the read's snapshot.
+ */
+bool
+sd_pg_plan_versions_current(SdPgPlan *p, bool *shape_gone)
+{
+	bool		same = true;
+	Snapshot	snap;
+
+	if (shape_gone)
+		*shape_gone = false;
+	if (p->ndeps == 0)
+		return true;
+	snap = sd_pg_catalog_snapshot();
+	for (int i = 0; i < p->ndeps && same; i++)
+	{
+		SdShapeRow	row;
+
+		if (!sd_pg_read_shape(p->deps[i].name, snap, false, &row))
+		{
+			same = false;
+			if (i == 0 && p->shape && shape_gone)
+				*shape_gone = true;
+		}
+		else if (row.version != p->deps[i].version)
+			same = false;
+	}
+	if (same)
+		p->verified = sd_pg_snapshot_mark(snap);
+	UnregisterSnapshot(snap);
+	return same;
+}
+
+/*
+ * Re-validates a cached plan against the current generations and the running statement's
+ * snapshot.  Returns false (and drops the entry) when something it depends on really changed;
+ * shape_gone tells that the shape itself no longer exists.
  */
 static bool
 cache_revalidate(SdPlanEntry *e, uint64 cg, uint64 tg, bool *shape_gone)
@@ -527,29 +607,11 @@ cache_revalidate(SdPlanEntry *e, uint64 cg, uint64 tg, bool *shape_gone)
 	SdPgPlan   *p = e->plan;
 
 	*shape_gone = false;
-	if (p->catalog_gen != cg)
+	if (p->catalog_gen != cg ||
+		(p->ndeps > 0 && sd_pg_mark_newer(sd_pg_statement_mark(), p->verified)))
 	{
-		bool		same = true;
+		bool		same = sd_pg_plan_versions_current(p, shape_gone);
 
-		if (p->ndeps > 0)
-		{
-			Snapshot	snap = sd_pg_catalog_snapshot();
-
-			for (int i = 0; i < p->ndeps && same; i++)
-			{
-				SdShapeRow	row;
-
-				if (!sd_pg_read_shape(p->deps[i].name, snap, false, &row))
-				{
-					same = false;
-					if (i == 0 && p->shape)
-						*shape_gone = true;
-				}
-				else if (row.version != p->deps[i].version)
-					same = false;
-			}
-			UnregisterSnapshot(snap);
-		}
 		if (!same)
 		{
 			cache_drop(e);
@@ -586,6 +648,7 @@ sd_pg_plan_for_shape(const char *name)
 	SdPlanEntry *e;
 	SdShapeRow	row;
 	Snapshot	snap;
+	SdSnapMark	mark;
 	bool		found;
 	SdPgPlan   *p;
 
@@ -607,6 +670,7 @@ sd_pg_plan_for_shape(const char *name)
 
 	snap = sd_pg_catalog_snapshot();
 	found = sd_pg_read_shape(name, snap, true, &row);
+	mark = sd_pg_snapshot_mark(snap);
 	UnregisterSnapshot(snap);
 	if (!found)
 		raise_unknown_shape(name);
@@ -618,6 +682,7 @@ sd_pg_plan_for_shape(const char *name)
 				 errhint("Register the shape again for an existing type.")));
 	p = sd_pg_plan_build(name, row.target, row.options, row.options_jb, row.version, NULL,
 						 CacheMemoryContext);
+	p->verified = mark;			/* the referenced shapes were read later, with fresher snapshots */
 	p->catalog_gen = cg;
 	p->type_gen = tg;
 	cache_insert(&key, p);
@@ -636,13 +701,16 @@ shape_for_type(Oid typid)
 	if (!found)
 	{
 		t->gen = 0;
+		t->mark.xmax = InvalidTransactionId;
+		t->mark.nrunning = 0;
 		t->n = 0;
 		t->names = NULL;
 	}
-	if (t->gen != sd_pg_catalog_gen)
+	if (t->gen != sd_pg_catalog_gen || sd_pg_mark_newer(sd_pg_statement_mark(), t->mark))
 	{
 		uint64		cg = sd_pg_catalog_gen;
 		Snapshot	snap = sd_pg_catalog_snapshot();
+		SdSnapMark	mark = sd_pg_snapshot_mark(snap);
 		List	   *names = sd_pg_shapes_for_type(typid, snap);
 		StringInfoData buf;
 		ListCell   *lc;
@@ -661,6 +729,7 @@ shape_for_type(Oid typid)
 		t->names = MemoryContextStrdup(CacheMemoryContext, buf.data);
 		t->n = list_length(names);
 		t->gen = cg;
+		t->mark = mark;
 	}
 	if (t->n == 0)
 		return NULL;

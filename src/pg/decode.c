@@ -379,8 +379,12 @@ typedef struct SdCallSite
 	bool		doc_jsonb;		/* the document argument is jsonb (else text-like bytes) */
 	char	   *shape;			/* the shape name `plan` was found for (named forms) */
 	int			shape_len;
-	TimestampTz stmt_start;		/* the statement this call site last served */
-	TimestampTz plan_stmt;		/* the statement `plan` is pinned to */
+	/* the statement this call site last served: its start and its snapshot's commit count */
+	TimestampTz stmt_start;
+	SdSnapMark	stmt_mark;
+	uint64		stmt_seq;		/* statements served (numbers them) */
+	uint64		plan_seq;		/* the statement `plan` is pinned to */
+	SdSnapMark	plan_mark;		/* the snapshot of the statement that fetched `plan` */
 	/* record forms under a column definition list that the type's descriptor does not fit */
 	TupleConversionMap *rmap;
 	TupleDesc	rmap_desc;		/* the blessed descriptor rmap converts to */
@@ -447,11 +451,11 @@ callsite_current(SdCallSite *cs)
 {
 	if (cs->plan == NULL)
 		return false;
-	if (cs->plan_stmt == cs->stmt_start)
+	if (cs->plan_seq == cs->stmt_seq)
 		return true;
 	if (cs->catalog_gen == sd_pg_catalog_gen && cs->type_gen == sd_pg_type_gen)
 	{
-		cs->plan_stmt = cs->stmt_start;
+		cs->plan_seq = cs->stmt_seq;
 		return true;
 	}
 	return false;
@@ -465,7 +469,8 @@ callsite_set(SdCallSite *cs, SdPgPlan *p, uint64 cg, uint64 tg)
 	cs->plan = p;
 	cs->catalog_gen = cg;
 	cs->type_gen = tg;
-	cs->plan_stmt = cs->stmt_start;
+	cs->plan_seq = cs->stmt_seq;
+	cs->plan_mark = cs->stmt_mark;
 	if (old)
 		sd_pg_plan_release(old);
 }
@@ -559,32 +564,22 @@ callsite_plan_named(SdCallSite *cs, FunctionCallInfo fcinfo, int argno, NamedChe
 }
 
 /*
- * A commit becomes visible to new snapshots a moment before its invalidation messages reach
- * other backends; a statement starting in that gap would still use the old plan.  So the first
- * use in each statement compares the versions of the plan's shapes with a fresh read of the
- * catalog (one index probe per shape) and treats a difference as an invalidation.
+ * A new statement: take in the invalidations other sessions have committed (so that even inside
+ * a transaction block, where no new lock may be taken, the next statement sees a re-registered
+ * shape), and if this statement's snapshot can see commits the plan was not checked against —
+ * one of them may be a shape change whose invalidation has not arrived yet (cache.c,
+ * sd_pg_snapshot_mark) — ask the cache again, which re-reads the versions.  Cheap when nothing
+ * was committed since.
  */
 static void
-callsite_recheck_versions(SdCallSite *cs)
+callsite_new_statement(SdCallSite *cs, TimestampTz start, SdSnapMark mark)
 {
-	SdPgPlan   *p = cs->plan;
-	Snapshot	snap;
-
-	if (p == NULL || p->shape == NULL || cs->catalog_gen != sd_pg_catalog_gen)
-		return;
-	snap = sd_pg_catalog_snapshot();
-	for (int i = 0; i < p->ndeps; i++)
-	{
-		SdShapeRow	row;
-
-		if (!sd_pg_read_shape(p->deps[i].name, snap, false, &row) ||
-			row.version != p->deps[i].version)
-		{
-			sd_pg_catalog_gen++;
-			break;
-		}
-	}
-	UnregisterSnapshot(snap);
+	cs->stmt_start = start;
+	cs->stmt_mark = mark;
+	cs->stmt_seq++;
+	AcceptInvalidationMessages();
+	if (cs->plan && sd_pg_mark_newer(mark, cs->plan_mark))
+		cs->catalog_gen = 0;	/* not current: the next use goes through the cache */
 }
 
 /*
@@ -596,19 +591,13 @@ static SdPgPlan *
 entry_plan(FunctionCallInfo fcinfo, bool typed, const char *fname, SdCallSite **csp)
 {
 	SdCallSite *cs = callsite_get(fcinfo, typed, fname);
+	TimestampTz start = GetCurrentStatementStartTimestamp();
+	SdSnapMark	mark = sd_pg_statement_mark();
 	SdPgPlan   *p;
 
-	/*
-	 * Once per statement: take in invalidations other sessions have committed, so that even
-	 * inside a transaction block (where no new lock may be taken) the next statement sees a
-	 * re-registered shape.  Cheap when there is nothing new.
-	 */
-	if (cs->stmt_start != GetCurrentStatementStartTimestamp())
-	{
-		cs->stmt_start = GetCurrentStatementStartTimestamp();
-		AcceptInvalidationMessages();
-		callsite_recheck_versions(cs);
-	}
+	if (cs->stmt_start != start || cs->stmt_mark.xmax != mark.xmax ||
+		cs->stmt_mark.nrunning != mark.nrunning)
+		callsite_new_statement(cs, start, mark);
 
 	if (!typed)
 		p = callsite_plan_named(cs, fcinfo, 0, CHECK_COMPOSITE, fname);

@@ -5,7 +5,9 @@
  */
 #include "postgres.h"
 
+#include "access/xact.h"
 #include "fmgr.h"
+#include "miscadmin.h"
 #include "utils/guc.h"
 #include "utils/inval.h"
 #include "utils/syscache.h"
@@ -17,6 +19,7 @@ PG_MODULE_MAGIC;
 int			sd_pg_max_depth = SD_DEFAULT_MAX_DEPTH;
 int			sd_pg_max_document_bytes = 1024 * 1024 * 1024;
 int			sd_pg_max_errors = 100;
+static int	sd_pg_debug_commit_delay = 0;
 
 uint64		sd_pg_catalog_gen = 1;
 uint64		sd_pg_type_gen = 1;
@@ -46,6 +49,20 @@ static void
 sd_syscache_callback(Datum arg, int cacheid, uint32 hashvalue)
 {
 	sd_pg_type_gen++;
+}
+
+/*
+ * serde.debug_commit_delay (superuser, hidden; for tests): a transaction that wrote something
+ * and commits waits this many milliseconds after its commit became visible to other sessions
+ * and before its invalidation messages go out (XACT_EVENT_COMMIT falls between the two), which
+ * makes the race sql/race.sql tests deterministic.
+ */
+static void
+sd_xact_callback(XactEvent event, void *arg)
+{
+	if (event == XACT_EVENT_COMMIT && sd_pg_debug_commit_delay > 0 &&
+		TransactionIdIsValid(GetTopTransactionIdIfAny()))
+		pg_usleep((long) sd_pg_debug_commit_delay * 1000L);
 }
 
 void
@@ -78,10 +95,18 @@ _PG_init(void)
 							100, 1, INT_MAX,
 							PGC_USERSET, 0,
 							NULL, NULL, NULL);
+	DefineCustomIntVariable("serde.debug_commit_delay",
+							"For tests: delay between a commit becoming visible and its invalidations.",
+							NULL,
+							&sd_pg_debug_commit_delay,
+							0, 0, 60000,
+							PGC_SUSET, GUC_UNIT_MS | GUC_NO_SHOW_ALL | GUC_NOT_IN_SAMPLE,
+							NULL, NULL, NULL);
 	MarkGUCPrefixReserved("serde");
 
 	/* Only 10 relcache-callback slots exist per backend: exactly one, here, once. */
 	CacheRegisterRelcacheCallback(sd_relcache_callback, (Datum) 0);
 	CacheRegisterSyscacheCallback(TYPEOID, sd_syscache_callback, (Datum) 0);
 	CacheRegisterSyscacheCallback(ENUMOID, sd_syscache_callback, (Datum) 0);
+	RegisterXactCallback(sd_xact_callback, NULL);
 }

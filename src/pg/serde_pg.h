@@ -124,6 +124,12 @@ typedef struct SdShapeDep
 	int64		version;
 } SdShapeDep;
 
+typedef struct SdSnapMark
+{
+	TransactionId xmax;			/* InvalidTransactionId: no snapshot */
+	uint32		nrunning;		/* transactions in progress below xmax */
+} SdSnapMark;
+
 typedef struct SdPgPlan
 {
 	MemoryContext cxt;			/* everything of this plan, the core's arena included */
@@ -139,6 +145,7 @@ typedef struct SdPgPlan
 	List	   *types;			/* SdPgType * of every type used (identity checks) */
 	uint64		catalog_gen;	/* generations at which the plan was last validated */
 	uint64		type_gen;
+	SdSnapMark	verified;		/* the snapshot of the last read of the versions */
 	sd_plan    *plan;
 	sd_hooks	hooks;
 	int			ndefaults;
@@ -161,6 +168,13 @@ typedef struct SdCacheStats
 	int64		bytes;
 } SdCacheStats;
 
+/* Where a snapshot stands among commits (cache.c explains); sd_pg_statement_mark: the running
+ * statement's; sd_pg_mark_newer: a may see a commit that b did not. */
+extern SdSnapMark sd_pg_snapshot_mark(Snapshot snap);
+extern SdSnapMark sd_pg_statement_mark(void);
+extern bool sd_pg_mark_newer(SdSnapMark a, SdSnapMark b);
+/* Re-reads the versions of p's shapes: true when unchanged. */
+extern bool sd_pg_plan_versions_current(SdPgPlan *p, bool *shape_gone);
 /* Plan of a registered shape, with a reference for the caller (ereports 22004/42704). */
 extern SdPgPlan *sd_pg_plan_for_shape(const char *name);
 /* Plan for the typed two-argument form of type typid, with a reference for the caller. */

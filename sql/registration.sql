@@ -299,4 +299,26 @@ SELECT count(*) FILTER (WHERE serde_unregister(name)) AS unregistered
 SELECT count(*) AS left_over FROM serde.shapes WHERE name LIKE 'Rg%';
 DROP TYPE rg_all, rg_point, rg_colour;
 DROP DOMAIN rg_pos;
+-- check_function_bodies = off (every pg_dump script sets it): a shape may refer to a shape that
+-- does not exist yet — a --inserts dump restores one row per statement in physical order, so a
+-- referring shape can come before its referee.  Like a function body then, such options are
+-- compiled at first use (RgTree2's unknown column too); name, target and ownership are still
+-- checked.  With the setting on, the reference must resolve.
+CREATE TYPE rg_leaf AS (v int);
+CREATE TYPE rg_tree AS (leaf rg_leaf);
+SELECT pg_temp.try($$SELECT serde_register('RgTree', 'rg_tree', '{"fields": {"leaf": {"shape": "RgLeaf"}}}')$$);
+SET check_function_bodies = off;
+SELECT pg_temp.try($$SELECT serde_register('RgTree', 'rg_tree', '{"fields": {"leaf": {"shape": "RgLeaf"}}}')$$);
+SELECT pg_temp.try($$SELECT serde_register('RgTree2', 'rg_tree', '{"fields": {"nope": {"shape": "RgLeaf"}}}')$$);
+RESET check_function_bodies;
+SELECT pg_temp.try($$SELECT (serde_decode(NULL::rg_tree, '{"leaf": {"w": 1}}', 'RgTree')).leaf$$);
+SELECT pg_temp.try($$SELECT serde_register('RgLeaf', 'rg_leaf', '{"fields": {"v": {"name": "w"}}}')$$);
+SELECT pg_temp.try($$SELECT (serde_decode(NULL::rg_tree, '{"leaf": {"w": 1}}', 'RgTree')).leaf$$);
+SELECT pg_temp.try($$SELECT (serde_decode(NULL::rg_tree, '{"leaf": {"w": 1}}', 'RgTree2')).leaf$$);
+SET check_function_bodies = off;
+SELECT pg_temp.try($$SELECT serde_register('RgTree3', 'rg_nope', '{"fields": {"leaf": {"shape": "RgMissing"}}}')$$);
+RESET check_function_bodies;
+SELECT serde_unregister('RgTree'), serde_unregister('RgTree2'), serde_unregister('RgLeaf');
+DROP TYPE rg_tree, rg_leaf;
+
 DROP FUNCTION pg_temp.upd(text), pg_temp.ins(text), pg_temp.reg(text), pg_temp.try(text, boolean);

@@ -3,7 +3,8 @@
  * row exactly as serde_register does (name, target, ownership of a composite target, options
  * compiled against the type, defaults converted) and stamps a fresh version; and an AFTER
  * STATEMENT trigger that finishes the validation of rows whose `shape` options refer to shapes
- * written later in the same statement (a COPY restoring a dump writes rows in any order), then
+ * written later in the same statement (a COPY restoring a dump writes rows in any order) — or,
+ * with check_function_bodies off (restoring a --inserts dump), that do not exist at all — then
  * sends a relcache invalidation for the catalog, which makes every backend's plan cache re-check
  * its shapes at their next use (transactionally).
  */
@@ -17,6 +18,7 @@
 #include "miscadmin.h"
 #include "storage/proc.h"
 #include "utils/acl.h"
+#include "utils/guc.h"
 #include "utils/builtins.h"
 #include "utils/inval.h"
 #include "utils/jsonb.h"
@@ -213,10 +215,17 @@ serde_shapes_invalidate(PG_FUNCTION_ARGS)
 		{
 			SdShapeRow	row;
 
-			/* gone again (deleted, or its subtransaction rolled back): nothing to check */
+			/*
+			 * Gone again (deleted, or its subtransaction rolled back): nothing to check.  With
+			 * check_function_bodies off — as every pg_dump script sets it — a shape may still
+			 * refer to shapes that do not exist: a --inserts dump restores one row per
+			 * statement, in physical order, so a referring shape can come before the shape it
+			 * refers to.  Like a function body naming a table restored later, its options are
+			 * then compiled at first use (name, target and ownership were checked above).
+			 */
 			if (sd_pg_read_shape((char *) lfirst(lc), SnapshotSelf, true, &row) &&
 				row.options_jb != NULL)
-				(void) validate_shape(row.name, row.target, row.options_jb, false);
+				(void) validate_shape(row.name, row.target, row.options_jb, !check_function_bodies);
 		}
 	}
 

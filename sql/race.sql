@@ -82,6 +82,38 @@ SELECT v FROM serde_decode(NULL::race_u, '{"v": 1}', 'RaceU');
 SELECT dblink_is_busy('race_peer') AS peer_busy;
 SELECT pg_temp.peer_done();
 
+-- 5. a type dropped while another session builds a plan that uses it: PostgreSQL does not lock
+-- types against their users, so the build's catalog lookups fail — 42704, not an internal error
+CREATE TYPE race_gone AS (v int);
+SELECT serde_register('RaceGone', 'race_gone');
+SELECT dblink_exec('race_peer', 'SET serde.debug_commit_delay = 0');
+SELECT dblink_exec('race_peer', 'SET serde.debug_build_delay = 60000');
+SELECT dblink_send_query('race_peer', $$SELECT serde_decode(NULL::race_gone, '{"v": 1}')::text$$);
+DO $$ BEGIN
+    FOR i IN 1..2000 LOOP
+        EXIT WHEN EXISTS (SELECT FROM pg_stat_activity WHERE wait_event = 'PgSleep'
+                             AND query LIKE 'SELECT serde_decode(NULL::race_gone%');
+        PERFORM pg_sleep(0.005);
+    END LOOP;
+END $$;
+DROP TYPE race_gone;
+SELECT pg_reload_conf();   -- ends the peer's delay (serde.debug_build_delay waits for a reload)
+CREATE FUNCTION pg_temp.peer_error() RETURNS text LANGUAGE plpgsql AS $f$
+DECLARE r text; st text; msg text; det text;
+BEGIN
+    BEGIN
+        SELECT string_agg(x, ',') INTO r FROM dblink_get_result('race_peer') AS t(x text);
+    EXCEPTION WHEN OTHERS THEN
+        GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT, det = PG_EXCEPTION_DETAIL;
+        r := 'ERROR ' || st || ': ' || msg || coalesce(' [' || nullif(regexp_replace(det, '[0-9]+', 'n', 'g'), '') || ']', '');
+    END;
+    PERFORM * FROM dblink_get_result('race_peer') AS t(x text);
+    RETURN r;
+END $f$;
+SELECT pg_temp.peer_error();
+SELECT dblink_exec('race_peer', 'RESET serde.debug_build_delay');
+SELECT serde_unregister('RaceGone');
+
 -- once the invalidations have arrived, nothing changes
 SELECT v FROM serde_decode(NULL::race_t, '{"m1": 1, "m2": 2}');
 SELECT (d.sub).v FROM serde_decode(NULL::race_out, '{"sub": {"m1": 1, "m2": 2}}') d;

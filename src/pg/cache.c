@@ -12,6 +12,9 @@
 #include "catalog/pg_type.h"
 #include "common/hashfn.h"
 #include "miscadmin.h"
+#include "pgstat.h"
+#include "postmaster/interrupt.h"
+#include "storage/latch.h"
 #include "utils/builtins.h"
 #include "utils/datum.h"
 #include "utils/hsearch.h"
@@ -19,6 +22,7 @@
 #include "utils/memutils.h"
 #include "utils/snapmgr.h"
 #include "utils/syscache.h"
+#include "utils/timestamp.h"
 
 #include "serde_pg.h"
 
@@ -344,6 +348,29 @@ build_plan(SdPgPlan *p, const char *shape, Oid typid, const char *options, Jsonb
 	return true;
 }
 
+/*
+ * serde.debug_build_delay (tests, sql/race.sql): waits at the start of a plan build until the
+ * delay has passed or the configuration is reloaded (pg_reload_conf()), in wait event PgSleep so
+ * that another session can see it waiting.
+ */
+static void
+debug_build_delay(void)
+{
+	TimestampTz end = TimestampTzPlusMilliseconds(GetCurrentTimestamp(), sd_pg_debug_build_delay);
+
+	while (!ConfigReloadPending)
+	{
+		long		ms = TimestampDifferenceMilliseconds(GetCurrentTimestamp(), end);
+
+		if (ms <= 0)
+			break;
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, ms,
+						 WAIT_EVENT_PG_SLEEP);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+	}
+}
+
 SdPgPlan *
 sd_pg_plan_build(const char *shape, Oid typid, const char *options, Jsonb *options_jb,
 				 int64 version, const SdShapeOverride *override, MemoryContext parent)
@@ -360,6 +387,8 @@ sd_pg_plan_build(const char *shape, Oid typid, const char *options, Jsonb *optio
 	old = MemoryContextSwitchTo(cxt);
 	PG_TRY();
 	{
+		if (sd_pg_debug_build_delay > 0)
+			debug_build_delay();
 		built = build_plan(p, shape, typid, options, options_jb, version, override);
 		MemoryContextSwitchTo(old);
 		/* the defaults as Datums of their columns (input functions, domain checks) */
@@ -372,9 +401,36 @@ sd_pg_plan_build(const char *shape, Oid typid, const char *options, Jsonb *optio
 	}
 	PG_CATCH();
 	{
+		ErrorData  *ed;
+
 		MemoryContextSwitchTo(old);
 		MemoryContextDelete(cxt);
-		PG_RE_THROW();
+
+		/*
+		 * PostgreSQL does not lock a type against its users: a DROP TYPE committed while the
+		 * plan was being built makes a catalog lookup fail with an internal error.  Say what
+		 * happened, with the SQLSTATE of a missing object.
+		 */
+		ed = CopyErrorData();
+		if (ed->sqlerrcode != ERRCODE_INTERNAL_ERROR || ed->message == NULL ||
+			(strncmp(ed->message, "cache lookup failed for ", 24) != 0 &&
+			 strncmp(ed->message, "could not open relation with OID ", 33) != 0))
+		{
+			FreeErrorData(ed);
+			PG_RE_THROW();
+		}
+		FlushErrorState();
+		if (shape)
+			ereport(ERROR,
+					(errcode(ERRCODE_UNDEFINED_OBJECT),
+					 errmsg("shape \"%s\": a type it uses was dropped while its plan was being built",
+							shape),
+					 errdetail("%s.", ed->message)));
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("type with OID %u: a type it uses was dropped while its plan was being built",
+						typid),
+				 errdetail("%s.", ed->message)));
 	}
 	PG_END_TRY();
 	MemoryContextSwitchTo(old);

@@ -20,6 +20,7 @@ int			sd_pg_max_depth = SD_DEFAULT_MAX_DEPTH;
 int			sd_pg_max_document_bytes = 1024 * 1024 * 1024;
 int			sd_pg_max_errors = 100;
 static int	sd_pg_debug_commit_delay = 0;
+int			sd_pg_debug_build_delay = 0;
 
 uint64		sd_pg_catalog_gen = 1;
 uint64		sd_pg_type_gen = 1;
@@ -99,6 +100,13 @@ _PG_init(void)
 							"For tests: delay between a commit becoming visible and its invalidations.",
 							NULL,
 							&sd_pg_debug_commit_delay,
+							0, 0, 60000,
+							PGC_SUSET, GUC_UNIT_MS | GUC_NO_SHOW_ALL | GUC_NOT_IN_SAMPLE,
+							NULL, NULL, NULL);
+	DefineCustomIntVariable("serde.debug_build_delay",
+							"For tests: delay at the start of every plan build (wait event PgSleep).",
+							NULL,
+							&sd_pg_debug_build_delay,
 							0, 0, 60000,
 							PGC_SUSET, GUC_UNIT_MS | GUC_NO_SHOW_ALL | GUC_NOT_IN_SAMPLE,
 							NULL, NULL, NULL);

@@ -22,6 +22,7 @@
 extern int	sd_pg_max_depth;
 extern int	sd_pg_max_document_bytes;
 extern int	sd_pg_max_errors;
+extern int	sd_pg_debug_build_delay;	/* serde.debug_build_delay (tests) */
 
 /* ---- invalidation counters (module.c); callbacks only bump them --------------------------- */
 extern uint64 sd_pg_catalog_gen;	/* serde.shapes may have changed */

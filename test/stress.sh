@@ -152,15 +152,7 @@ violations=$((strict_bad + race_bad))
 empty_modes=$(q -c "SELECT string_agg(m::text, ', ') FROM generate_series(1, 7) m WHERE NOT EXISTS (SELECT FROM stress_checks c WHERE c.mode = m AND c.kind = 'ok')")
 [[ -z $empty_modes ]] || fail "no clean check for mode(s) $empty_modes"
 if ((violations > 0)); then
-    # Known open issue (issue 5 stays open): a few rows per ~45,000 transactions still come from
-    # another shape version (record form mixing two versions in one statement; a nested shape
-    # decoded with an old version of the shape it refers to, with DROP TYPE racing).  CI (the
-    # 60 s run) reports them; `make stress` (SERDE_STRESS_STRICT=1) fails on them.
-    if [[ "${SERDE_STRESS_STRICT:-0}" == 1 ]]; then
-        fail "$violations wrong rows ($strict_bad in the strict phase, $race_bad version/count ones in the race phase); the first ones:"
-    else
-        echo "KNOWN ISSUE (not failing; SERDE_STRESS_STRICT=1 fails): $violations wrong rows ($strict_bad in the strict phase, $race_bad version/count ones in the race phase); the first ones:"
-    fi
+    fail "$violations wrong rows ($strict_bad in the strict phase, $race_bad version/count ones in the race phase); the first ones:"
     q -c "SELECT CASE WHEN strict THEN 'strict' ELSE 'race' END, kind, 'mode ' || mode, shape, 'k0=' || k0, 'k1=' || k1,
                  'ver=' || vmin || '..' || vmax, 'rows=' || nrows, 'bad=' || badrows, detail,
                  left((bad_row - (SELECT array_agg('m' || g) FROM generate_series(0, 199) g))::text, 300)

@@ -9,9 +9,10 @@
 #   PG_CONFIG=$PWD/tmp/root$(pg_config --bindir)/pg_config SERDE_PGPORT=54410 bash scripts/pgcluster.sh start
 #
 # How: copies of the server binaries (postgres, pg_ctl, initdb, pg_isready, pg_config) go next to
-# symlinks to the system's libraries and share files. PostgreSQL finds its share/ and lib/
-# directories relative to its own executable, so a server started from ROOT's bin/ reads ROOT's
-# serde.control, serde--*.sql and serde.so. Prints the private pg_config's path.
+# symlinks to the system's other programs (psql, which pg_regress needs), libraries and share
+# files (cp -f: a re-run while the server runs replaces a busy binary). PostgreSQL finds its
+# share/ and lib/ directories relative to its own executable, so a server started from ROOT's
+# bin/ reads ROOT's serde.control, serde--*.sql and serde.so. Prints the private pg_config's path.
 set -euo pipefail
 root=${1:?usage: private-install.sh ROOT}
 root=$(cd "$root" && pwd)
@@ -20,7 +21,11 @@ SYS_SHARE=$(pg_config --sharedir)
 SYS_PKGLIB=$(pg_config --pkglibdir)
 bin=$root$SYS_BIN share=$root$SYS_SHARE lib=$root$SYS_PKGLIB
 mkdir -p "$bin" "$share/extension" "$lib"
-for f in postgres pg_ctl initdb pg_isready pg_config; do cp "$SYS_BIN/$f" "$bin/"; done
+for f in postgres pg_ctl initdb pg_isready pg_config; do cp -f "$SYS_BIN/$f" "$bin/"; done
+# the client programs (psql for pg_regress, pg_dump, pgbench, ...) need no relocation: symlinks
+for f in "$SYS_BIN"/*; do
+    [[ -e $bin/$(basename "$f") ]] || ln -s "$f" "$bin/"
+done
 for f in "$SYS_PKGLIB"/*; do
     [[ -e $lib/$(basename "$f") || $(basename "$f") == serde.so ]] || ln -s "$f" "$lib/"
 done

@@ -12,7 +12,8 @@
  * declined: the caller then calls jsonb_in, which raises the error it always raised.
  *
  * sd_numeric_fast() builds the numeric of a plain decimal literal with int64_to_numeric /
- * int64_div_fast_to_numeric, applying a numeric(p,s) typmod the way numeric_in does.
+ * int64_div_fast_to_numeric, applying a numeric(p,s) typmod the way numeric_in does (scale
+ * filled up or trailing zeros dropped; what needs rounding or overflows goes to numeric_in).
  *
  * The tree lives in a scratch memory context of its own, reset on every call (the result is
  * allocated in the caller's context).
@@ -124,21 +125,10 @@ sd_numeric_fast(const char *s, size_t len, int32 typmod, Numeric *out)
 		}
 		else if (scale > tscale)
 		{
-			/* round half away from zero, as numeric's round_var does */
-			int64		d,
-						q,
-						r;
-
-			if (scale - tscale > 18)
+			/* only trailing zeros go; anything to round is left to numeric_in */
+			if (scale - tscale > 18 || val % sd_pow10[scale - tscale] != 0)
 				return false;
-			d = sd_pow10[scale - tscale];
-			q = val / d;
-			r = val % d;
-			if (r < 0)
-				r = -r;
-			if (r >= d - r)
-				q += neg ? -1 : 1;
-			val = q;
+			val /= sd_pow10[scale - tscale];
 		}
 		scale = tscale;
 		/* numeric_in raises "numeric field overflow" beyond precision - scale integer digits */

@@ -15,7 +15,7 @@
 /*
  * The numeric that numeric_in(s, typmod) gives for a literal of the form -?[0-9]+(\.[0-9]+)?
  * with at most 19 significant digits that fits int64 (and, with a typmod numeric(p,s),
- * 0 <= s <= p, when it fits after rounding to s places).  Returns false (nothing raised) for
+ * 0 <= s <= p, when it needs no rounding and fits).  Returns false (nothing raised) for
  * anything else: the caller falls back to numeric_in.
  */
 extern bool sd_numeric_fast(const char *s, size_t len, int32 typmod, Numeric *out);

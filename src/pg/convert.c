@@ -22,6 +22,7 @@
 #include "utils/timestamp.h"
 #include "utils/uuid.h"
 
+#include "jsonb_build.h"
 #include "serde_pg.h"
 
 /* 2000-01-01 (PostgreSQL's epoch) relative to 1970-01-01 */
@@ -443,7 +444,11 @@ conv_numeric(SdConvert *cx, const sd_node *node, SdPgType *h, const sd_val *v,
 {
 	char		buf[64];
 	char	   *str;
+	Numeric		num;
 
+	/* plain decimals that fit int64: built directly, exactly as numeric_in would */
+	if (sd_numeric_fast(v->u.s, v->len, h->basetypmod, &num))
+		return NumericGetDatum(num);
 	if (!numeric_literal_fits(v->u.s, v->len))
 	{
 		conv_fail(cx, f, v, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
@@ -461,9 +466,39 @@ conv_numeric(SdConvert *cx, const sd_node *node, SdPgType *h, const sd_val *v,
 	return call_prefixed(cx, f, NULL, numeric_in, str, InvalidOid, h->basetypmod);
 }
 
+/*
+ * sd_jsonb_from_text over the value's JSON text; what it raises (numeric_in's errors, jsonb's
+ * size limits) gets the value's path prefixed, exactly as call_prefixed does for jsonb_in.
+ * NULL: use jsonb_in.
+ */
+static Jsonb *
+build_jsonb_prefixed(SdConvert *cx, const ConvFrame *f, const sd_val *v)
+{
+	MemoryContext oldcxt = CurrentMemoryContext;
+	Jsonb	   *volatile jb = NULL;
+
+	PG_TRY();
+	{
+		jb = sd_jsonb_from_text(v->u.s, v->len);
+	}
+	PG_CATCH();
+	{
+		char	   *prefix;
+
+		MemoryContextSwitchTo(oldcxt);
+		prefix = conv_prefix(cx, f);
+		sd_pg_rethrow_prefixed(oldcxt, prefix,
+							   cx->option_path ? ERRCODE_INVALID_PARAMETER_VALUE : 0);
+	}
+	PG_END_TRY();
+	return jb;
+}
+
 static Datum
 conv_json(SdConvert *cx, const sd_node *node, SdPgType *h, const sd_val *v, const ConvFrame *f)
 {
+	Jsonb	   *jb;
+
 	if (node->type->kind == SD_K_JSON)
 		return PointerGetDatum(cstring_to_text_with_len(v->u.s, (int) v->len));
 	if (node->type->kind != SD_K_JSONB)
@@ -474,6 +509,10 @@ conv_json(SdConvert *cx, const sd_node *node, SdPgType *h, const sd_val *v, cons
 				  "\\u0000 cannot be stored in %s", h->name);
 		return (Datum) 0;
 	}
+	jb = build_jsonb_prefixed(cx, f, v);
+	if (jb)
+		return PointerGetDatum(jb);
+	/* what the builder leaves to jsonb_in (which raises the right error) */
 	return call_prefixed(cx, f, NULL, jsonb_in, pnstrdup(v->u.s, v->len), InvalidOid, -1);
 }
 

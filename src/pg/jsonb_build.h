@@ -1,0 +1,32 @@
+/*
+ * jsonb_build.h — fast paths of the PostgreSQL adapter for jsonb and numeric values: a jsonb
+ * built straight from valid JSON text (no jsonb_in), and a numeric built from a plain decimal
+ * literal (no numeric_in).  Both give results identical to the functions they replace, or
+ * decline so that the caller uses those functions (which then raise the right errors).
+ */
+#ifndef SERDE_JSONB_BUILD_H
+#define SERDE_JSONB_BUILD_H
+
+#include "postgres.h"
+
+#include "utils/jsonb.h"
+#include "utils/numeric.h"
+
+/*
+ * The numeric that numeric_in(s, typmod) gives for a literal of the form -?[0-9]+(\.[0-9]+)?
+ * with at most 19 significant digits that fits int64 (and, with a typmod numeric(p,s),
+ * 0 <= s <= p, when it needs no rounding and fits).  Returns false (nothing raised) for
+ * anything else: the caller falls back to numeric_in.
+ */
+extern bool sd_numeric_fast(const char *s, size_t len, int32 typmod, Numeric *out);
+
+/*
+ * The jsonb that jsonb_in gives for text[0..len), which must be valid JSON.  Returns NULL,
+ * having raised nothing, when the text holds something this builder leaves to jsonb_in (a \u
+ * escape for NUL or a lone surrogate, a non-UTF-8 database, a string or container over jsonb's
+ * limits, anything malformed).  May raise what jsonb_in raises for the same text (numeric_in's
+ * errors for numbers numeric cannot hold, jsonb's size limits, stack depth, interrupts).
+ */
+extern Jsonb *sd_jsonb_from_text(const char *text, size_t len);
+
+#endif							/* SERDE_JSONB_BUILD_H */

@@ -148,6 +148,7 @@ typedef struct JbFrame
 	int			slot;
 	int			start;
 	bool		object;
+	Size		base;			/* b->total when it was opened */
 } JbFrame;
 
 typedef struct JbBuild
@@ -163,6 +164,7 @@ typedef struct JbBuild
 	char	   *ubuf;			/* unescaped strings, allocated at the first escape */
 	size_t		ulen;
 	uint32		count;			/* values so far (interrupt checks) */
+	Size		total;			/* lower bound of the binary size so far (jb_grow) */
 } JbBuild;
 
 static MemoryContext jb_scratch = NULL;
@@ -172,6 +174,37 @@ jb_skip_ws(JbBuild *b)
 {
 	while (b->p < b->end && (*b->p == ' ' || *b->p == '\n' || *b->p == '\r' || *b->p == '\t'))
 		b->p++;
+}
+
+/*
+ * Adds n bytes to the lower bound of the value's binary size: a JEntry (4 bytes) per array
+ * element, object key and object value, the bytes of every string and key, the size of every
+ * numeric, a 4-byte header per container — all of which jsonb stores, without alignment padding.
+ * One container's data is limited to JENTRY_OFFLENMASK bytes (jsonb_util.c's
+ * convertJsonbArray/Object raise then), and the root contains everything: once the bound passes
+ * that, the value cannot be stored.  Raise jsonb's own error at once rather than first building
+ * a tree of tens of bytes per value (a near-1 GB document would need tens of GB), naming the
+ * innermost open container that is over the limit, the one jsonb would fail on first.
+ */
+static inline void
+jb_grow(JbBuild *b, Size n)
+{
+	b->total += n;
+	if (unlikely(b->total > JENTRY_OFFLENMASK))
+	{
+		bool		object = false;
+
+		for (int i = b->nfs - 1; i >= 0; i--)
+			if (b->total - b->fs[i].base > JENTRY_OFFLENMASK)
+			{
+				object = b->fs[i].object;
+				break;
+			}
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("total size of jsonb %s elements exceeds the maximum of %d bytes",
+						object ? "object" : "array", JENTRY_OFFLENMASK)));
+	}
 }
 
 /* Reserves the next member slot; returns its index, or -1 (too many: leave it to jsonb_in). */
@@ -520,7 +553,9 @@ jb_open(JbBuild *b, int slot, bool object)
 	b->fs[b->nfs].slot = slot;
 	b->fs[b->nfs].start = b->nvs;
 	b->fs[b->nfs].object = object;
+	b->fs[b->nfs].base = b->total;
 	b->nfs++;
+	jb_grow(b, b->nfs > 1 ? 8 : 4);	/* its header (and its JEntry in its parent) */
 }
 
 /* Parses the whole text into b->vs[0].value; false: leave it to jsonb_in. */
@@ -561,6 +596,7 @@ value:
 		case '"':
 			if (!jb_string(b, v))
 				return false;
+			jb_grow(b, 4 + (Size) v->val.string.len);
 			break;
 		case 't':
 			if (b->end - b->p < 4 || memcmp(b->p, "true", 4) != 0)
@@ -568,6 +604,7 @@ value:
 			v->type = jbvBool;
 			v->val.boolean = true;
 			b->p += 4;
+			jb_grow(b, 4);
 			break;
 		case 'f':
 			if (b->end - b->p < 5 || memcmp(b->p, "false", 5) != 0)
@@ -575,16 +612,19 @@ value:
 			v->type = jbvBool;
 			v->val.boolean = false;
 			b->p += 5;
+			jb_grow(b, 4);
 			break;
 		case 'n':
 			if (b->end - b->p < 4 || memcmp(b->p, "null", 4) != 0)
 				return false;
 			v->type = jbvNull;
 			b->p += 4;
+			jb_grow(b, 4);
 			break;
 		default:
 			if (!jb_number(b, v))
 				return false;
+			jb_grow(b, 4 + VARSIZE_ANY(v->val.numeric));
 			break;
 	}
 
@@ -624,6 +664,7 @@ key:
 		if (slot < 0)
 			return false;
 		b->vs[slot].key = k;
+		jb_grow(b, 4 + (Size) k.val.string.len);
 		b->vs[slot].order = (uint32) (slot - b->fs[b->nfs - 1].start);
 		goto value;
 	}

@@ -2,14 +2,9 @@
  * module.c — the extension's entry point: PG_MODULE_MAGIC, _PG_init (the serde.* settings and
  * the cache invalidation callbacks, registered once per backend), the callbacks themselves,
  * which only bump the generation counters that the plan cache compares on its next use, and
- * the once-per-backend preparation of the first plan build (cold start).
+ * (with shared_preload_libraries) a warm-up decode in the postmaster for every backend.
  */
 #include "postgres.h"
-
-#ifdef __linux__
-#include <link.h>
-#include <sys/mman.h>
-#endif
 
 #include "fmgr.h"
 #include "miscadmin.h"
@@ -56,75 +51,6 @@ sd_syscache_callback(Datum arg, int cacheid, uint32 hashvalue)
 }
 
 /* ---- cold start ------------------------------------------------------------------------ */
-
-#ifdef __linux__
-
-#ifndef MADV_POPULATE_READ
-#define MADV_POPULATE_READ 22	/* Linux 5.14 */
-#endif
-
-/*
- * dl_iterate_phdr callback: maps the pages of the executable segments of serde.so and of
- * libsimdjson (whose stage 1 every JSON decode runs) into this process in one call.
- */
-static int
-prefault_library_code(struct dl_phdr_info *info, size_t size, void *arg)
-{
-	uintptr_t	self = (uintptr_t) arg;
-	bool		ours = false;
-
-	for (int i = 0; i < info->dlpi_phnum && !ours; i++)
-	{
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-		uintptr_t	start = info->dlpi_addr + ph->p_vaddr;
-
-		ours = ph->p_type == PT_LOAD && self >= start && self < start + ph->p_memsz;
-	}
-	if (!ours && (info->dlpi_name == NULL || strstr(info->dlpi_name, "/libsimdjson.so") == NULL))
-		return 0;
-	for (int i = 0; i < info->dlpi_phnum; i++)
-	{
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-		uintptr_t	start,
-					end;
-
-		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
-			continue;
-		start = (info->dlpi_addr + ph->p_vaddr) & ~(uintptr_t) 4095;
-		end = (info->dlpi_addr + ph->p_vaddr + ph->p_memsz + 4095) & ~(uintptr_t) 4095;
-		(void) madvise((void *) start, end - start, MADV_POPULATE_READ);
-	}
-	return 0;
-}
-#endif							/* __linux__ */
-
-/* true when _PG_init ran in the postmaster (shared_preload_libraries) */
-static bool preloaded = false;
-
-/*
- * Called before each plan build; does its work once per backend.  A fresh backend meets the
- * library's code through page faults (one per 64 kB or so of code it runs, each one costing
- * tens of microseconds on a virtual machine); the first decode runs code all over serde.so and
- * libsimdjson: about 50 faults.  Asking the kernel to map all of that (page-cached) code in
- * one system call costs ~0.1 ms and saved ~50 of the ~990 page faults of a cold Stripe decode.
- * With shared_preload_libraries it did not pay (measured: the call itself then took ~1.3 ms and
- * the backend had ~15 more faults, not fewer), so it is done only when this backend loaded the
- * library itself.  It only saves time: failures (kernels before 5.14 do not know
- * MADV_POPULATE_READ) are ignored.
- */
-void
-sd_pg_backend_first_use(void)
-{
-	static bool done = false;
-
-	if (done)
-		return;
-	done = true;
-#ifdef __linux__
-	if (!preloaded)
-		dl_iterate_phdr(prefault_library_code, (void *) (uintptr_t) &sd_pg_backend_first_use);
-#endif
-}
 
 /*
  * Preloaded only: one small JSON decode in the postmaster, through the core alone (malloc, no
@@ -202,8 +128,5 @@ _PG_init(void)
 	 * backend.  Otherwise the first decode of each backend does that, as before.
 	 */
 	if (process_shared_preload_libraries_in_progress)
-	{
-		preloaded = true;
 		warm_json_decoder();
-	}
 }

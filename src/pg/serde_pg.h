@@ -28,9 +28,6 @@ extern uint64 sd_pg_catalog_gen;	/* serde.shapes may have changed */
 extern uint64 sd_pg_type_gen;		/* some type or relation may have changed */
 extern Oid	sd_pg_known_shapes_relid;	/* last known OID of serde.shapes (for the callback) */
 
-/* Once per backend, before the first plan build: maps serde's code in one go (module.c). */
-extern void sd_pg_backend_first_use(void);
-
 /* ---- type descriptions (types.c) ---------------------------------------------------------- */
 
 /* Host data of one sd_type node (sd_type.host). */

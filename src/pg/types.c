@@ -24,7 +24,6 @@
 void
 sd_pg_types_init(SdTypeBuilder *b, MemoryContext cxt)
 {
-	sd_pg_backend_first_use();
 	b->cxt = cxt;
 	b->built = NIL;
 	b->types = NIL;

@@ -1,7 +1,8 @@
 /*
  * module.c — the extension's entry point: PG_MODULE_MAGIC, _PG_init (the serde.* settings and
- * the cache invalidation callbacks, registered once per backend), and the callbacks themselves,
- * which only bump the generation counters that the plan cache compares on its next use.
+ * the cache invalidation callbacks, registered once per backend), the callbacks themselves,
+ * which only bump the generation counters that the plan cache compares on its next use, and
+ * (with shared_preload_libraries) a warm-up decode in the postmaster for every backend.
  */
 #include "postgres.h"
 
@@ -66,6 +67,42 @@ sd_xact_callback(XactEvent event, void *arg)
 		pg_usleep((long) sd_pg_debug_commit_delay * 1000L);
 }
 
+/* ---- cold start ------------------------------------------------------------------------ */
+
+/*
+ * Preloaded only: one small JSON decode in the postmaster, through the core alone (malloc, no
+ * catalog, nothing PostgreSQL-specific), so that every backend inherits what a first decode
+ * sets up once per process: simdjson's choice of implementation, and the lazily bound calls
+ * inside libsimdjson and libstdc++ (operator new[]/delete[] and what they call).  Each of those
+ * bindings searches every library of the process, and in a freshly forked backend that search
+ * takes page faults all the way: measured ~1 ms of the first decode in each backend.  Failures
+ * are ignored; the memory is freed again.
+ */
+static void
+warm_json_decoder(void)
+{
+	static const sd_type json_type = {
+		.kind = SD_K_JSON, .name = "json", .max_chars = -1, .precision = -1, .scale = -1
+	};
+	static const char doc[] = "{\"a\": [1, -2.5e3, \"x\\u00e9\", true, null, {\"b\": []}]}";
+	sd_hooks	hooks = {0};
+	sd_limits	limits = {SD_DEFAULT_MAX_DEPTH, SD_DEFAULT_MAX_DOCUMENT_BYTES, 0};
+	sd_error	err;
+	sd_plan    *plan = sd_compile("serde", "{}", 2, &json_type, &hooks, NULL, &err);
+	sd_decoder *d;
+	uint32_t	root;
+
+	if (plan == NULL)
+		return;
+	if ((d = sd_decoder_create(&hooks)) != NULL)
+	{
+		(void) sd_decode_json(d, plan, sd_plan_root(plan), doc, sizeof(doc) - 1, &limits,
+							  &root, &err);
+		sd_decoder_destroy(d);
+	}
+	sd_plan_free(plan);
+}
+
 void
 _PG_init(void)
 {
@@ -117,4 +154,11 @@ _PG_init(void)
 	CacheRegisterSyscacheCallback(TYPEOID, sd_syscache_callback, (Datum) 0);
 	CacheRegisterSyscacheCallback(ENUMOID, sd_syscache_callback, (Datum) 0);
 	RegisterXactCallback(sd_xact_callback, NULL);
+
+	/*
+	 * Preloaded: choose the JSON kernel and run one decode in the postmaster, once for every
+	 * backend.  Otherwise the first decode of each backend does that, as before.
+	 */
+	if (process_shared_preload_libraries_in_progress)
+		warm_json_decoder();
 }

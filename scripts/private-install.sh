@@ -35,6 +35,12 @@ done
 for f in "$SYS_SHARE"/extension/*; do
     case $(basename "$f") in serde.control | serde--*) ;; *) [[ -e $share/extension/$(basename "$f") ]] || ln -s "$f" "$share/extension/" ;; esac
 done
+# headers, so that `make` with PG_CONFIG pointing here finds the server's
+inc=$(pg_config --pkgincludedir)
+if [[ ! -e $root$inc ]]; then
+    mkdir -p "$(dirname "$root$inc")"
+    ln -s "$inc" "$root$inc"
+fi
 [[ -f $lib/serde.so && -f $share/extension/serde.control ]] || { echo "private-install: serde is not installed under $root" >&2; exit 1; }
 [[ $("$bin/pg_config" --pkglibdir) == "$lib" ]] || { echo "private-install: relocation failed under $root" >&2; exit 1; }
 echo "$bin/pg_config"

@@ -111,13 +111,20 @@ fail(Walk &w, sd_code code, const char *at, const char *fmt, ...)
 	return false;
 }
 
+__attribute__((noinline)) bool
+grow_path(Walk &w, const char *at)
+{
+	if (!sd_grow(w.hooks, &w.d->path, &w.d->path_cap, w.depth + 2, sizeof(sd_pathent)))
+		return fail(w, SD_E_NOMEM, at, "out of memory");
+	return true;
+}
+
 /* Enters a member / an element: depth + 1 and the path entry. */
-bool
+inline bool
 enter(Walk &w, const char *name, size_t len, uint64_t index, const char *at)
 {
-	if (w.depth + 1 >= w.d->path_cap &&
-		!sd_grow(w.hooks, &w.d->path, &w.d->path_cap, w.depth + 2, sizeof(sd_pathent)))
-		return fail(w, SD_E_NOMEM, at, "out of memory");
+	if (__builtin_expect(w.depth + 1 >= w.d->path_cap, 0) && !grow_path(w, at))
+		return false;
 	sd_pathent *pe = (sd_pathent *) w.d->path + w.depth;
 
 	pe->name = name;
@@ -487,7 +494,6 @@ literal_of(std::string_view tok)
 template <class V>
 bool		skip_value(Walk &w, V &v);
 
-bool		enter(Walk &w, const char *name, size_t len, uint64_t index, const char *at);
 
 /* A string inside a jsonb value: jsonb cannot hold \u0000. */
 inline bool
@@ -689,6 +695,16 @@ convert_failed(Walk &w, const char *at)
 	sd_error	e = *w.err;
 
 	return fail(w, e.code, at, "%s", e.problem);
+}
+
+/* A scalar conversion into slot out failed: the slot is left as it was before (offset only). */
+inline bool
+scalar_failed(Walk &w, sd_val &out, const char *at)
+{
+	out.tag = 0;
+	out.len = 0;
+	out.u.i = 0;
+	return convert_failed(w, at);
 }
 
 inline bool
@@ -939,10 +955,10 @@ select_variant(Walk &w, ond::object &obj, const sd_node *n, const sd_variant **o
 		return syntax(w, e, at);
 	char		list[256];
 
-	sd_variant_list(n, list, sizeof(list));
 	if (!found)
 	{
 		*found_error = true;
+		sd_variant_list(n, list, sizeof(list));
 		if (!enter(w, n->tag, taglen, 0, at))
 			return false;
 		return fail(w, SD_E_MISSING, at, "missing required member (the union's tag, one of: %s)", list);
@@ -955,6 +971,7 @@ select_variant(Walk &w, ond::object &obj, const sd_node *n, const sd_variant **o
 			return true;
 		}
 	*found_error = true;
+	sd_variant_list(n, list, sizeof(list));
 	if (!enter(w, n->tag, taglen, 0, tag_at))
 		return false;
 	char		desc[256];
@@ -1379,10 +1396,13 @@ decode_value(Walk &w, V &v, const sd_node *n, Dest dst)
 		default:
 			break;
 	}
-	sd_val		out;
+	/* converted straight into the slot (the tape does not move meanwhile): a converted copy
+	 * reloaded as a whole stalls on store forwarding */
+	sd_val	   &out = slot(w, dst);
 
-	memset(&out, 0, sizeof(out));
-	out.offset = offset_of(w, tok.data());
+	out.tag = 0;
+	out.len = 0;
+	out.u.i = 0;
 	w.err->offset = out.offset;
 	switch (t)
 	{
@@ -1394,7 +1414,7 @@ decode_value(Walk &w, V &v, const sd_node *n, Dest dst)
 					return syntax(w, e, tok.data());
 				w.consumed = true;
 				if (!sd_convert_string(&w.d->arena, n, s.data(), s.size(), &out, w.err))
-					return convert_failed(w, tok.data());
+					return scalar_failed(w, out, tok.data());
 				break;
 			}
 		case ond::json_type::number:
@@ -1404,7 +1424,7 @@ decode_value(Walk &w, V &v, const sd_node *n, Dest dst)
 				if (!sd_is_json_number(num.data(), num.size()))
 					return syntax(w, simdjson::NUMBER_ERROR, tok.data());
 				if (!sd_convert_number(n, num.data(), num.size(), &out, w.err))
-					return convert_failed(w, tok.data());
+					return scalar_failed(w, out, tok.data());
 				break;
 			}
 		case ond::json_type::boolean:
@@ -1414,7 +1434,7 @@ decode_value(Walk &w, V &v, const sd_node *n, Dest dst)
 				if (lit != 't' && lit != 'f')
 					return syntax(w, simdjson::T_ATOM_ERROR, tok.data());
 				if (!sd_convert_bool(n, lit == 't', &out, w.err))
-					return convert_failed(w, tok.data());
+					return scalar_failed(w, out, tok.data());
 				break;
 			}
 		case ond::json_type::object:
@@ -1423,7 +1443,6 @@ decode_value(Walk &w, V &v, const sd_node *n, Dest dst)
 		default:
 			return syntax(w, simdjson::TAPE_ERROR, tok.data());
 	}
-	slot(w, dst) = out;
 	return true;
 }
 

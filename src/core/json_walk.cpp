@@ -473,6 +473,25 @@ find_member(const sd_members *ms, const char *name, size_t len, uint32_t hash)
 	}
 }
 
+/* A string value's contents in place, when it has no escapes: true with *s set.  tok is its
+ * raw token (opening quote first). */
+inline bool
+plain_string(Walk &w, std::string_view tok, std::string_view *s)
+{
+	const char *start = tok.data() + 1;
+	const char *end = w.base + w.len;
+
+	if (tok.empty() || start >= end)
+		return false;
+	size_t		avail = (size_t) (end - start);
+	size_t		n = key_stop(start, avail);
+
+	if (n >= avail || start[n] != '"')
+		return false;
+	*s = std::string_view(start, n);
+	return true;
+}
+
 /* 't', 'f' or 'n' when the token is exactly true/false/null (simdjson 3.0.1's root get_bool and
  * is_null accept "falseA" and reject "null\n": literals are checked here, from the token). */
 inline char
@@ -587,6 +606,10 @@ skip_value(Walk &w, V &v)
 			{
 				std::string_view s;
 
+				/* without a backslash it has nothing to unescape or check (UTF-8 and control
+				 * characters were checked by iterate()) and no \u0000: left to the iterator */
+				if (plain_string(w, tok, &s))
+					return true;
 				if ((e = v.get_string().get(s)))
 					return syntax(w, e, tok.data());
 				return jsonb_string_ok(w, s, tok.data());
@@ -1410,9 +1433,13 @@ decode_value(Walk &w, V &v, const sd_node *n, Dest dst)
 			{
 				std::string_view s;
 
-				if ((e = v.get_string().get(s)))
-					return syntax(w, e, tok.data());
-				w.consumed = true;
+				/* read in place when there is nothing to unescape (the iterator steps over it) */
+				if (!plain_string(w, tok, &s))
+				{
+					if ((e = v.get_string().get(s)))
+						return syntax(w, e, tok.data());
+					w.consumed = true;
+				}
 				if (!sd_convert_string(&w.d->arena, n, s.data(), s.size(), &out, w.err))
 					return scalar_failed(w, out, tok.data());
 				break;

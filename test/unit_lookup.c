@@ -236,6 +236,59 @@ unit_lookup(void)
 			  "ERROR 22030 $.abc: duplicate member @27");
 	sd_plan_free(p);
 
+	/* strings read in place must still be consumed: simdjson skips an unread string that is
+	 * followed by ':' as if it were a key (found by fuzz_json) */
+	{
+		static const char *const bad[] = {
+			"{'a':1,'ab':'x':1}", "{'a':1,'zz':'x':1}", "{'a':1,'zz':['x':1]}",
+			"{'a':1,'zz':{'k':'x':1}}", "{'a':1,'zz':[['l':]]}", "{'a':'x':1,'ab':2}",
+		};
+		const sd_type *tx = ut_composite("lktext", "a:text,ab:text,j:json");
+
+		p = compile(tx, "{'optional':true}");
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		{
+			const char *r = ut_decode_with(p, unq(bad[i]));
+
+			if (strncmp(r, "ERROR 22P02 $: malformed JSON", 29) == 0)
+				unit_passed++;
+			else
+			{
+				unit_failed++;
+				fprintf(stderr, "FAIL %s:%d: %s accepted: %s\n", __FILE__, __LINE__, bad[i], r);
+			}
+		}
+		CHECK_STR(ut_decode_with(p, unq("{'j':[['l':]]}")), "ERROR 22P02 $: malformed JSON: expected ',' or ']' @10");
+		CHECK_STR(ut_decode_with(p, unq("{'a':'x','ab':'y\\u0041','j':['l']}")), "{a:'x',ab:'yA',j:J[\"l\"]}");
+		sd_plan_free(p);
+	}
+
+	/* the same in sd_each_* array mode, where an element ends before the misread shows */
+	{
+		static const char *const bad[] = {"[[['l':]]]", "[{'a':'x':1}]", "[{'zz':['x':1]},{}]"};
+		static const int64_t at[] = {6, 9, 11};
+		const sd_type *tx = ut_composite("lktext2", "a:text,ab:text");
+		sd_decoder *d = sd_decoder_create(NULL);
+
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		{
+			sd_plan    *ep = compile(i == 0 ? &ut_json : tx, "{'optional':true}");
+			const char *doc = unq(bad[i]);
+			sd_error	err;
+			uint32_t	root;
+			int			r;
+
+			/* the first element is malformed: no row before the error */
+			CHECK(sd_each_begin(d, ep, NULL, doc, strlen(doc), NULL, &err));
+			r = sd_each_next(d, &root, &err);
+			CHECK(r == -1 && err.code == SD_E_SYNTAX && err.offset == at[i]);
+			if (r != -1 || err.offset != at[i])
+				fprintf(stderr, "  each %s: r=%d offset %lld\n", doc, r, (long long) err.offset);
+			sd_plan_free(ep);
+		}
+		sd_decoder_destroy(d);
+	}
+
 	p = compile(odd, odd_opts);
 	for (int round = 0; round < 2; round++)
 	{

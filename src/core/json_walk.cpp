@@ -607,9 +607,16 @@ skip_value(Walk &w, V &v)
 				std::string_view s;
 
 				/* without a backslash it has nothing to unescape or check (UTF-8 and control
-				 * characters were checked by iterate()) and no \u0000: left to the iterator */
+				 * characters were checked by iterate()) and no \u0000: consumed raw.  (It must
+				 * be consumed: the iterator skips an unread string followed by ':' as a key.) */
 				if (plain_string(w, tok, &s))
+				{
+					ond::raw_json_string raw;
+
+					if ((e = v.get_raw_json_string().get(raw)))
+						return syntax(w, e, tok.data());
 					return true;
+				}
 				if ((e = v.get_string().get(s)))
 					return syntax(w, e, tok.data());
 				return jsonb_string_ok(w, s, tok.data());
@@ -1433,13 +1440,18 @@ decode_value(Walk &w, V &v, const sd_node *n, Dest dst)
 			{
 				std::string_view s;
 
-				/* read in place when there is nothing to unescape (the iterator steps over it) */
-				if (!plain_string(w, tok, &s))
+				/* read in place when there is nothing to unescape (consumed raw: an unread
+				 * string followed by ':' would be skipped as a key) */
+				if (plain_string(w, tok, &s))
 				{
-					if ((e = v.get_string().get(s)))
+					ond::raw_json_string raw;
+
+					if ((e = v.get_raw_json_string().get(raw)))
 						return syntax(w, e, tok.data());
-					w.consumed = true;
 				}
+				else if ((e = v.get_string().get(s)))
+					return syntax(w, e, tok.data());
+				w.consumed = true;
 				if (!sd_convert_string(&w.d->arena, n, s.data(), s.size(), &out, w.err))
 					return scalar_failed(w, out, tok.data());
 				break;

@@ -250,6 +250,45 @@ ut_decode(const sd_type *t, const char *options, const char *doc)
 	return out;
 }
 
+const char *
+ut_decode_with(const sd_plan *plan, const char *doc)
+{
+	sd_error	err;
+	uint32_t	root;
+
+	if (!dec)
+		dec = sd_decoder_create(NULL);
+	if (!sd_decode_json(dec, plan, NULL, doc, strlen(doc), NULL, &root, &err))
+		return render_error(&err);
+	outlen = 0;
+	out[0] = '\0';
+	render(plan, sd_decoder_tape(dec), &sd_decoder_tape(dec)[root], sd_plan_root(plan));
+	return out;
+}
+
+const char *
+ut_check_with(const sd_plan *plan, const char *doc)
+{
+	static char all[8192];
+	sd_error	errs[16];
+	int			n;
+	size_t		o = 0;
+
+	if (!dec)
+		dec = sd_decoder_create(NULL);
+	n = sd_check_json(dec, plan, NULL, doc, strlen(doc), NULL, errs, 16, NULL);
+	if (n == 0)
+		return "ok";
+	all[0] = '\0';
+	for (int i = 0; i < n && o < sizeof(all) - 1; i++)
+	{
+		o += (size_t) snprintf(all + o, sizeof(all) - o, "%s%s", i ? " | " : "", render_error(&errs[i]));
+		if (o >= sizeof(all))
+			o = sizeof(all) - 1;
+	}
+	return all;
+}
+
 void ut_support_cleanup(void);
 void
 ut_support_cleanup(void)

@@ -21,6 +21,11 @@ const sd_type *ut_array_of(const sd_type *elem);
 /* Compiles + decodes; returns the rendering of the result or "ERROR <sqlstate> <path>: <problem>
  * @<offset>". The returned buffer is static (overwritten by the next call). */
 const char *ut_decode(const sd_type *t, const char *options, const char *doc);
+/* Decodes with a plan compiled by the caller (sd_compile "T"), so that state the plan keeps
+ * between documents (the member-order prediction) carries over; rendering as ut_decode. */
+const char *ut_decode_with(const sd_plan *plan, const char *doc);
+/* The same in serde_errors mode: every error, joined with " | " ("ok" when valid). */
+const char *ut_check_with(const sd_plan *plan, const char *doc);
 /* Compile only: "ok" or "ERROR <sqlstate> <path>: <problem>". */
 const char *ut_compile(const sd_type *t, const char *options);
 

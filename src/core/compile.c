@@ -273,8 +273,9 @@ mb_freeze(cctx *c, const mbuild *b, const sd_node *node)
 	while (size < (uint32_t) b->n * 2)
 		size *= 2;
 	int16_t    *table = sd_arena_alloc(c->a, sizeof(int16_t) * size);
+	int16_t    *follow = sd_arena_alloc(c->a, sizeof(int16_t) * (size_t) (b->n + 1));
 
-	if (!ms || !m || !table)
+	if (!ms || !m || !table || !follow)
 		return NULL;
 	memset(table, 0xff, sizeof(int16_t) * size);
 	for (int i = 0; i < b->n; i++)
@@ -282,6 +283,9 @@ mb_freeze(cctx *c, const mbuild *b, const sd_node *node)
 		m[i].name = b->e[i].name;
 		m[i].len = (uint32_t) strlen(b->e[i].name);
 		m[i].hash = sd_hash_name(m[i].name, m[i].len);
+		m[i].prefix = 0;
+		memcpy(&m[i].prefix, m[i].name, m[i].len < 8 ? m[i].len : 8);
+		m[i].plain = !strpbrk(m[i].name, "\"\\");
 		m[i].field = b->e[i].field;
 		m[i].group = NULL;
 		m[i].group_required = false;
@@ -297,8 +301,11 @@ mb_freeze(cctx *c, const mbuild *b, const sd_node *node)
 		while (table[slot] >= 0)
 			slot = (slot + 1) & (size - 1);
 		table[slot] = (int16_t) i;
+		follow[i] = (int16_t) i;	/* until documents tell otherwise: the members' own order */
 	}
+	follow[b->n] = -1;
 	ms->n = b->n;
+	ms->follow = follow;
 	ms->m = m;
 	ms->mask = size - 1;
 	ms->table = table;

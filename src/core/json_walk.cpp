@@ -13,6 +13,9 @@
 
 #include <cstdarg>
 #include <cstring>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "internal.h"
 #include "json_walk.h"
@@ -108,13 +111,20 @@ fail(Walk &w, sd_code code, const char *at, const char *fmt, ...)
 	return false;
 }
 
+__attribute__((noinline)) bool
+grow_path(Walk &w, const char *at)
+{
+	if (!sd_grow(w.hooks, &w.d->path, &w.d->path_cap, w.depth + 2, sizeof(sd_pathent)))
+		return fail(w, SD_E_NOMEM, at, "out of memory");
+	return true;
+}
+
 /* Enters a member / an element: depth + 1 and the path entry. */
-bool
+inline bool
 enter(Walk &w, const char *name, size_t len, uint64_t index, const char *at)
 {
-	if (w.depth + 1 >= w.d->path_cap &&
-		!sd_grow(w.hooks, &w.d->path, &w.d->path_cap, w.depth + 2, sizeof(sd_pathent)))
-		return fail(w, SD_E_NOMEM, at, "out of memory");
+	if (__builtin_expect(w.depth + 1 >= w.d->path_cap, 0) && !grow_path(w, at))
+		return false;
 	sd_pathent *pe = (sd_pathent *) w.d->path + w.depth;
 
 	pe->name = name;
@@ -304,22 +314,182 @@ token_of(ond::document &doc)
 	return s;
 }
 
+/* ---- member names ------------------------------------------------------------------------ */
+/* Keys are read in place from the document, which is readable SD_PADDING bytes past its end
+ * (the padded copy; NDJSON lines are followed by the rest of the input). */
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define SD_LE 1
+#else
+#define SD_LE 0
+#endif
+
+inline uint64_t
+load8(const char *p)
+{
+	uint64_t	v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+/* The length of the plain key text starting at s (after the opening quote): the offset of the
+ * first '"' or '\\' within avail bytes, or avail when there is none. */
+inline size_t
+key_stop(const char *s, size_t avail)
+{
+	size_t		i = 0;
+
+#ifdef __SSE2__
+	const __m128i quote = _mm_set1_epi8('"');
+	const __m128i bslash = _mm_set1_epi8('\\');
+
+	while (i < avail)
+	{
+		__m128i		x = _mm_loadu_si128((const __m128i *) (s + i));
+		unsigned	hit = (unsigned) _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(x, quote),
+																	 _mm_cmpeq_epi8(x, bslash)));
+
+		if (hit)
+		{
+			i += (size_t) __builtin_ctz(hit);
+			return i < avail ? i : avail;
+		}
+		i += 16;
+	}
+	return avail;
+#else
+	while (i < avail && s[i] != '"' && s[i] != '\\')
+		i++;
+	return i;
+#endif
+}
+
+/* The field of an object iteration step that succeeded, used where it is (copying an
+ * ond::field costs a store-forwarding stall per member). */
+inline ond::field &
+field_of(simdjson::simdjson_result<ond::field> &fr)
+{
+	return const_cast<ond::field &>(fr.value_unsafe());
+}
+
 /* A member's name: read in place when it has no escapes (the common case), else unescaped
- * into the parser's string buffer.  *key_at = the opening quote. */
+ * into the parser's string buffer.  *key_at = the opening quote; *in_doc = read in place. */
 inline simdjson::error_code
-read_key(Walk &w, ond::field &f, std::string_view *key, const char **key_at)
+read_key(Walk &w, ond::field &f, std::string_view *key, const char **key_at, bool *in_doc = nullptr)
 {
 	const char *start = f.key().raw();
 	const char *end = w.base + w.len;
-	const char *q = start < end ? (const char *) memchr(start, '"', (size_t) (end - start)) : nullptr;
 
 	*key_at = start - 1;
-	if (q && !memchr(start, '\\', (size_t) (q - start)))
+	if (start < end)
 	{
-		*key = std::string_view(start, (size_t) (q - start));
-		return simdjson::SUCCESS;
+		size_t		avail = (size_t) (end - start);
+		size_t		n = key_stop(start, avail);
+
+		if (n < avail && start[n] == '"')
+		{
+			*key = std::string_view(start, n);
+			if (in_doc)
+				*in_doc = true;
+			return simdjson::SUCCESS;
+		}
 	}
+	if (in_doc)
+		*in_doc = false;
 	return f.unescaped_key().get(*key);
+}
+
+/* True when the key whose text starts at s (after its opening quote) is exactly member m's
+ * name.  A plain name (no '"' or '\\') matches when the raw bytes equal it and a '"' follows:
+ * that quote is unescaped (a name byte precedes it, or the opening quote), so it ends the key. */
+inline bool
+key_is(const char *s, const char *end, const sd_member *m)
+{
+	size_t		n = m->len;
+
+	if (!m->plain || s >= end || n >= (size_t) (end - s))
+		return false;
+#if SD_LE
+	if (n <= 8)
+	{
+		uint64_t	mask = n == 8 ? ~(uint64_t) 0 : (((uint64_t) 1 << (n * 8)) - 1);
+
+		return (load8(s) & mask) == m->prefix && s[n] == '"';
+	}
+	if (load8(s) != m->prefix)
+		return false;
+	for (size_t i = 8; i + 8 < n; i += 8)
+		if (load8(s + i) != load8(m->name + i))
+			return false;
+	return load8(s + n - 8) == load8(m->name + n - 8) && s[n] == '"';
+#else
+	return memcmp(s, m->name, n) == 0 && s[n] == '"';
+#endif
+}
+
+/* sd_hash_name() of a key read in place: the same value, with the tail read as one masked
+ * 8-byte load (the document is padded) instead of a variable-length copy. */
+inline uint32_t
+key_hash(const char *s, size_t len)
+{
+#if SD_LE
+	uint64_t	h = 0x9E3779B97F4A7C15ull ^ (uint64_t) len;
+
+	while (len >= 8)
+	{
+		h = (h ^ load8(s)) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+		s += 8;
+		len -= 8;
+	}
+	if (len)
+	{
+		uint64_t	v = load8(s) & (((uint64_t) 1 << (len * 8)) - 1);
+
+		h = (h ^ v) * 0xc4ceb9fe1a85ec53ull;
+		h ^= h >> 29;
+	}
+	return (uint32_t) (h ^ (h >> 32));
+#else
+	return sd_hash_name(s, len);
+#endif
+}
+
+/* sd_members_find() inlined: the member index of a key, or -1. */
+inline int
+find_member(const sd_members *ms, const char *name, size_t len, uint32_t hash)
+{
+	for (uint32_t slot = hash & ms->mask;; slot = (slot + 1) & ms->mask)
+	{
+		int			i = ms->table[slot];
+
+		if (i < 0)
+			return -1;
+		const sd_member *m = &ms->m[i];
+
+		if (m->hash == hash && m->len == len && memcmp(m->name, name, len) == 0)
+			return i;
+	}
+}
+
+/* A string value's contents in place, when it has no escapes: true with *s set.  tok is its
+ * raw token (opening quote first). */
+inline bool
+plain_string(Walk &w, std::string_view tok, std::string_view *s)
+{
+	const char *start = tok.data() + 1;
+	const char *end = w.base + w.len;
+
+	if (tok.empty() || start >= end)
+		return false;
+	size_t		avail = (size_t) (end - start);
+	size_t		n = key_stop(start, avail);
+
+	if (n >= avail || start[n] != '"')
+		return false;
+	*s = std::string_view(start, n);
+	return true;
 }
 
 /* 't', 'f' or 'n' when the token is exactly true/false/null (simdjson 3.0.1's root get_bool and
@@ -343,7 +513,6 @@ literal_of(std::string_view tok)
 template <class V>
 bool		skip_value(Walk &w, V &v);
 
-bool		enter(Walk &w, const char *name, size_t len, uint64_t index, const char *at);
 
 /* A string inside a jsonb value: jsonb cannot hold \u0000. */
 inline bool
@@ -363,12 +532,12 @@ skip_object(Walk &w, ond::object obj, const char *at)
 		return false;
 	for (auto fr : obj)
 	{
-		ond::field	f;
 		std::string_view key;
 		simdjson::error_code e;
 
-		if ((e = std::move(fr).get(f)))
+		if ((e = fr.error()))
 			return syntax(w, e, nullptr);
+		ond::field &f = field_of(fr);
 		const char *key_at;
 
 		if ((e = read_key(w, f, &key, &key_at)))
@@ -437,6 +606,17 @@ skip_value(Walk &w, V &v)
 			{
 				std::string_view s;
 
+				/* without a backslash it has nothing to unescape or check (UTF-8 and control
+				 * characters were checked by iterate()) and no \u0000: consumed raw.  (It must
+				 * be consumed: the iterator skips an unread string followed by ':' as a key.) */
+				if (plain_string(w, tok, &s))
+				{
+					ond::raw_json_string raw;
+
+					if ((e = v.get_raw_json_string().get(raw)))
+						return syntax(w, e, tok.data());
+					return true;
+				}
 				if ((e = v.get_string().get(s)))
 					return syntax(w, e, tok.data());
 				return jsonb_string_ok(w, s, tok.data());
@@ -547,6 +727,16 @@ convert_failed(Walk &w, const char *at)
 	return fail(w, e.code, at, "%s", e.problem);
 }
 
+/* A scalar conversion into slot out failed: the slot is left as it was before (offset only). */
+inline bool
+scalar_failed(Walk &w, sd_val &out, const char *at)
+{
+	out.tag = 0;
+	out.len = 0;
+	out.u.i = 0;
+	return convert_failed(w, at);
+}
+
 inline bool
 reserve_tape(Walk &w, uint32_t n, uint32_t *first, const char *at)
 {
@@ -641,15 +831,15 @@ decode_map(Walk &w, ond::object obj, const sd_node *n, Dest dst, const char *at)
 		return false;
 	for (auto fr : obj)
 	{
-		ond::field	f;
 		std::string_view key;
 		simdjson::error_code e;
 		Dest		ed = {IN_STACK, 0};
 		uint32_t	depth = w.depth;
 		uint32_t	row = 0;
 
-		if ((e = std::move(fr).get(f)))
+		if ((e = fr.error()))
 			return syntax(w, e, nullptr);
+		ond::field &f = field_of(fr);
 		const char *key_at;
 
 		if ((e = read_key(w, f, &key, &key_at)))
@@ -752,11 +942,11 @@ select_variant(Walk &w, ond::object &obj, const sd_node *n, const sd_variant **o
 	*found_error = false;
 	for (auto fr : obj)
 	{
-		ond::field	f;
 		std::string_view key;
 
-		if ((e = std::move(fr).get(f)))
+		if ((e = fr.error()))
 			return syntax(w, e, nullptr);
+		ond::field &f = field_of(fr);
 		const char *key_at;
 
 		if ((e = read_key(w, f, &key, &key_at)))
@@ -795,10 +985,10 @@ select_variant(Walk &w, ond::object &obj, const sd_node *n, const sd_variant **o
 		return syntax(w, e, at);
 	char		list[256];
 
-	sd_variant_list(n, list, sizeof(list));
 	if (!found)
 	{
 		*found_error = true;
+		sd_variant_list(n, list, sizeof(list));
 		if (!enter(w, n->tag, taglen, 0, at))
 			return false;
 		return fail(w, SD_E_MISSING, at, "missing required member (the union's tag, one of: %s)", list);
@@ -811,6 +1001,7 @@ select_variant(Walk &w, ond::object &obj, const sd_node *n, const sd_variant **o
 			return true;
 		}
 	*found_error = true;
+	sd_variant_list(n, list, sizeof(list));
 	if (!enter(w, n->tag, taglen, 0, tag_at))
 		return false;
 	char		desc[256];
@@ -925,7 +1116,8 @@ decode_members(Walk &w, ond::object obj, const sd_node *n, const sd_members *ms,
 {
 	uint64_t	seen_small[4] = {0, 0, 0, 0};
 	uint64_t   *seen = seen_small;
-	int			next = 0;
+	int			prev = 0;		/* follow[] slot of the last mapped member: 0 = none yet */
+	const char *end = w.base + w.len;
 
 	if (ms->n > 256)
 	{
@@ -936,26 +1128,41 @@ decode_members(Walk &w, ond::object obj, const sd_node *n, const sd_members *ms,
 	}
 	for (auto fr : obj)
 	{
-		ond::field	f;
 		std::string_view key;
 		simdjson::error_code e;
 		uint32_t	depth = w.depth;
 
-		if ((e = std::move(fr).get(f)))
+		if ((e = fr.error()))
 			return syntax(w, e, nullptr);
+		ond::field &f = field_of(fr);
 		const char *key_at;
-
-		if ((e = read_key(w, f, &key, &key_at)))
-			return syntax(w, e, key_at);
-
 		ond::value &v = f.value();
-		int			mi = -1;
+		int			mi = ms->follow[prev];
+		const char *raw = f.key().raw();
 
-		if (next < ms->n && ms->m[next].len == key.size() &&
-			memcmp(ms->m[next].name, key.data(), key.size()) == 0)
-			mi = next;
-		else if (ms->n)
-			mi = sd_members_find(ms, key.data(), key.size(), sd_hash_name(key.data(), key.size()));
+		/* the member that followed the previous one last time, compared in place */
+		if (mi >= 0 && key_is(raw, end, &ms->m[mi]))
+		{
+			key_at = raw - 1;
+			key = std::string_view(raw, ms->m[mi].len);
+		}
+		else
+		{
+			bool		in_doc;
+
+			if ((e = read_key(w, f, &key, &key_at, &in_doc)))
+				return syntax(w, e, key_at);
+			mi = -1;
+			if (ms->n)
+			{
+				uint32_t	h = in_doc ? key_hash(key.data(), key.size()) :
+					sd_hash_name(key.data(), key.size());
+
+				mi = find_member(ms, key.data(), key.size(), h);
+				if (mi >= 0)
+					ms->follow[prev] = (int16_t) mi;
+			}
+		}
 		if (mi < 0)
 		{
 			std::string_view tok = token_of(v);
@@ -1008,7 +1215,7 @@ decode_members(Walk &w, ond::object obj, const sd_node *n, const sd_members *ms,
 			continue;
 		}
 		seen[mi >> 6] |= (uint64_t) 1 << (mi & 63);
-		next = mi + 1;
+		prev = mi + 1;
 		if (m->field == SD_MEMBER_TAG)
 		{
 			/* the union's tag, already read by select_variant: validate only */
@@ -1077,10 +1284,21 @@ decode_members(Walk &w, ond::object obj, const sd_node *n, const sd_members *ms,
 		}
 		w.depth = depth;
 	}
-	for (int i = 0; i < ms->n; i++)
-		if (!(seen[i >> 6] & ((uint64_t) 1 << (i & 63))) &&
-			!missing_member(w, n, &ms->m[i], row, obj_at))
-			return false;
+	for (int base = 0; base < ms->n; base += 64)
+	{
+		uint64_t	missing = ~seen[base >> 6];
+
+		if (ms->n - base < 64)
+			missing &= ((uint64_t) 1 << (ms->n - base)) - 1;
+		while (missing)
+		{
+			int			i = base + __builtin_ctzll(missing);
+
+			missing &= missing - 1;
+			if (!missing_member(w, n, &ms->m[i], row, obj_at))
+				return false;
+		}
+	}
 	return true;
 }
 
@@ -1208,10 +1426,13 @@ decode_value(Walk &w, V &v, const sd_node *n, Dest dst)
 		default:
 			break;
 	}
-	sd_val		out;
+	/* converted straight into the slot (the tape does not move meanwhile): a converted copy
+	 * reloaded as a whole stalls on store forwarding */
+	sd_val	   &out = slot(w, dst);
 
-	memset(&out, 0, sizeof(out));
-	out.offset = offset_of(w, tok.data());
+	out.tag = 0;
+	out.len = 0;
+	out.u.i = 0;
 	w.err->offset = out.offset;
 	switch (t)
 	{
@@ -1219,11 +1440,20 @@ decode_value(Walk &w, V &v, const sd_node *n, Dest dst)
 			{
 				std::string_view s;
 
-				if ((e = v.get_string().get(s)))
+				/* read in place when there is nothing to unescape (consumed raw: an unread
+				 * string followed by ':' would be skipped as a key) */
+				if (plain_string(w, tok, &s))
+				{
+					ond::raw_json_string raw;
+
+					if ((e = v.get_raw_json_string().get(raw)))
+						return syntax(w, e, tok.data());
+				}
+				else if ((e = v.get_string().get(s)))
 					return syntax(w, e, tok.data());
 				w.consumed = true;
 				if (!sd_convert_string(&w.d->arena, n, s.data(), s.size(), &out, w.err))
-					return convert_failed(w, tok.data());
+					return scalar_failed(w, out, tok.data());
 				break;
 			}
 		case ond::json_type::number:
@@ -1233,7 +1463,7 @@ decode_value(Walk &w, V &v, const sd_node *n, Dest dst)
 				if (!sd_is_json_number(num.data(), num.size()))
 					return syntax(w, simdjson::NUMBER_ERROR, tok.data());
 				if (!sd_convert_number(n, num.data(), num.size(), &out, w.err))
-					return convert_failed(w, tok.data());
+					return scalar_failed(w, out, tok.data());
 				break;
 			}
 		case ond::json_type::boolean:
@@ -1243,7 +1473,7 @@ decode_value(Walk &w, V &v, const sd_node *n, Dest dst)
 				if (lit != 't' && lit != 'f')
 					return syntax(w, simdjson::T_ATOM_ERROR, tok.data());
 				if (!sd_convert_bool(n, lit == 't', &out, w.err))
-					return convert_failed(w, tok.data());
+					return scalar_failed(w, out, tok.data());
 				break;
 			}
 		case ond::json_type::object:
@@ -1252,7 +1482,6 @@ decode_value(Walk &w, V &v, const sd_node *n, Dest dst)
 		default:
 			return syntax(w, simdjson::TAPE_ERROR, tok.data());
 	}
-	slot(w, dst) = out;
 	return true;
 }
 

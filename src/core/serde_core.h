@@ -379,6 +379,8 @@ typedef struct sd_member
 	const char *name;
 	uint32_t	len;
 	uint32_t	hash;
+	uint64_t	prefix;         /* the name's first min(len, 8) bytes, zero-padded (raw compare) */
+	bool		plain;          /* no '"' or '\\' in the name: it appears verbatim in JSON text */
 	int			field;          /* leaf: index into the node's fields; SD_MEMBER_GROUP for a path
 								 * prefix, SD_MEMBER_TAG for a union's tag */
 	const sd_members *group;    /* path prefix: a nested object of members */
@@ -392,6 +394,11 @@ struct sd_members
 	const sd_member *m;
 	uint32_t	mask;           /* table size - 1 */
 	const int16_t *table;       /* hash slot -> member index, -1 empty */
+	/* Key-order prediction, n + 1 entries, written while decoding: follow[0] = the member that
+	 * came first in the last object, follow[i + 1] = the member that followed member i (-1 none).
+	 * Only a hint: every prediction is verified against the key bytes before it is used, so a
+	 * stale or wrong entry costs a hash lookup, never a wrong field. */
+	int16_t    *follow;
 };
 
 uint32_t	sd_hash_name(const char *s, size_t len);

@@ -202,6 +202,17 @@ sd_pg_rethrow_prefixed(MemoryContext oldcxt, const char *prefix, int sqlstate)
 }
 
 /* Calls an input-like function; its errors propagate with the value's path prefixed. */
+/* In a PG_CATCH: re-raises the error with the value's path (and shape) prefixed. */
+static pg_attribute_noreturn() void
+rethrow_with_path(SdConvert *cx, const ConvFrame *f, MemoryContext oldcxt)
+{
+	char	   *prefix;
+
+	MemoryContextSwitchTo(oldcxt);
+	prefix = conv_prefix(cx, f);
+	sd_pg_rethrow_prefixed(oldcxt, prefix, cx->option_path ? ERRCODE_INVALID_PARAMETER_VALUE : 0);
+}
+
 static Datum
 call_prefixed(SdConvert *cx, const ConvFrame *f, FmgrInfo *flinfo, PGFunction fn,
 			  char *str, Oid ioparam, int32 typmod)
@@ -219,12 +230,7 @@ call_prefixed(SdConvert *cx, const ConvFrame *f, FmgrInfo *flinfo, PGFunction fn
 	}
 	PG_CATCH();
 	{
-		char	   *prefix;
-
-		MemoryContextSwitchTo(oldcxt);
-		prefix = conv_prefix(cx, f);
-		sd_pg_rethrow_prefixed(oldcxt, prefix,
-							   cx->option_path ? ERRCODE_INVALID_PARAMETER_VALUE : 0);
+		rethrow_with_path(cx, f, oldcxt);
 	}
 	PG_END_TRY();
 	return d;
@@ -483,12 +489,7 @@ build_jsonb_prefixed(SdConvert *cx, const ConvFrame *f, const sd_val *v)
 	}
 	PG_CATCH();
 	{
-		char	   *prefix;
-
-		MemoryContextSwitchTo(oldcxt);
-		prefix = conv_prefix(cx, f);
-		sd_pg_rethrow_prefixed(oldcxt, prefix,
-							   cx->option_path ? ERRCODE_INVALID_PARAMETER_VALUE : 0);
+		rethrow_with_path(cx, f, oldcxt);
 	}
 	PG_END_TRY();
 	return jb;

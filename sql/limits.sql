@@ -184,4 +184,22 @@ RESET statement_timeout;
 SELECT count(*) FROM lim_long, serde_decode_each(NULL::lim_item, doc);
 DROP TABLE lim_bad, lim_long;
 
+-- serde.max_document_bytes is checked before a compressed (or out-of-line) document is
+-- detoasted: 20 MB of text stored as ~230 kB, refused by every entry point with the same error
+-- as an in-line document (without decompressing it: 400 MB are refused in under 1 ms, where
+-- reading them takes seconds; TESTING.md)
+CREATE TABLE lim_toast (body text, bodyb jsonb);
+INSERT INTO lim_toast SELECT d, d::jsonb FROM (SELECT '[' || repeat('1,', 10000000) || '1]' AS d) s;
+SELECT pg_column_size(body) < 1000000 AS compressed, octet_length(body) FROM lim_toast;
+SET serde.max_document_bytes = 1000;
+SELECT pg_temp.lim_try($$SELECT serde_valid(NULL::json, body)::text FROM lim_toast$$);
+SELECT pg_temp.lim_try($$SELECT serde_decode(NULL::int[], body)::text FROM lim_toast$$);
+SELECT pg_temp.lim_try($$SELECT count(*)::text FROM lim_toast, serde_errors(NULL::json, body)$$);
+SELECT pg_temp.lim_try($$SELECT count(*)::text FROM lim_toast, serde_decode_each(NULL::int, body)$$);
+SELECT pg_temp.lim_try($$SELECT serde_valid(NULL::json, bodyb)::text FROM lim_toast$$);
+SELECT pg_temp.lim_try($$SELECT count(*)::text FROM lim_toast, serde_decode_each(NULL::int, bodyb)$$);
+RESET serde.max_document_bytes;
+SELECT serde_valid(NULL::int[], body) FROM lim_toast;
+DROP TABLE lim_toast;
+
 SELECT pg_postmaster_start_time() = :'start_time'::timestamptz AS no_restart;

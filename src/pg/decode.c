@@ -9,6 +9,7 @@
  */
 #include "postgres.h"
 
+#include "access/detoast.h"
 #include "access/htup_details.h"
 #include "access/tupconvert.h"
 #include "access/xact.h"
@@ -646,12 +647,36 @@ doc_fetch(SdDoc *doc)
 	}
 }
 
+/*
+ * serde.max_document_bytes before the document is detoasted: a compressed or out-of-line
+ * document over the limit is refused without decompressing or reading it (the same error the
+ * core and check_jsonb_size raise after).
+ */
+static void
+doc_check_size(SdPgPlan *p, Datum raw, bool is_jsonb)
+{
+	Size		n = toast_raw_datum_size(raw) - VARHDRSZ;
+
+	if ((uint64) n <= (uint64) sd_pg_max_document_bytes)
+		return;
+	if (is_jsonb)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s: $: jsonb document of %zu bytes exceeds serde.max_document_bytes (%d)",
+						p->display, (size_t) n, sd_pg_max_document_bytes)));
+	ereport(ERROR,
+			(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+			 errmsg("%s: $: document of %zu bytes exceeds serde.max_document_bytes (%d)",
+					p->display, (size_t) n, sd_pg_max_document_bytes)));
+}
+
 static void
 doc_get(FunctionCallInfo fcinfo, SdCallSite *cs, SdDoc *doc)
 {
 	memset(doc, 0, sizeof(*doc));
 	doc->is_jsonb = cs->doc_jsonb;
 	doc->raw = PG_GETARG_DATUM(1);
+	doc_check_size(cs->plan, doc->raw, doc->is_jsonb);
 	doc_fetch(doc);
 }
 
@@ -725,6 +750,7 @@ decode_common(FunctionCallInfo fcinfo, bool typed, bool soft)
 	if (PG_ARGISNULL(1))
 		PG_RETURN_NULL();
 
+	doc_check_size(p, PG_GETARG_DATUM(1), cs->doc_jsonb);
 	if (cs->doc_jsonb)
 		status = sd_pg_decode_jsonb(p, sd_plan_root(p->plan), PG_GETARG_JSONB_P(1), soft,
 									&result, &isnull);

@@ -768,10 +768,23 @@ shape_for_type(Oid typid)
 		Snapshot	snap = sd_pg_catalog_snapshot();
 		SdSnapMark	mark = sd_pg_snapshot_mark(snap);
 		List	   *names = sd_pg_shapes_for_type(typid, snap);
+		bool		exists = names != NIL || sd_pg_type_exists_in(typid, snap);
 		StringInfoData buf;
 		ListCell   *lc;
 
 		UnregisterSnapshot(snap);
+
+		/*
+		 * No shape decodes into typid — perhaps because it was dropped (and another type of
+		 * its name created, with the shape re-registered for that one) by a commit whose
+		 * invalidation has not arrived: the statement was parsed with the old type.  The
+		 * default options of a type that is gone would decode the wrong shape.
+		 */
+		if (!exists)
+			ereport(ERROR,
+					(errcode(ERRCODE_UNDEFINED_OBJECT),
+					 errmsg("type with OID %u does not exist", typid),
+					 errdetail("It was dropped after the statement was parsed.")));
 		initStringInfo(&buf);
 		foreach(lc, names)
 		{

@@ -12,6 +12,7 @@
 #include "access/table.h"
 #include "access/xact.h"
 #include "catalog/namespace.h"
+#include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
@@ -169,6 +170,26 @@ sd_pg_shapes_for_type(Oid typid, Snapshot snap)
 	table_close(rel, AccessShareLock);
 	list_sort(names, cmp_cstring);
 	return names;
+}
+
+/*
+ * True if the type exists in snap.  Unlike the syscache, which may still hold a type whose DROP
+ * has committed but whose invalidation has not arrived, this reads pg_type itself.
+ */
+bool
+sd_pg_type_exists_in(Oid typid, Snapshot snap)
+{
+	Relation	rel = table_open(TypeRelationId, AccessShareLock);
+	ScanKeyData key;
+	SysScanDesc scan;
+	bool		found;
+
+	ScanKeyInit(&key, Anum_pg_type_oid, BTEqualStrategyNumber, F_OIDEQ, ObjectIdGetDatum(typid));
+	scan = systable_beginscan(rel, TypeOidIndexId, true, snap, 1, &key);
+	found = HeapTupleIsValid(systable_getnext(scan));
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+	return found;
 }
 
 List *

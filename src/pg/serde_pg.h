@@ -114,6 +114,8 @@ extern Snapshot sd_pg_catalog_snapshot(void);
 extern bool sd_pg_read_shape(const char *name, Snapshot snap, bool want_options, SdShapeRow *row);
 /* Names of the shapes whose target is typid, sorted. */
 extern List *sd_pg_shapes_for_type(Oid typid, Snapshot snap);
+/* The type exists in snap (read from pg_type, not the syscache). */
+extern bool sd_pg_type_exists_in(Oid typid, Snapshot snap);
 /* Names referenced by `shape` options (fields.<column>.shape) of an options value. */
 extern List *sd_pg_referenced_shapes(Jsonb *options);
 

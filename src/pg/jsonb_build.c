@@ -38,6 +38,7 @@
 
 #include "common/int.h"
 #include "mb/pg_wchar.h"
+#include "port/pg_bitutils.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
@@ -82,7 +83,7 @@ static const int64 sd_pow10[19] = {
  * mag < 10^19; -2 * SD_FAST_MAX_SCALE <= e <= SD_FAST_MAX_SCALE; 0 <= dscale <=
  * 2 * SD_FAST_MAX_SCALE.  Returns the size written (at most SD_NUMERIC_MAX_FAST).
  */
-static int
+static inline int
 jb_numeric_encode(bool neg, uint64 mag, int e, int dscale, char *out)
 {
 	uint16		g[8];			/* base-10000 digits, least significant first */
@@ -95,6 +96,17 @@ jb_numeric_encode(bool neg, uint64 mag, int e, int dscale, char *out)
 	int			size;
 	char	   *d;
 
+	if (e == 0 && dscale == 0 && mag < 10000 && mag != 0)
+	{
+		/* the common small integer: one digit, weight 0 */
+		uint16		h = SD_NUMERIC_SHORT | (neg ? SD_NUMERIC_SHORT_SIGN : 0);
+		int16		dg = (int16) mag;
+
+		SET_VARSIZE(out, VARHDRSZ + 4);
+		memcpy(out + VARHDRSZ, &h, 2);
+		memcpy(out + VARHDRSZ + 2, &dg, 2);
+		return VARHDRSZ + 4;
+	}
 	if (mag == 0)
 	{
 		neg = false;
@@ -415,11 +427,40 @@ jb_enlarge(void *arr, uint32 *cap, Size esz)
 	return arr;
 }
 
+/* JSON's blanks; pretty-printed text has long runs of spaces: 8 bytes at a time */
 static inline void
 jb_skip_ws(JbBuild *b)
 {
-	while (b->p < b->end && (*b->p == ' ' || *b->p == '\n' || *b->p == '\r' || *b->p == '\t'))
-		b->p++;
+	const char *p = b->p;
+	const char *end = b->end;
+
+	if (likely(p < end && (unsigned char) *p > ' '))
+		return;
+#ifndef WORDS_BIGENDIAN
+	while (end - p >= 8)
+	{
+		uint64		x;
+
+		memcpy(&x, p, 8);
+		x ^= UINT64CONST(0x2020202020202020);
+		if (x == 0)
+		{
+			p += 8;
+			continue;
+		}
+		p += pg_rightmost_one_pos64(x) >> 3;	/* the first byte that is not a space */
+		if (*p == '\n' || *p == '\r' || *p == '\t')
+			p++;
+		else
+		{
+			b->p = p;
+			return;
+		}
+	}
+#endif
+	while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
+		p++;
+	b->p = p;
 }
 
 static void

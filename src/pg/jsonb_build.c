@@ -559,6 +559,33 @@ jb_hex4(const char *p)
 	return (a << 12) | (b << 8) | (c << 4) | d;
 }
 
+/* The first '"' or '\\' in [p, end), or end: 8 bytes at a time (the lowest flagged byte of the
+ * classic has-zero-byte test is exact) */
+static inline const char *
+jb_find_special(const char *p, const char *end)
+{
+#ifndef WORDS_BIGENDIAN
+	while (end - p >= 8)
+	{
+		uint64		x;
+		uint64		a;
+		uint64		c;
+
+		memcpy(&x, p, 8);
+		a = x ^ UINT64CONST(0x2222222222222222);
+		c = x ^ UINT64CONST(0x5c5c5c5c5c5c5c5c);
+		a = (a - UINT64CONST(0x0101010101010101)) & ~a & UINT64CONST(0x8080808080808080);
+		c = (c - UINT64CONST(0x0101010101010101)) & ~c & UINT64CONST(0x8080808080808080);
+		if ((a | c) != 0)
+			return p + (pg_rightmost_one_pos64(a | c) >> 3);
+		p += 8;
+	}
+#endif
+	while (p < end && *p != '"' && *p != '\\')
+		p++;
+	return p;
+}
+
 /*
  * The string starting at b->p (its opening quote): a pointer into the text when it holds no
  * escape, else into ubuf.  False: leave it to jsonb_in.
@@ -568,15 +595,14 @@ jb_string(JbBuild *b, const char **sp, uint32 *lenp)
 {
 	const char *p = b->p + 1;
 	const char *end = b->end;
-	const char *q = memchr(p, '"', end - p);
+	const char *q = jb_find_special(p, end);
 	const char *bs;
 	char	   *o;
 	char	   *ostart;
 
-	if (q == NULL)
+	if (q == end)
 		return false;
-	bs = memchr(p, '\\', q - p);
-	if (bs == NULL)
+	if (*q == '"')
 	{
 		if (q - p > JENTRY_OFFLENMASK)
 			return false;
@@ -585,6 +611,10 @@ jb_string(JbBuild *b, const char **sp, uint32 *lenp)
 		b->p = q + 1;
 		return true;
 	}
+	bs = q;
+	q = memchr(bs, '"', end - bs);
+	if (q == NULL)
+		return false;
 	if (!b->uready)
 	{
 		/* unescaped <= escaped: room for the rest of the text, so the pointers stay valid */

@@ -181,3 +181,97 @@ CREATE DOMAIN jbb_num42 AS numeric(4,2);
 SELECT lit, pg_temp.try(format('SELECT d::text FROM serde_decode(NULL::jbb_num42, %L) d', lit))
            AS decoded
   FROM (VALUES ('12.3'), ('-12.34'), ('0'), ('99.99'), ('100'), ('12.345')) v(lit);
+
+-- ---- the binary writer: stored offsets, padding, empty containers, keys, big strings ----------
+-- every JB_OFFSET_STRIDE'th (32nd) JEntry stores an end offset: arrays and objects around 32, 64,
+-- 65 members; numerics (INTALIGNed, the padding counted in the entry) after strings of every
+-- length mod 4; nested empty containers; keys of equal length with duplicates
+CREATE TABLE jbb_writer (n serial, doc text);
+INSERT INTO jbb_writer (doc)
+SELECT '[' || string_agg(CASE i % 4 WHEN 0 THEN i::text WHEN 1 THEN format('"%s"', repeat('s', i % 7))
+                                    WHEN 2 THEN '[]' ELSE '{"a": 1.5}' END, ', ') || ']'
+  FROM generate_series(1, 200) i, (VALUES (31), (32), (33), (64), (65), (97), (200)) v(m)
+ WHERE i <= m GROUP BY m;
+INSERT INTO jbb_writer (doc)
+SELECT '{' || string_agg(format('"k%s": %s', lpad(i::text, (i % 3) + 1, '0'),
+                                CASE i % 5 WHEN 0 THEN (i * 1.25)::text WHEN 1 THEN format('"%s"', repeat('v', i % 5))
+                                           WHEN 2 THEN '{}' WHEN 3 THEN 'null' ELSE '[[], {}, -7]' END), ', ') || '}'
+  FROM generate_series(1, 200) i, (VALUES (15), (16), (17), (31), (32), (33), (64), (65), (100), (200)) v(m)
+ WHERE i <= m GROUP BY m;
+INSERT INTO jbb_writer (doc) VALUES
+    ('["a", 1]'), ('["ab", 1]'), ('["abc", 1]'), ('["abcd", 1]'), ('["abcde", -1.5e-3]'),
+    ('{"a": 1, "bb": 2, "ccc": 3, "dddd": 4, "eeeee": 5}'), ('{"x": "odd", "y": 12345678901234567890}'),
+    ('[[[[]]], [{}], {"a": {"b": {}}}, [[], []]]'), ('{"": {}, " ": [], "  ": {"": []}}'),
+    ('{"ab": 1, "ba": 2, "ab": 3, "aa": 4, "bb": 5, "ba": 6, "aa": 7, "ab": {"x": [8]}}'),
+    ('{"k": 1, "k": 2, "k": 3, "k": 4, "k": 5, "k": 6, "k": 7, "k": 8, "k": 9, "k": 10, "k": 11, ' ||
+     '"k": 12, "k": 13, "k": 14, "k": 15}'),
+    ('["' || repeat('x', 100000) || '", 1, "' || repeat('\n', 1000) || '", 2.5]'),
+    ('{"' || repeat('k', 5000) || '": "' || repeat('é', 50000) || '", "a": 0.001}'),
+    ('1.5'), ('-0.00'), ('1e-7'), ('12345678901234567890123'), ('"s"'), ('""'), ('true'), ('false'),
+    ('[null]'), ('[1e1000]'), ('[-1E-1000]'), ('[0.0e5, 0e-5, 10e-2, 123.456e2, 1.000000000000000000e18]');
+SELECT count(*) AS cases, count(*) FILTER (WHERE pg_temp.cmp(doc) <> 'same') AS mismatches
+  FROM jbb_writer;
+SELECT n, left(doc, 60) AS doc, pg_temp.cmp(doc) AS outcome FROM jbb_writer
+ WHERE pg_temp.cmp(doc) <> 'same' ORDER BY n;
+-- deep nesting with numerics at every level (padding inside every container)
+SET serde.max_depth = 3000;
+SELECT pg_temp.cmp(repeat('["s", 1.5, {"k": "v", "n": -2, "a": ', 1200) || '[]' || repeat('}]', 1200))
+           AS deep_mixed;
+RESET serde.max_depth;
+
+-- ---- random documents: 3000 of them, byte for byte against ::jsonb ---------------------------
+-- rnd_json(depth): a random JSON value (numbers of every form, strings with escapes and
+-- multibyte characters, keys from a small pool so that duplicates and equal lengths are common,
+-- containers of 0..70 members so that stored offsets appear)
+CREATE FUNCTION pg_temp.rnd_json(depth int) RETURNS text LANGUAGE plpgsql AS $f$
+DECLARE k int := floor(random() * CASE WHEN depth > 3 THEN 6 ELSE 8 END); n int; r text; parts text[];
+BEGIN
+    CASE k
+    WHEN 0 THEN
+        RETURN (ARRAY['0', '-0', '1', '-1', '42', '9223372036854775807', '-9223372036854775808',
+                      '18446744073709551615', '9999999999999999999', '10000000000000000000',
+                      '0.5', '-0.05', '1.50', '100.0100', '3.14159265358979323846', '1e2', '1E-2',
+                      '-1.5e+10', '0e0', '2.5e-300', '7e300', '0.000000000000000000001'])
+               [1 + floor(random() * 22)];
+    WHEN 1 THEN
+        RETURN (CASE WHEN random() < 0.5 THEN '-' ELSE '' END) || floor(random() * 10 ^ floor(random() * 20))::numeric::text
+               || CASE WHEN random() < 0.5 THEN '.' || lpad(floor(random() * 10 ^ 6)::text, floor(1 + random() * 12)::int, '0') ELSE '' END
+               || CASE WHEN random() < 0.2 THEN 'e' || (floor(random() * 40) - 20)::int ELSE '' END;
+    WHEN 2 THEN
+        RETURN '"' || (ARRAY['', 'a', 'ab', 'abc', 'abcd', 'é', '\n\t', '\u00e9x', '\ud83d\ude00',
+                            'quote\"d', 'back\\slash', '日本', repeat('z', 40)])[1 + floor(random() * 13)] ||
+               repeat('y', floor(random() * 5)::int) || '"';
+    WHEN 3 THEN
+        RETURN (ARRAY['true', 'false', 'null'])[1 + floor(random() * 3)];
+    WHEN 4, 5 THEN
+        RETURN '"' || md5(random()::text) || '"';
+    WHEN 6 THEN
+        n := floor(random() * CASE WHEN random() < 0.2 THEN 70 ELSE 6 END);
+        FOR i IN 1 .. n LOOP parts := parts || pg_temp.rnd_json(depth + 1); END LOOP;
+        RETURN '[' || coalesce(array_to_string(parts, CASE WHEN random() < 0.5 THEN ',' ELSE E' ,\n ' END), '') || ']';
+    ELSE
+        n := floor(random() * CASE WHEN random() < 0.2 THEN 70 ELSE 6 END);
+        FOR i IN 1 .. n LOOP
+            parts := parts || ('"' || (ARRAY['a', 'b', 'ab', 'ba', 'aa', 'bb', 'abc', 'cba', '', 'é',
+                                            'k' || floor(random() * 50)])[1 + floor(random() * 11)]
+                               || '": ' || pg_temp.rnd_json(depth + 1));
+        END LOOP;
+        RETURN '{' || coalesce(array_to_string(parts, ', '), '') || '}';
+    END CASE;
+END $f$;
+SELECT setseed(0.4242);
+CREATE TABLE jbb_random AS
+SELECT i, pg_temp.rnd_json(CASE WHEN i % 3 = 0 THEN 0 ELSE 1 END) AS doc FROM generate_series(1, 3000) i;
+-- (a top-level null is SQL NULL in the column, not a jsonb null: left out)
+SELECT count(*) AS documents, count(*) FILTER (WHERE pg_temp.cmp(doc) <> 'same') AS not_same,
+       sum(length(doc)) > 100000 AS enough_bytes
+  FROM jbb_random WHERE doc <> 'null';
+SELECT i, left(doc, 80) AS doc, pg_temp.cmp(doc) FROM jbb_random
+ WHERE doc <> 'null' AND pg_temp.cmp(doc) <> 'same' ORDER BY i LIMIT 5;
+-- the same numbers as numeric columns (sd_numeric_fast) against ::numeric
+SELECT count(*) AS numbers,
+       count(*) FILTER (WHERE NOT pg_temp.img_eq(
+           (SELECT d.n FROM serde_decode(NULL::jbb_num, '{"n": ' || lit || '}', 'JbbNum') d),
+           lit::numeric)) AS not_same
+  FROM (SELECT pg_temp.rnd_json(10) AS lit FROM generate_series(1, 3000)) v
+ WHERE lit ~ '^-?[0-9]';

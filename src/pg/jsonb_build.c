@@ -2,26 +2,43 @@
  * jsonb_build.c — builds jsonb and numeric values without going through jsonb_in/numeric_in.
  *
  * sd_jsonb_from_text() turns the text of an already validated JSON value into the Jsonb that
- * jsonb_in would give: one iterative pass (an explicit stack of open containers, so the nesting
- * depth costs no C stack) builds a JsonbValue tree — strings point into the text or, when they
- * hold escapes, into one buffer of unescaped bytes; numbers become Numerics (sd_numeric_fast,
- * else numeric_in as jsonb_in calls it); objects are sorted and de-duplicated exactly as
- * jsonb_util.c's uniqueifyJsonbObject does (by key length, then bytes; the last duplicate wins)
- * — and hands it to JsonbValueToJsonb().  What jsonb_in would reject or treat specially (\u0000,
- * lone surrogates, a non-UTF-8 server encoding, strings and containers over jsonb's limits) is
- * declined: the caller then calls jsonb_in, which raises the error it always raised.
+ * jsonb_in would give, byte for byte, writing jsonb's binary format itself (no JsonbValue tree,
+ * no JsonbValueToJsonb).  Two passes, both iterative (explicit stacks: the nesting depth costs
+ * no C stack):
  *
- * sd_numeric_fast() builds the numeric of a plain decimal literal with int64_to_numeric /
- * int64_div_fast_to_numeric, applying a numeric(p,s) typmod the way numeric_in does (scale
- * filled up or trailing zeros dropped; what needs rounding or overflows goes to numeric_in).
+ *   1. parse: a flat tape of tokens, one per value (JbTok: kind, length or member count, a
+ *      pointer to the string — into the text or, when it holds escapes, into one buffer of
+ *      unescaped bytes — or the offset of its numeric's bytes in a numeric buffer).  Numbers
+ *      become numerics as numeric_in makes them: plain literals of up to 19 significant digits
+ *      are encoded directly (jb_numeric_encode), others go through numeric_in as jsonb_in calls
+ *      it.  When a container closes, its exact binary size is computed (jsonb_util.c's
+ *      convertJsonbArray/Object: header, JEntries, data with numerics and nested containers
+ *      INTALIGNed, the padding counted in the entry's length); an object's members are first
+ *      sorted and de-duplicated exactly as uniqueifyJsonbObject does (key length, then bytes;
+ *      the last duplicate wins) into a member list (JbMemb: key, value's token).
+ *   2. emit: one buffer of the exact size, written front to back: per container the header
+ *      (count | JB_FARRAY/JB_FOBJECT), the JEntry array (every JB_OFFSET_STRIDE'th entry an
+ *      end offset with JENTRY_HAS_OFF, the others lengths), then the data — an object's keys
+ *      first, then its values in key order; a raw scalar root is a one-element array with
+ *      JB_FSCALAR, as pushJsonbValue makes it.
  *
- * The tree lives in a scratch memory context of its own, reset on every call (the result is
- * allocated in the caller's context).
+ * What jsonb_in would reject or treat specially (\u0000, lone surrogates, a non-UTF-8 server
+ * encoding, strings and member counts over jsonb's limits, anything malformed) is declined:
+ * the caller then calls jsonb_in, which raises the error it always raised.  A running lower
+ * bound of the binary size (jb_grow) raises jsonb's 54000 as soon as the value cannot fit.
+ *
+ * sd_numeric_fast() builds the numeric of a plain decimal literal, applying a numeric(p,s)
+ * typmod the way numeric_in does (scale filled up or trailing zeros dropped; what needs
+ * rounding or overflows goes to numeric_in).
+ *
+ * The work arrays live in a memory context of their own and are kept between calls (freed
+ * when a value made them big); the result is allocated in the caller's context.
  */
 #include "postgres.h"
 
 #include "common/int.h"
 #include "mb/pg_wchar.h"
+#include "port/pg_bitutils.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
@@ -33,8 +50,20 @@
 #define SD_JSONB_MAX_ELEMS	(Min(MaxAllocSize / sizeof(JsonbValue), JB_CMASK))
 #define SD_JSONB_MAX_PAIRS	(Min(MaxAllocSize / sizeof(JsonbPair), JB_CMASK))
 
-/* fast numerics: literals with at most this many fraction digits */
+/* fast numerics: literals with at most this many fraction digits (and exponents this big) */
 #define SD_FAST_MAX_SCALE	1000
+
+/* numeric.c's on-disk header (not exported) */
+#define SD_NUMERIC_NEG			0x4000
+#define SD_NUMERIC_SHORT		0x8000
+#define SD_NUMERIC_SHORT_SIGN	0x2000
+#define SD_NUMERIC_SHORT_DSCALE_SHIFT 7
+#define SD_NUMERIC_SHORT_DSCALE_MAX 0x3F
+#define SD_NUMERIC_SHORT_WEIGHT_SIGN 0x0040
+#define SD_NUMERIC_SHORT_WEIGHT_MASK 0x003F
+#define SD_NUMERIC_DSCALE_MASK	0x3FFF
+/* the largest numeric jb_numeric_encode writes: varlena + long header + 6 base-10000 digits */
+#define SD_NUMERIC_MAX_FAST		(VARHDRSZ + 4 + 6 * 2)
 
 static const int64 sd_pow10[19] = {
 	INT64CONST(1), INT64CONST(10), INT64CONST(100), INT64CONST(1000), INT64CONST(10000),
@@ -47,6 +76,98 @@ static const int64 sd_pow10[19] = {
 
 /* ---- numeric ------------------------------------------------------------------------------- */
 
+/*
+ * Writes to out the numeric that numeric_in gives for the value mag * 10^e with display scale
+ * dscale (make_result's canonical form: base-10000 digits without leading or trailing zero
+ * digits, zero positive with weight 0, the short header when dscale and weight allow it).
+ * mag < 10^19; -2 * SD_FAST_MAX_SCALE <= e <= SD_FAST_MAX_SCALE; 0 <= dscale <=
+ * 2 * SD_FAST_MAX_SCALE.  Returns the size written (at most SD_NUMERIC_MAX_FAST).
+ */
+static inline int
+jb_numeric_encode(bool neg, uint64 mag, int e, int dscale, char *out)
+{
+	uint16		g[8];			/* base-10000 digits, least significant first */
+	int			k = 0;
+	int			t = 0;
+	int			q;
+	int			r;
+	int			weight;
+	int			n;
+	int			size;
+	char	   *d;
+
+	if (e == 0 && dscale == 0 && mag < 10000 && mag != 0)
+	{
+		/* the common small integer: one digit, weight 0 */
+		uint16		h = SD_NUMERIC_SHORT | (neg ? SD_NUMERIC_SHORT_SIGN : 0);
+		int16		dg = (int16) mag;
+
+		SET_VARSIZE(out, VARHDRSZ + 4);
+		memcpy(out + VARHDRSZ, &h, 2);
+		memcpy(out + VARHDRSZ + 2, &dg, 2);
+		return VARHDRSZ + 4;
+	}
+	if (mag == 0)
+	{
+		neg = false;
+		weight = 0;
+		n = 0;
+	}
+	else
+	{
+		/* mag * 10^e = (mag * 10^r) * 10000^q, 0 <= r < 4 */
+		q = e >= 0 ? e / 4 : -((-e + 3) / 4);
+		r = e - 4 * q;
+		if (r != 0)
+		{
+			uint64		div = (uint64) sd_pow10[4 - r];
+
+			g[k++] = (uint16) ((mag % div) * (uint64) sd_pow10[r]);
+			mag /= div;
+		}
+		while (mag != 0)
+		{
+			g[k++] = (uint16) (mag % 10000);
+			mag /= 10000;
+		}
+		weight = k - 1 + q;
+		while (g[t] == 0)
+			t++;				/* trailing zero digits (g[k - 1] is not zero) */
+		n = k - t;
+	}
+	if (dscale <= SD_NUMERIC_SHORT_DSCALE_MAX && weight <= SD_NUMERIC_SHORT_WEIGHT_MASK &&
+		weight >= -(SD_NUMERIC_SHORT_WEIGHT_MASK + 1))
+	{
+		uint16		h = SD_NUMERIC_SHORT | (neg ? SD_NUMERIC_SHORT_SIGN : 0) |
+			(uint16) (dscale << SD_NUMERIC_SHORT_DSCALE_SHIFT) |
+			(weight < 0 ? SD_NUMERIC_SHORT_WEIGHT_SIGN : 0) |
+			(uint16) (weight & SD_NUMERIC_SHORT_WEIGHT_MASK);
+
+		size = VARHDRSZ + 2 + 2 * n;
+		memcpy(out + VARHDRSZ, &h, 2);
+		d = out + VARHDRSZ + 2;
+	}
+	else
+	{
+		uint16		sd = (neg ? SD_NUMERIC_NEG : 0) | (uint16) (dscale & SD_NUMERIC_DSCALE_MASK);
+		int16		w = (int16) weight;
+
+		size = VARHDRSZ + 4 + 2 * n;
+		memcpy(out + VARHDRSZ, &sd, 2);
+		memcpy(out + VARHDRSZ + 2, &w, 2);
+		d = out + VARHDRSZ + 4;
+	}
+	SET_VARSIZE(out, size);
+	for (int i = k - 1; i >= t; i--)
+	{
+		int16		dg = (int16) g[i];
+
+		memcpy(d, &dg, 2);
+		d += 2;
+	}
+	return size;
+}
+
 bool
 sd_numeric_fast(const char *s, size_t len, int32 typmod, Numeric *out)
 {
@@ -57,6 +178,8 @@ sd_numeric_fast(const char *s, size_t len, int32 typmod, Numeric *out)
 	int			ndigits = 0;	/* significant digits in mag */
 	int			scale = 0;
 	int64		val;
+	char		buf[SD_NUMERIC_MAX_FAST];
+	int			size;
 
 	if (p < end && *p == '-')
 	{
@@ -136,54 +259,227 @@ sd_numeric_fast(const char *s, size_t len, int32 typmod, Numeric *out)
 		if (precision < 19 && absval >= (uint64) sd_pow10[precision])
 			return false;
 	}
-	*out = scale == 0 ? int64_to_numeric(val) : int64_div_fast_to_numeric(val, scale);
+	size = jb_numeric_encode(val < 0, val < 0 ? (uint64) 0 - (uint64) val : (uint64) val,
+							 -scale, scale, buf);
+	*out = (Numeric) palloc(size);
+	memcpy(*out, buf, size);
 	return true;
 }
 
-/* ---- jsonb --------------------------------------------------------------------------------- */
+/* ---- jsonb: pass 1, the tape ---------------------------------------------------------------- */
 
-/* An open container: its value goes to vs[slot], its members are vs[start..nvs). */
+/* token kinds (JbTok.head >> 28) */
+#define JT_NULL		0
+#define JT_FALSE	1
+#define JT_TRUE		2
+#define JT_STR		3
+#define JT_NUM		4
+#define JT_ARR		5
+#define JT_OBJ		6
+
+#define JT_HEAD(kind, n)	(((uint32) (kind) << 28) | (uint32) (n))
+#define JT_KIND(t)			((t)->head >> 28)
+#define JT_N(t)				((t)->head & 0x0FFFFFFF)
+
+/* One value: a scalar, or a container (its members follow it on the tape, up to c.end). */
+typedef struct JbTok
+{
+	uint32		head;			/* kind << 28 | string/numeric length, or (unique) members */
+	uint32		size;			/* containers: binary size, without any leading padding */
+	union
+	{
+		const char *s;			/* JT_STR: the bytes */
+		Size		off;		/* JT_NUM: offset of the numeric's bytes in nbuf */
+		struct
+		{
+			uint32		end;	/* the token after the container's last member's subtree */
+			uint32		mem;	/* JT_OBJ: its first member in mems (sorted, unique) */
+		}			c;
+	}			u;
+} JbTok;
+
+/* An object's member: its key and the token of its value. */
+typedef struct JbMemb
+{
+	const char *key;
+	uint32		klen;
+	uint32		vidx;			/* increases with the position in the text */
+} JbMemb;
+
+/* An open container while parsing. */
 typedef struct JbFrame
 {
-	int			slot;
-	int			start;
+	uint32		tok;
+	uint32		mstart;			/* objects: its first pending member */
+	uint32		count;			/* members so far (duplicates included) */
 	bool		object;
+	Size		off;			/* arrays: the size of its data so far */
 	Size		base;			/* b->total when it was opened */
 } JbFrame;
+
+/* An open container while emitting. */
+typedef struct JbEmit
+{
+	Size		start;			/* where it begins in the output, its leading padding included */
+	Size		jpos;			/* its JEntry array */
+	Size		dstart;			/* its data */
+	uint32		i;				/* next member */
+	uint32		n;
+	bool		object;
+	uint32		next;			/* arrays: the token of member i; objects: its first JbMemb */
+} JbEmit;
+
+/* the work arrays, kept between calls */
+typedef struct JbBufs
+{
+	JbTok	   *tape;
+	uint32		tcap;
+	JbMemb	   *pend;			/* members of the open objects */
+	uint32		pcap;
+	JbMemb	   *mems;			/* members of the closed objects */
+	uint32		mcap;
+	JbFrame    *fs;
+	uint32		fcap;
+	JbEmit	   *es;
+	uint32		ecap;
+	char	   *nbuf;			/* numerics */
+	Size		ncap;
+	char	   *ubuf;			/* unescaped strings */
+	Size		ucap;
+} JbBufs;
 
 typedef struct JbBuild
 {
 	const char *p;
 	const char *end;
-	JsonbPair  *vs;				/* members of the open containers (arrays use .value) */
-	int			nvs;
-	int			vcap;
-	JbFrame    *fs;
-	int			nfs;
-	int			fcap;
-	char	   *ubuf;			/* unescaped strings, allocated at the first escape */
-	size_t		ulen;
-	uint32		count;			/* values so far (interrupt checks) */
+	JbBufs	   *w;
+	uint32		ntok;
+	uint32		npend;
+	uint32		nmems;
+	uint32		nfs;
+	Size		nlen;
+	Size		ulen;
+	bool		uready;			/* ubuf holds room for the rest of the text */
 	Size		total;			/* lower bound of the binary size so far (jb_grow) */
 } JbBuild;
 
-static MemoryContext jb_scratch = NULL;
+static MemoryContext jb_cxt = NULL;
+static JbBufs jb_bufs;
 
+/* the capacities a call starts with, and above which the arrays are freed after a call */
+#define JB_TAPE_INIT	256
+#define JB_KEEP_BYTES	(1024 * 1024)
+
+static void
+jb_bufs_init(void)
+{
+	JbBufs	   *w = &jb_bufs;
+
+	if (jb_cxt == NULL)
+		jb_cxt = AllocSetContextCreate(TopMemoryContext, "serde jsonb build",
+									   ALLOCSET_DEFAULT_SIZES);
+	else
+		MemoryContextReset(jb_cxt);
+	memset(w, 0, sizeof(*w));
+	w->tcap = JB_TAPE_INIT;
+	w->tape = MemoryContextAlloc(jb_cxt, sizeof(JbTok) * w->tcap);
+	w->pcap = 64;
+	w->pend = MemoryContextAlloc(jb_cxt, sizeof(JbMemb) * w->pcap);
+	w->mcap = 64;
+	w->mems = MemoryContextAlloc(jb_cxt, sizeof(JbMemb) * w->mcap);
+	w->fcap = 16;
+	w->fs = MemoryContextAlloc(jb_cxt, sizeof(JbFrame) * w->fcap);
+	w->ecap = 16;
+	w->es = MemoryContextAlloc(jb_cxt, sizeof(JbEmit) * w->ecap);
+	w->ncap = 1024;
+	w->nbuf = MemoryContextAlloc(jb_cxt, w->ncap);
+}
+
+/* Keeps memory proportional to the current value: frees what a big one left. */
+static void
+jb_bufs_trim(void)
+{
+	JbBufs	   *w = &jb_bufs;
+
+	if (jb_cxt == NULL ||
+		sizeof(JbTok) * (Size) w->tcap > JB_KEEP_BYTES ||
+		sizeof(JbMemb) * (Size) w->pcap > JB_KEEP_BYTES ||
+		sizeof(JbMemb) * (Size) w->mcap > JB_KEEP_BYTES ||
+		sizeof(JbFrame) * (Size) w->fcap > JB_KEEP_BYTES ||
+		sizeof(JbEmit) * (Size) w->ecap > JB_KEEP_BYTES ||
+		w->ncap > JB_KEEP_BYTES || w->ucap > JB_KEEP_BYTES)
+		jb_bufs_init();
+}
+
+/* doubles an array of elements of size esz holding *cap of them */
+static void *
+jb_enlarge(void *arr, uint32 *cap, Size esz)
+{
+	Size		ncap = (Size) *cap * 2;
+
+	if (ncap > PG_UINT32_MAX / 2 || ncap * esz > MaxAllocHugeSize)
+		ereport(ERROR,
+				(errcode(ERRCODE_OUT_OF_MEMORY),
+				 errmsg("out of memory"),
+				 errdetail("The JSON value is too large to build as jsonb.")));
+	arr = repalloc_huge(arr, ncap * esz);
+	*cap = (uint32) ncap;		/* only once it is so (an error leaves the old one) */
+	return arr;
+}
+
+/* JSON's blanks; pretty-printed text has long runs of spaces: 8 bytes at a time */
 static inline void
 jb_skip_ws(JbBuild *b)
 {
-	while (b->p < b->end && (*b->p == ' ' || *b->p == '\n' || *b->p == '\r' || *b->p == '\t'))
-		b->p++;
+	const char *p = b->p;
+	const char *end = b->end;
+
+	if (likely(p < end && (unsigned char) *p > ' '))
+		return;
+#ifndef WORDS_BIGENDIAN
+	while (end - p >= 8)
+	{
+		uint64		x;
+
+		memcpy(&x, p, 8);
+		x ^= UINT64CONST(0x2020202020202020);
+		if (x == 0)
+		{
+			p += 8;
+			continue;
+		}
+		p += pg_rightmost_one_pos64(x) >> 3;	/* the first byte that is not a space */
+		if (*p == '\n' || *p == '\r' || *p == '\t')
+			p++;
+		else
+		{
+			b->p = p;
+			return;
+		}
+	}
+#endif
+	while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
+		p++;
+	b->p = p;
+}
+
+static void
+jb_too_big(bool object)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+			 errmsg("total size of jsonb %s elements exceeds the maximum of %d bytes",
+					object ? "object" : "array", JENTRY_OFFLENMASK)));
 }
 
 /*
  * Adds n bytes to the lower bound of the value's binary size: a JEntry (4 bytes) per array
  * element, object key and object value, the bytes of every string and key, the size of every
- * numeric, a 4-byte header per container — all of which jsonb stores, without alignment padding.
- * One container's data is limited to JENTRY_OFFLENMASK bytes (jsonb_util.c's
- * convertJsonbArray/Object raise then), and the root contains everything: once the bound passes
- * that, the value cannot be stored.  Raise jsonb's own error at once rather than first building
- * a tree of tens of bytes per value (a near-1 GB document would need tens of GB), naming the
+ * numeric, a 4-byte header per container — all of which jsonb stores, without alignment padding
+ * (a closed container counts its exact size instead).  One container's data is limited to
+ * JENTRY_OFFLENMASK bytes (jsonb_util.c's convertJsonbArray/Object raise then), and the root
+ * contains everything: once the bound passes that, the value cannot be stored.  Raise jsonb's
+ * own error at once rather than first building a tape for a value jsonb cannot hold, naming the
  * innermost open container that is over the limit, the one jsonb would fail on first.
  */
 static inline void
@@ -194,33 +490,47 @@ jb_grow(JbBuild *b, Size n)
 	{
 		bool		object = false;
 
-		for (int i = b->nfs - 1; i >= 0; i--)
-			if (b->total - b->fs[i].base > JENTRY_OFFLENMASK)
+		for (int i = (int) b->nfs - 1; i >= 0; i--)
+			if (b->total - b->w->fs[i].base > JENTRY_OFFLENMASK)
 			{
-				object = b->fs[i].object;
+				object = b->w->fs[i].object;
 				break;
 			}
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("total size of jsonb %s elements exceeds the maximum of %d bytes",
-						object ? "object" : "array", JENTRY_OFFLENMASK)));
+		jb_too_big(object);
 	}
 }
 
-/* Reserves the next member slot; returns its index, or -1 (too many: leave it to jsonb_in). */
-static int
-jb_push(JbBuild *b)
+/* The next token; the caller fills it. */
+static inline uint32
+jb_tok(JbBuild *b)
 {
-	if (b->nvs == b->vcap)
-	{
-		if ((Size) b->vcap * 2 * sizeof(JsonbPair) > MaxAllocHugeSize)
-			return -1;
-		b->vcap *= 2;
-		b->vs = repalloc_huge(b->vs, sizeof(JsonbPair) * (Size) b->vcap);
-	}
-	if ((++b->count & 0xffff) == 0)
+	if (unlikely(b->ntok == b->w->tcap))
+		b->w->tape = jb_enlarge(b->w->tape, &b->w->tcap, sizeof(JbTok));
+	if (unlikely((b->ntok & 0xffff) == 0xffff))
 		CHECK_FOR_INTERRUPTS();
-	return b->nvs++;
+	return b->ntok++;
+}
+
+/* The data length of a token in its container, and whether it is INTALIGNed. */
+static inline Size
+jb_datalen(const JbTok *t, bool *align)
+{
+	switch (JT_KIND(t))
+	{
+		case JT_STR:
+			*align = false;
+			return JT_N(t);
+		case JT_NUM:
+			*align = true;
+			return JT_N(t);
+		case JT_ARR:
+		case JT_OBJ:
+			*align = true;
+			return t->size;
+		default:
+			*align = false;
+			return 0;
+	}
 }
 
 static inline int
@@ -249,36 +559,79 @@ jb_hex4(const char *p)
 	return (a << 12) | (b << 8) | (c << 4) | d;
 }
 
+/* The first '"' or '\\' in [p, end), or end: 8 bytes at a time (the lowest flagged byte of the
+ * classic has-zero-byte test is exact) */
+static inline const char *
+jb_find_special(const char *p, const char *end)
+{
+#ifndef WORDS_BIGENDIAN
+	while (end - p >= 8)
+	{
+		uint64		x;
+		uint64		a;
+		uint64		c;
+
+		memcpy(&x, p, 8);
+		a = x ^ UINT64CONST(0x2222222222222222);
+		c = x ^ UINT64CONST(0x5c5c5c5c5c5c5c5c);
+		a = (a - UINT64CONST(0x0101010101010101)) & ~a & UINT64CONST(0x8080808080808080);
+		c = (c - UINT64CONST(0x0101010101010101)) & ~c & UINT64CONST(0x8080808080808080);
+		if ((a | c) != 0)
+			return p + (pg_rightmost_one_pos64(a | c) >> 3);
+		p += 8;
+	}
+#endif
+	while (p < end && *p != '"' && *p != '\\')
+		p++;
+	return p;
+}
+
 /*
- * The string starting at b->p (its opening quote) into *out: a pointer into the text when it
- * holds no escape, else into b->ubuf.  False: leave it to jsonb_in.
+ * The string starting at b->p (its opening quote): a pointer into the text when it holds no
+ * escape, else into ubuf.  False: leave it to jsonb_in.
  */
 static bool
-jb_string(JbBuild *b, JsonbValue *out)
+jb_string(JbBuild *b, const char **sp, uint32 *lenp)
 {
 	const char *p = b->p + 1;
 	const char *end = b->end;
-	const char *q = memchr(p, '"', end - p);
+	const char *q = jb_find_special(p, end);
 	const char *bs;
 	char	   *o;
 	char	   *ostart;
 
-	if (q == NULL)
+	if (q == end)
 		return false;
-	bs = memchr(p, '\\', q - p);
-	if (bs == NULL)
+	if (*q == '"')
 	{
 		if (q - p > JENTRY_OFFLENMASK)
 			return false;
-		out->type = jbvString;
-		out->val.string.val = (char *) p;
-		out->val.string.len = (int) (q - p);
+		*sp = p;
+		*lenp = (uint32) (q - p);
 		b->p = q + 1;
 		return true;
 	}
-	if (b->ubuf == NULL)
-		b->ubuf = palloc_extended(end - p, MCXT_ALLOC_HUGE);	/* unescaped <= escaped */
-	o = ostart = b->ubuf + b->ulen;
+	bs = q;
+	q = memchr(bs, '"', end - bs);
+	if (q == NULL)
+		return false;
+	if (!b->uready)
+	{
+		/* unescaped <= escaped: room for the rest of the text, so the pointers stay valid */
+		Size		need = end - p;
+
+		if (b->w->ucap < need)
+		{
+			if (b->w->ubuf)
+				pfree(b->w->ubuf);
+			b->w->ubuf = NULL;
+			b->w->ucap = 0;
+			b->w->ubuf = MemoryContextAllocExtended(jb_cxt, need, MCXT_ALLOC_HUGE);
+			b->w->ucap = need;
+		}
+		b->uready = true;
+	}
+	o = ostart = b->w->ubuf + b->ulen;
 	for (;;)
 	{
 		/* p: start of a run; bs: its first backslash (or NULL: the run ends the string) */
@@ -358,68 +711,114 @@ jb_string(JbBuild *b, JsonbValue *out)
 	}
 	if (o - ostart > JENTRY_OFFLENMASK)
 		return false;
-	out->type = jbvString;
-	out->val.string.val = ostart;
-	out->val.string.len = (int) (o - ostart);
+	*sp = ostart;
+	*lenp = (uint32) (o - ostart);
 	b->ulen += o - ostart;
 	b->p = p;
 	return true;
 }
 
-/* True if s[0..len) is a JSON number. */
-static bool
-jb_is_json_number(const char *s, size_t len)
+/* room for n more bytes in nbuf */
+static inline void
+jb_nbuf_room(JbBuild *b, Size n)
 {
-	const char *p = s;
-	const char *end = s + len;
+	if (unlikely(b->nlen + n > b->w->ncap))
+	{
+		Size		ncap = Max(b->w->ncap * 2, b->nlen + n);
 
-	if (p < end && *p == '-')
+		b->w->nbuf = repalloc_huge(b->w->nbuf, ncap);
+		b->w->ncap = ncap;
+	}
+}
+
+/*
+ * The JSON number at b->p into token t (a numeric in nbuf, as numeric_in makes it).  False:
+ * not a JSON number, leave it to jsonb_in.
+ */
+static bool
+jb_number(JbBuild *b, JbTok *t)
+{
+	const char *s = b->p;
+	const char *p = s;
+	const char *end = b->end;
+	bool		neg = false;
+	bool		fast = true;
+	uint64		mag = 0;
+	int			ndigits = 0;
+	int			scale = 0;
+	int			exp = 0;
+	int			size;
+
+	if (*p == '-')
+	{
+		neg = true;
 		p++;
+	}
 	if (p == end || *p < '0' || *p > '9')
 		return false;
 	if (*p == '0')
 		p++;
 	else
 		while (p < end && *p >= '0' && *p <= '9')
+		{
+			if (ndigits < 19)
+				mag = mag * 10 + (uint64) (*p - '0');
+			ndigits++;
 			p++;
+		}
 	if (p < end && *p == '.')
 	{
 		p++;
 		if (p == end || *p < '0' || *p > '9')
 			return false;
 		while (p < end && *p >= '0' && *p <= '9')
+		{
+			scale++;
+			if (mag != 0 || *p != '0')
+			{
+				if (ndigits < 19)
+					mag = mag * 10 + (uint64) (*p - '0');
+				ndigits++;
+			}
 			p++;
+		}
 	}
 	if (p < end && (*p == 'e' || *p == 'E'))
 	{
+		bool		eneg = false;
+
 		p++;
 		if (p < end && (*p == '+' || *p == '-'))
-			p++;
+			eneg = *p++ == '-';
 		if (p == end || *p < '0' || *p > '9')
 			return false;
 		while (p < end && *p >= '0' && *p <= '9')
+		{
+			if (exp <= SD_FAST_MAX_SCALE)
+				exp = exp * 10 + (*p - '0');
 			p++;
+		}
+		if (exp > SD_FAST_MAX_SCALE)
+			fast = false;
+		if (eneg)
+			exp = -exp;
 	}
-	return p == end;
-}
+	if (ndigits > 19 || scale > SD_FAST_MAX_SCALE)
+		fast = false;
 
-static bool
-jb_number(JbBuild *b, JsonbValue *out)
-{
-	const char *s = b->p;
-	const char *p = s;
-	Numeric		num;
-
-	while (p < b->end && ((*p >= '0' && *p <= '9') || *p == '-' || *p == '+' || *p == '.' ||
-						  *p == 'e' || *p == 'E'))
-		p++;
-	if (!sd_numeric_fast(s, p - s, -1, &num))
+	if (fast)
+	{
+		jb_nbuf_room(b, SD_NUMERIC_MAX_FAST);
+		/* numeric_in: the display scale is the fraction digits less the exponent, >= 0 */
+		size = jb_numeric_encode(neg, mag, exp - scale, Max(scale - exp, 0),
+								 b->w->nbuf + b->nlen);
+	}
+	else
 	{
 		char		buf[64];
 		char	   *str;
+		Numeric		num;
 
-		if (!jb_is_json_number(s, p - s))
-			return false;
 		if (p - s < (ptrdiff_t) sizeof(buf))
 		{
 			memcpy(buf, s, p - s);
@@ -432,149 +831,184 @@ jb_number(JbBuild *b, JsonbValue *out)
 		num = DatumGetNumeric(DirectFunctionCall3(numeric_in, CStringGetDatum(str),
 												  ObjectIdGetDatum(InvalidOid),
 												  Int32GetDatum(-1)));
+		size = VARSIZE_ANY(num);
+		jb_nbuf_room(b, size);
+		memcpy(b->w->nbuf + b->nlen, num, size);
+		pfree(num);
+		if (str != buf)
+			pfree(str);
 	}
-	out->type = jbvNumeric;
-	out->val.numeric = num;
+	t->head = JT_HEAD(JT_NUM, size);
+	t->u.off = b->nlen;
+	b->nlen += size;
 	b->p = p;
 	return true;
 }
 
 /* uniqueifyJsonbObject's order: key length, key bytes, then the later member first */
 static inline int
-jb_pair_cmp(const JsonbPair *a, const JsonbPair *b)
+jb_memb_cmp(const JbMemb *a, const JbMemb *b)
 {
-	int			la = a->key.val.string.len;
-	int			lb = b->key.val.string.len;
 	int			r;
 
-	if (la != lb)
-		return la > lb ? 1 : -1;
-	r = memcmp(a->key.val.string.val, b->key.val.string.val, la);
+	if (a->klen != b->klen)
+		return a->klen > b->klen ? 1 : -1;
+	r = memcmp(a->key, b->key, a->klen);
 	if (r != 0)
 		return r;
-	return a->order > b->order ? -1 : 1;
+	return a->vidx > b->vidx ? -1 : 1;
 }
 
 static int
-jb_pair_qsort_cmp(const void *a, const void *b)
+jb_memb_qsort_cmp(const void *a, const void *b)
 {
-	return jb_pair_cmp((const JsonbPair *) a, (const JsonbPair *) b);
+	return jb_memb_cmp((const JbMemb *) a, (const JbMemb *) b);
 }
 
-static inline bool
-jb_same_key(const JsonbPair *a, const JsonbPair *b)
+/* A member of an array or object is complete: its token t, the container's frame fr. */
+static inline void
+jb_array_add(JbFrame *fr, const JbTok *t)
 {
-	return a->key.val.string.len == b->key.val.string.len &&
-		memcmp(a->key.val.string.val, b->key.val.string.val, a->key.val.string.len) == 0;
+	bool		align;
+	Size		len = jb_datalen(t, &align);
+
+	if (align)
+	{
+		Size		pad = INTALIGN(fr->off) - fr->off;
+
+		/* a container's own length check counts its leading padding */
+		if (JT_KIND(t) >= JT_ARR && pad + len > JENTRY_OFFLENMASK)
+			jb_too_big(JT_KIND(t) == JT_OBJ);
+		fr->off += pad;
+	}
+	fr->off += len;
 }
 
-/* Closes the innermost container: its members become its value in its slot. */
-static bool
+/* Closes the innermost container: sorts an object's members, computes the binary size. */
+static void
 jb_close(JbBuild *b)
 {
-	JbFrame    *fr = &b->fs[--b->nfs];
-	JsonbPair  *m = b->vs + fr->start;
-	int			n = b->nvs - fr->start;
-	JsonbValue	cont;
+	JbBufs	   *w = b->w;
+	JbFrame    *fr = &w->fs[--b->nfs];
+	JbTok	   *t = &w->tape[fr->tok];
+	Size		size;
 
 	if (fr->object)
 	{
-		JsonbPair  *pairs;
-		int			k;
+		JbMemb	   *m = w->pend + fr->mstart;
+		uint32		n = b->npend - fr->mstart;
+		uint32		k;
+		Size		off = 0;
+		JbMemb	   *out;
 
-		if ((Size) n > SD_JSONB_MAX_PAIRS)
-			return false;
 		if (n <= 12)
 		{
-			for (int i = 1; i < n; i++)
+			for (uint32 i = 1; i < n; i++)
 			{
-				JsonbPair	t;
-				int			j = i;
+				JbMemb		x;
+				uint32		j = i;
 
-				if (jb_pair_cmp(&m[i - 1], &m[i]) < 0)
+				if (jb_memb_cmp(&m[i - 1], &m[i]) < 0)
 					continue;
-				t = m[i];
-				while (j > 0 && jb_pair_cmp(&m[j - 1], &t) > 0)
+				x = m[i];
+				while (j > 0 && jb_memb_cmp(&m[j - 1], &x) > 0)
 				{
 					m[j] = m[j - 1];
 					j--;
 				}
-				m[j] = t;
+				m[j] = x;
 			}
 		}
 		else
-			qsort(m, n, sizeof(JsonbPair), jb_pair_qsort_cmp);
+			qsort(m, n, sizeof(JbMemb), jb_memb_qsort_cmp);
+		while (b->nmems + n > w->mcap)
+			w->mems = jb_enlarge(w->mems, &w->mcap, sizeof(JbMemb));
+		out = w->mems + b->nmems;
 		/* keep the first of each run of equal keys: the last one in the text */
 		k = 0;
-		for (int i = 0; i < n; i++)
-			if (k == 0 || !jb_same_key(&m[k - 1], &m[i]))
+		for (uint32 i = 0; i < n; i++)
+			if (k == 0 || out[k - 1].klen != m[i].klen ||
+				memcmp(out[k - 1].key, m[i].key, m[i].klen) != 0)
 			{
-				if (k != i)
-					m[k] = m[i];
-				k++;
+				out[k++] = m[i];
+				off += m[i].klen;
 			}
-		pairs = k ? palloc_extended(sizeof(JsonbPair) * (Size) k, MCXT_ALLOC_HUGE) : NULL;
-		if (k)
-			memcpy(pairs, m, sizeof(JsonbPair) * (Size) k);
-		cont.type = jbvObject;
-		cont.val.object.nPairs = k;
-		cont.val.object.pairs = pairs;
+		for (uint32 i = 0; i < k; i++)
+		{
+			bool		align;
+			const JbTok *v = &w->tape[out[i].vidx];
+			Size		len = jb_datalen(v, &align);
+
+			if (align)
+			{
+				Size		pad = INTALIGN(off) - off;
+
+				if (JT_KIND(v) >= JT_ARR && pad + len > JENTRY_OFFLENMASK)
+					jb_too_big(JT_KIND(v) == JT_OBJ);
+				off += pad;
+			}
+			off += len;
+		}
+		size = 4 + 8 * (Size) k + off;
+		t->head = JT_HEAD(JT_OBJ, k);
+		t->u.c.mem = b->nmems;
+		b->nmems += k;
+		b->npend = fr->mstart;
 	}
 	else
 	{
-		JsonbValue *elems = NULL;
-
-		if ((Size) n > SD_JSONB_MAX_ELEMS)
-			return false;
-		if (n)
-		{
-			elems = palloc_extended(sizeof(JsonbValue) * (Size) n, MCXT_ALLOC_HUGE);
-			for (int i = 0; i < n; i++)
-				elems[i] = m[i].value;
-		}
-		cont.type = jbvArray;
-		cont.val.array.nElems = n;
-		cont.val.array.elems = elems;
-		cont.val.array.rawScalar = false;
+		size = 4 + 4 * (Size) fr->count + fr->off;
+		t->head = JT_HEAD(JT_ARR, fr->count);
 	}
-	b->nvs = fr->start;
-	b->vs[fr->slot].value = cont;
-	return true;
+	if (size > JENTRY_OFFLENMASK)
+		jb_too_big(fr->object);
+	t->size = (uint32) size;
+	t->u.c.end = b->ntok;
+	/* the bound now counts the exact size (duplicates gone, padding in) */
+	b->total = fr->base + size + (b->nfs > 0 ? 4 : 0);
+	if (b->nfs > 0 && !w->fs[b->nfs - 1].object)
+		jb_array_add(&w->fs[b->nfs - 1], t);
 }
 
+/* Opens a container at token tok. */
 static void
-jb_open(JbBuild *b, int slot, bool object)
+jb_open(JbBuild *b, uint32 tok, bool object)
 {
-	if (b->nfs == b->fcap)
-	{
-		b->fcap *= 2;
-		b->fs = repalloc_huge(b->fs, sizeof(JbFrame) * (Size) b->fcap);
-	}
-	b->fs[b->nfs].slot = slot;
-	b->fs[b->nfs].start = b->nvs;
-	b->fs[b->nfs].object = object;
-	b->fs[b->nfs].base = b->total;
-	b->nfs++;
+	JbFrame    *fr;
+
+	if (b->nfs == b->w->fcap)
+		b->w->fs = jb_enlarge(b->w->fs, &b->w->fcap, sizeof(JbFrame));
+	fr = &b->w->fs[b->nfs++];
+	fr->tok = tok;
+	fr->mstart = b->npend;
+	fr->count = 0;
+	fr->object = object;
+	fr->off = 0;
+	fr->base = b->total;
 	jb_grow(b, b->nfs > 1 ? 8 : 4);	/* its header (and its JEntry in its parent) */
 }
 
-/* Parses the whole text into b->vs[0].value; false: leave it to jsonb_in. */
+/* Parses the whole text into the tape (the root is token 0); false: leave it to jsonb_in. */
 static bool
 jb_parse(JbBuild *b)
 {
-	int			slot = jb_push(b);	/* the root's */
-	JsonbValue *v;
+	JbBufs	   *w = b->w;
+	uint32		ti;
+	JbTok	   *t;
+	JbFrame    *fr;
 
 value:
 	jb_skip_ws(b);
-	if (slot < 0 || b->p >= b->end)
+	if (b->p >= b->end)
 		return false;
-	v = &b->vs[slot].value;
+	ti = jb_tok(b);
+	t = &w->tape[ti];
 	switch (*b->p)
 	{
 		case '{':
 			b->p++;
-			jb_open(b, slot, true);
+			t->head = JT_HEAD(JT_OBJ, 0);
+			jb_open(b, ti, true);
 			jb_skip_ws(b);
 			if (b->p < b->end && *b->p == '}')
 			{
@@ -584,49 +1018,55 @@ value:
 			goto key;
 		case '[':
 			b->p++;
-			jb_open(b, slot, false);
+			t->head = JT_HEAD(JT_ARR, 0);
+			jb_open(b, ti, false);
 			jb_skip_ws(b);
 			if (b->p < b->end && *b->p == ']')
 			{
 				b->p++;
 				goto close;
 			}
-			slot = jb_push(b);
-			goto value;
+			goto element;
 		case '"':
-			if (!jb_string(b, v))
-				return false;
-			jb_grow(b, 4 + (Size) v->val.string.len);
-			break;
+			{
+				uint32		len;
+
+				if (!jb_string(b, &t->u.s, &len))
+					return false;
+				t->head = JT_HEAD(JT_STR, len);
+				jb_grow(b, 4 + (Size) len);
+				break;
+			}
 		case 't':
 			if (b->end - b->p < 4 || memcmp(b->p, "true", 4) != 0)
 				return false;
-			v->type = jbvBool;
-			v->val.boolean = true;
+			t->head = JT_HEAD(JT_TRUE, 0);
 			b->p += 4;
 			jb_grow(b, 4);
 			break;
 		case 'f':
 			if (b->end - b->p < 5 || memcmp(b->p, "false", 5) != 0)
 				return false;
-			v->type = jbvBool;
-			v->val.boolean = false;
+			t->head = JT_HEAD(JT_FALSE, 0);
 			b->p += 5;
 			jb_grow(b, 4);
 			break;
 		case 'n':
 			if (b->end - b->p < 4 || memcmp(b->p, "null", 4) != 0)
 				return false;
-			v->type = jbvNull;
+			t->head = JT_HEAD(JT_NULL, 0);
 			b->p += 4;
 			jb_grow(b, 4);
 			break;
 		default:
-			if (!jb_number(b, v))
+			if (!jb_number(b, t))
 				return false;
-			jb_grow(b, 4 + VARSIZE_ANY(v->val.numeric));
+			jb_grow(b, 4 + (Size) JT_N(t));
 			break;
 	}
+	/* a scalar is complete */
+	if (b->nfs > 0 && !w->fs[b->nfs - 1].object)
+		jb_array_add(&w->fs[b->nfs - 1], t);
 
 after:
 	jb_skip_ws(b);
@@ -634,89 +1074,238 @@ after:
 		return b->p == b->end;
 	if (b->p >= b->end)
 		return false;
+	fr = &w->fs[b->nfs - 1];
 	if (*b->p == ',')
 	{
 		b->p++;
-		if (b->fs[b->nfs - 1].object)
+		if (fr->object)
 			goto key;
-		slot = jb_push(b);
-		goto value;
+		goto element;
 	}
-	if (*b->p == (b->fs[b->nfs - 1].object ? '}' : ']'))
+	if (*b->p == (fr->object ? '}' : ']'))
 	{
 		b->p++;
 		goto close;
 	}
 	return false;
 
+element:
+	fr = &w->fs[b->nfs - 1];
+	if (++fr->count > SD_JSONB_MAX_ELEMS)
+		return false;			/* jsonb_in raises */
+	goto value;
+
 key:
 	{
-		JsonbValue	k;
+		const char *k;
+		uint32		klen;
+		JbMemb	   *m;
 
 		jb_skip_ws(b);
-		if (b->p >= b->end || *b->p != '"' || !jb_string(b, &k))
+		if (b->p >= b->end || *b->p != '"' || !jb_string(b, &k, &klen))
 			return false;
 		jb_skip_ws(b);
 		if (b->p >= b->end || *b->p != ':')
 			return false;
 		b->p++;
-		slot = jb_push(b);
-		if (slot < 0)
-			return false;
-		b->vs[slot].key = k;
-		jb_grow(b, 4 + (Size) k.val.string.len);
-		b->vs[slot].order = (uint32) (slot - b->fs[b->nfs - 1].start);
+		fr = &w->fs[b->nfs - 1];
+		if (++fr->count > SD_JSONB_MAX_PAIRS)
+			return false;		/* jsonb_in raises */
+		if (b->npend == w->pcap)
+			w->pend = jb_enlarge(w->pend, &w->pcap, sizeof(JbMemb));
+		m = &w->pend[b->npend++];
+		m->key = k;
+		m->klen = klen;
+		m->vidx = b->ntok;		/* the value's token, next */
+		jb_grow(b, 4 + (Size) klen);
 		goto value;
 	}
 
 close:
-	if (!jb_close(b))
-		return false;
+	jb_close(b);
 	goto after;
+}
+
+/* ---- jsonb: pass 2, the binary image ------------------------------------------------------- */
+
+/* Writes scalar t at *wp (padded as jsonb pads it); returns its JEntry (without an offset). */
+static inline uint32
+jb_put_scalar(const JbBufs *w, const JbTok *t, char *out, Size *wp)
+{
+	Size		pos = *wp;
+	uint32		len = JT_N(t);
+
+	switch (JT_KIND(t))
+	{
+		case JT_STR:
+			memcpy(out + pos, t->u.s, len);
+			*wp = pos + len;
+			return JENTRY_ISSTRING | len;
+		case JT_NUM:
+			{
+				Size		pad = INTALIGN(pos) - pos;
+
+				memset(out + pos, 0, pad);
+				memcpy(out + pos + pad, w->nbuf + t->u.off, len);
+				*wp = pos + pad + len;
+				return JENTRY_ISNUMERIC | (uint32) (pad + len);
+			}
+		case JT_TRUE:
+			return JENTRY_ISBOOL_TRUE;
+		case JT_FALSE:
+			return JENTRY_ISBOOL_FALSE;
+		default:
+			return JENTRY_ISNULL;
+	}
+}
+
+/* JEntry e of member idx of a container whose data starts at dstart, ending at end */
+static inline void
+jb_put_entry(char *out, Size jpos, uint32 idx, uint32 e, Size dstart, Size end)
+{
+	if (idx % JB_OFFSET_STRIDE == 0)
+		e = (e & JENTRY_TYPEMASK) | JENTRY_HAS_OFF | (uint32) (end - dstart);
+	memcpy(out + jpos + 4 * (Size) idx, &e, 4);
+}
+
+/* Opens container token ti at *wp: header, JEntries (an object's keys too). */
+static void
+jb_emit_open(JbBuild *b, uint32 ti, char *out, Size *wp, uint32 *nemit)
+{
+	JbBufs	   *w = b->w;
+	const JbTok *t = &w->tape[ti];
+	bool		object = JT_KIND(t) == JT_OBJ;
+	uint32		n = JT_N(t);
+	Size		pos = *wp;
+	Size		pad = INTALIGN(pos) - pos;
+	uint32		header = n | (object ? JB_FOBJECT : JB_FARRAY);
+	JbEmit	   *e;
+
+	if (*nemit == w->ecap)
+		w->es = jb_enlarge(w->es, &w->ecap, sizeof(JbEmit));
+	e = &w->es[(*nemit)++];
+	e->start = pos;
+	memset(out + pos, 0, pad);
+	pos += pad;
+	memcpy(out + pos, &header, 4);
+	pos += 4;
+	e->jpos = pos;
+	pos += 4 * (Size) n * (object ? 2 : 1);
+	e->dstart = pos;
+	e->i = 0;
+	e->n = n;
+	e->object = object;
+	if (object)
+	{
+		const JbMemb *m = w->mems + t->u.c.mem;
+
+		e->next = t->u.c.mem;
+		for (uint32 i = 0; i < n; i++)
+		{
+			memcpy(out + pos, m[i].key, m[i].klen);
+			pos += m[i].klen;
+			jb_put_entry(out, e->jpos, i, JENTRY_ISSTRING | m[i].klen, e->dstart, pos);
+		}
+	}
+	else
+		e->next = ti + 1;
+	*wp = pos;
+}
+
+/* Writes the tape's value into out (size bytes, varlena header included). */
+static void
+jb_emit(JbBuild *b, char *out, Size size)
+{
+	JbBufs	   *w = b->w;
+	const JbTok *root = &w->tape[0];
+	Size		pos = VARHDRSZ;
+	uint32		ne = 0;
+	uint32		count = 0;
+
+	SET_VARSIZE(out, size);
+	if (JT_KIND(root) < JT_ARR)
+	{
+		/* a raw scalar: a one-element array flagged JB_FSCALAR */
+		uint32		header = 1 | JB_FARRAY | JB_FSCALAR;
+		uint32		e;
+
+		memcpy(out + pos, &header, 4);
+		pos += 8;
+		e = jb_put_scalar(w, root, out, &pos);
+		jb_put_entry(out, VARHDRSZ + 4, 0, e, VARHDRSZ + 8, pos);
+	}
+	else
+	{
+		jb_emit_open(b, 0, out, &pos, &ne);
+		while (ne > 0)
+		{
+			JbEmit	   *fr = &w->es[ne - 1];
+			uint32		ci;
+			uint32		e;
+			const JbTok *t;
+
+			if (fr->i == fr->n)
+			{
+				Size		len = pos - fr->start;
+
+				if (--ne == 0)
+					break;
+				fr = &w->es[ne - 1];
+				jb_put_entry(out, fr->jpos, fr->object ? fr->i + fr->n : fr->i,
+							 JENTRY_ISCONTAINER | (uint32) len, fr->dstart, pos);
+				fr->i++;
+				continue;
+			}
+			if (unlikely((++count & 0xffff) == 0))
+				CHECK_FOR_INTERRUPTS();
+			ci = fr->object ? w->mems[fr->next + fr->i].vidx : fr->next;
+			t = &w->tape[ci];
+			if (JT_KIND(t) >= JT_ARR)
+			{
+				if (!fr->object)
+					fr->next = t->u.c.end;
+				jb_emit_open(b, ci, out, &pos, &ne);
+				continue;
+			}
+			e = jb_put_scalar(w, t, out, &pos);
+			jb_put_entry(out, fr->jpos, fr->object ? fr->i + fr->n : fr->i, e, fr->dstart, pos);
+			if (!fr->object)
+				fr->next = ci + 1;
+			fr->i++;
+		}
+	}
+	if (pos != size)
+		elog(ERROR, "serde: jsonb image size mismatch (%zu, expected %zu)", pos, size);
 }
 
 Jsonb *
 sd_jsonb_from_text(const char *text, size_t len)
 {
-	MemoryContext caller = CurrentMemoryContext;
 	JbBuild		b;
-	JsonbValue	root;
-	JsonbValue	scalar;
-	Jsonb	   *out;
+	const JbTok *root;
+	Size		size;
+	bool		align;
+	char	   *out;
 
 	if (GetDatabaseEncoding() != PG_UTF8)
 		return NULL;			/* \u escapes convert differently: jsonb_in knows how */
-	if (jb_scratch == NULL)
-		jb_scratch = AllocSetContextCreate(TopMemoryContext, "serde jsonb build",
-										   ALLOCSET_DEFAULT_SIZES);
-	else
-		MemoryContextReset(jb_scratch);	/* what an error left behind */
-	MemoryContextSwitchTo(jb_scratch);
+	jb_bufs_trim();				/* also what an error left behind */
 	memset(&b, 0, sizeof(b));
 	b.p = text;
 	b.end = text + len;
-	b.vcap = 64;
-	b.vs = palloc(sizeof(JsonbPair) * b.vcap);
-	b.fcap = 16;
-	b.fs = palloc(sizeof(JbFrame) * b.fcap);
+	b.w = &jb_bufs;
 	if (!jb_parse(&b))
 	{
-		MemoryContextSwitchTo(caller);
-		MemoryContextReset(jb_scratch);
+		jb_bufs_trim();
 		return NULL;
 	}
-	MemoryContextSwitchTo(caller);
-	root = b.vs[0].value;
-	if (root.type != jbvArray && root.type != jbvObject)
-	{
-		/* a scalar is stored as a one-element raw-scalar array, as pushJsonbValue makes it */
-		scalar = root;
-		root.type = jbvArray;
-		root.val.array.nElems = 1;
-		root.val.array.elems = &scalar;
-		root.val.array.rawScalar = true;
-	}
-	out = JsonbValueToJsonb(&root);
-	MemoryContextReset(jb_scratch);
-	return out;
+	root = &b.w->tape[0];
+	if (JT_KIND(root) >= JT_ARR)
+		size = VARHDRSZ + root->size;
+	else
+		size = VARHDRSZ + 8 + jb_datalen(root, &align);	/* header, JEntry, data */
+	out = palloc(size);
+	jb_emit(&b, out, size);
+	jb_bufs_trim();
+	return (Jsonb *) out;
 }

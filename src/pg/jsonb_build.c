@@ -988,6 +988,20 @@ jb_open(JbBuild *b, uint32 tok, bool object)
 	jb_grow(b, b->nfs > 1 ? 8 : 4);	/* its header (and its JEntry in its parent) */
 }
 
+/* The literal word (true, false, null) at b->p into t; false: leave it to jsonb_in. */
+static inline bool
+jb_literal(JbBuild *b, JbTok *t, const char *word, uint32 kind)
+{
+	size_t		n = strlen(word);
+
+	if ((size_t) (b->end - b->p) < n || memcmp(b->p, word, n) != 0)
+		return false;
+	t->head = JT_HEAD(kind, 0);
+	b->p += n;
+	jb_grow(b, 4);
+	return true;
+}
+
 /* Parses the whole text into the tape (the root is token 0); false: leave it to jsonb_in. */
 static bool
 jb_parse(JbBuild *b)
@@ -1038,25 +1052,16 @@ value:
 				break;
 			}
 		case 't':
-			if (b->end - b->p < 4 || memcmp(b->p, "true", 4) != 0)
+			if (!jb_literal(b, t, "true", JT_TRUE))
 				return false;
-			t->head = JT_HEAD(JT_TRUE, 0);
-			b->p += 4;
-			jb_grow(b, 4);
 			break;
 		case 'f':
-			if (b->end - b->p < 5 || memcmp(b->p, "false", 5) != 0)
+			if (!jb_literal(b, t, "false", JT_FALSE))
 				return false;
-			t->head = JT_HEAD(JT_FALSE, 0);
-			b->p += 5;
-			jb_grow(b, 4);
 			break;
 		case 'n':
-			if (b->end - b->p < 4 || memcmp(b->p, "null", 4) != 0)
+			if (!jb_literal(b, t, "null", JT_NULL))
 				return false;
-			t->head = JT_HEAD(JT_NULL, 0);
-			b->p += 4;
-			jb_grow(b, 4);
 			break;
 		default:
 			if (!jb_number(b, t))

@@ -21,7 +21,7 @@
 # size; serde_decode of the array into jsonb (jsonb cannot hold it: one container's data is limited
 # to 256 MB; serde's jsonb builder sees that coming from a running lower bound of the binary size
 # and raises jsonb's own 54000 after reading ~256 MB of binary's worth, where a plain ::jsonb cast
-# first builds a tree of ~35x the document).
+# would first build a tree of ~35x the document).
 # An outcome passes if it is the right value or ERROR 53200 / 54000; the server must not restart
 # (pg_postmaster_start_time) and its log must show no backend "terminated by signal".
 set -euo pipefail

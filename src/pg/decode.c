@@ -297,17 +297,26 @@ sd_pg_decode(SdPgPlan *plan, const sd_node *node, const char *doc, size_t len, b
 	return status;
 }
 
-/* serde.max_document_bytes for a jsonb document (its binary size). */
+/*
+ * serde.max_document_bytes for a document of size bytes (a jsonb document: its binary size; text,
+ * json, bytea: the core raises the same for the bytes it is given).
+ */
 static void
+check_doc_size(SdPgPlan *plan, Size size, bool is_jsonb)
+{
+	if ((uint64) size <= (uint64) sd_pg_max_document_bytes)
+		return;
+	ereport(ERROR,
+			(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+			 errmsg("%s: $: %sdocument of %zu bytes exceeds serde.max_document_bytes (%d)",
+					plan->display, is_jsonb ? "jsonb " : "", (size_t) size,
+					sd_pg_max_document_bytes)));
+}
+
+static inline void
 check_jsonb_size(SdPgPlan *plan, Jsonb *jb)
 {
-	Size		size = VARSIZE(jb) - VARHDRSZ;
-
-	if ((uint64) size > (uint64) sd_pg_max_document_bytes)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("%s: $: jsonb document of %zu bytes exceeds serde.max_document_bytes (%d)",
-						plan->display, (size_t) size, sd_pg_max_document_bytes)));
+	check_doc_size(plan, VARSIZE(jb) - VARHDRSZ, true);
 }
 
 /*
@@ -380,7 +389,7 @@ typedef struct SdCallSite
 	bool		doc_jsonb;		/* the document argument is jsonb (else text-like bytes) */
 	char	   *shape;			/* the shape name `plan` was found for (named forms) */
 	int			shape_len;
-	/* the statement this call site last served: its start and its snapshot's commit count */
+	/* the statement this call site last served: its start and where its snapshot stands */
 	TimestampTz stmt_start;
 	SdSnapMark	stmt_mark;
 	uint64		stmt_seq;		/* statements served (numbers them) */
@@ -649,25 +658,12 @@ doc_fetch(SdDoc *doc)
 
 /*
  * serde.max_document_bytes before the document is detoasted: a compressed or out-of-line
- * document over the limit is refused without decompressing or reading it (the same error the
- * core and check_jsonb_size raise after).
+ * document over the limit is refused without decompressing or reading it.
  */
-static void
+static inline void
 doc_check_size(SdPgPlan *p, Datum raw, bool is_jsonb)
 {
-	Size		n = toast_raw_datum_size(raw) - VARHDRSZ;
-
-	if ((uint64) n <= (uint64) sd_pg_max_document_bytes)
-		return;
-	if (is_jsonb)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("%s: $: jsonb document of %zu bytes exceeds serde.max_document_bytes (%d)",
-						p->display, (size_t) n, sd_pg_max_document_bytes)));
-	ereport(ERROR,
-			(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-			 errmsg("%s: $: document of %zu bytes exceeds serde.max_document_bytes (%d)",
-					p->display, (size_t) n, sd_pg_max_document_bytes)));
+	check_doc_size(p, toast_raw_datum_size(raw) - VARHDRSZ, is_jsonb);
 }
 
 static void

@@ -275,3 +275,24 @@ SELECT count(*) AS numbers,
            lit::numeric)) AS not_same
   FROM (SELECT pg_temp.rnd_json(10) AS lit FROM generate_series(1, 3000)) v
  WHERE lit ~ '^-?[0-9]';
+
+-- ---- the three ways serde builds jsonb, over the same random documents -----------------------
+-- From text, a jsonb value is built from the events the walker wrote while validating it (cmp
+-- above); serde_decode_each does the same per row; from a jsonb document, and for a value of
+-- more than 1,048,576 events, it is built by parsing the value's text.  All must equal ::jsonb.
+SELECT count(*) AS each_rows,
+       count(*) FILTER (WHERE NOT (e.v IS NOT DISTINCT FROM r.doc::jsonb AND pg_temp.img_eq(e.v, r.doc::jsonb))) AS not_same
+  FROM (SELECT '[' || string_agg('{"v": ' || doc || '}', ', ' ORDER BY i) || ']' AS arr
+          FROM jbb_random WHERE doc <> 'null') a,
+       LATERAL serde_decode_each(NULL::jbb_one, a.arr, 'JbbOne') WITH ORDINALITY e(v, ord)
+  JOIN (SELECT row_number() OVER (ORDER BY i) AS ord, doc FROM jbb_random WHERE doc <> 'null') r
+    ON r.ord = e.ord;
+SELECT count(*) AS from_jsonb,
+       count(*) FILTER (WHERE NOT (d.v IS NOT DISTINCT FROM doc::jsonb AND pg_temp.img_eq(d.v, doc::jsonb))) AS not_same
+  FROM jbb_random,
+       LATERAL serde_decode(NULL::jbb_one, ('{"v": ' || doc || '}')::jsonb, 'JbbOne') d
+ WHERE doc <> 'null';
+-- (events: 2 for the outer array, 8 per [1.5, "s", {"k": null}], 1 per trailing number)
+SELECT events, pg_temp.cmp(doc) AS outcome, length(doc)
+  FROM (VALUES (1048576, '[' || repeat('[1.5, "s", {"k": null}], ', 131071) || '0, 1, 2, 3, 4, 5]'),
+               (1048577, '[' || repeat('[1.5, "s", {"k": null}], ', 131071) || '0, 1, 2, 3, 4, 5, 6]')) v(events, doc);

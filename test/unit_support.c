@@ -200,6 +200,96 @@ render(const sd_plan *plan, const sd_val *tape, const sd_val *v, const sd_node *
 	put(buf);
 }
 
+static const char *render_error(const sd_error *err);
+static sd_decoder *dec;
+
+/* ---- jsonb events ------------------------------------------------------------------------- */
+
+/* Events of one value, compactly: { } [ ] for containers, K'key', S'str', N<literal>, T F Z. */
+static void
+render_events(const sd_jev *ev)
+{
+	char		buf[256];
+	int			depth = 0;
+
+	do
+	{
+		switch (ev->kind)
+		{
+			case SD_JEV_OBJECT: put("{"); depth++; break;
+			case SD_JEV_ARRAY: put("["); depth++; break;
+			case SD_JEV_END: put(")"); depth--; break;
+			case SD_JEV_KEY:
+				snprintf(buf, sizeof(buf), "K'%.*s'", (int) ev->len, ev->s);
+				put(buf);
+				break;
+			case SD_JEV_STRING:
+				snprintf(buf, sizeof(buf), "S'%.*s'", (int) ev->len, ev->s);
+				put(buf);
+				break;
+			case SD_JEV_NUMBER:
+				snprintf(buf, sizeof(buf), "N%.*s", (int) ev->len, ev->s);
+				put(buf);
+				break;
+			case SD_JEV_TRUE: put("T"); break;
+			case SD_JEV_FALSE: put("F"); break;
+			case SD_JEV_NULL: put("Z"); break;
+			default: put("?"); return;
+		}
+		if (depth > 0)
+			put(" ");
+		ev++;
+	} while (depth > 0);
+}
+
+/* The SD_V_JSON values under v, depth first: their events, or "none". */
+static void
+collect_events(const sd_val *tape, const sd_val *v, bool *any)
+{
+	if (v->tag == SD_V_ARRAY || v->tag == SD_V_ROW)
+	{
+		for (uint32_t i = 0; i < v->len; i++)
+			collect_events(tape, &tape[v->u.first + i], any);
+		return;
+	}
+	if (v->tag != SD_V_JSON)
+		return;
+	if (*any)
+		put(" | ");
+	*any = true;
+	if (v->aux == 0)
+		put("none");
+	else
+		render_events(sd_decoder_events(dec) + (v->aux - 1));
+}
+
+/* Every SD_V_JSON value of the result (depth first): its events, or "none". */
+const char *
+ut_decode_events(const sd_type *t, const char *options, const char *doc)
+{
+	sd_error	err;
+	sd_plan    *plan = sd_compile("T", options, strlen(options), t, NULL, NULL, &err);
+	uint32_t	root;
+	const sd_val *tape;
+	bool		any = false;
+
+	if (!plan)
+		return render_error(&err);
+	if (!dec)
+		dec = sd_decoder_create(NULL);
+	if (!sd_decode_json(dec, plan, NULL, doc, strlen(doc), NULL, &root, &err))
+	{
+		sd_plan_free(plan);
+		return render_error(&err);
+	}
+	outlen = 0;
+	out[0] = '\0';
+	tape = sd_decoder_tape(dec);
+	collect_events(tape, &tape[root], &any);
+	sd_plan_free(plan);
+	return out;
+}
+
 static const char *
 render_error(const sd_error *err)
 {

@@ -68,6 +68,9 @@ release_buffers(sd_decoder *d)
 	sd_hook_free(&d->hooks, d->pairs);
 	d->pairs = NULL;
 	d->pairs_cap = d->pairs_len = 0;
+	sd_hook_free(&d->hooks, d->jev);
+	d->jev = NULL;
+	d->jev_cap = d->jev_len = 0;
 	sd_arena_free(&d->arena);
 }
 
@@ -86,12 +89,19 @@ sd_decoder_tape(const sd_decoder *d)
 	return d->tape;
 }
 
+const sd_jev *
+sd_decoder_events(const sd_decoder *d)
+{
+	return d->jev;
+}
+
 size_t
 sd_decoder_bytes(const sd_decoder *d)
 {
 	return d->padded_cap + (size_t) d->tape_cap * sizeof(sd_val) +
 		(size_t) d->stack_cap * sizeof(sd_val) + (size_t) d->path_cap * sizeof(sd_pathent) +
-		(size_t) d->pairs_cap * sizeof(sd_pair) + d->arena.bytes +
+		(size_t) d->pairs_cap * sizeof(sd_pair) + (size_t) d->jev_cap * sizeof(sd_jev) +
+		d->arena.bytes +
 		(d->parser ? d->kernel->parser_bytes(d->parser) : 0);
 }
 
@@ -142,6 +152,7 @@ prepare(sd_decoder *d, const char *doc, size_t len, const sd_limits *limits, sd_
 	d->tape_len = 0;
 	d->stack_len = 0;
 	d->pairs_len = 0;
+	d->jev_len = 0;
 	sd_arena_reset(&d->arena);
 	return true;
 }
@@ -312,6 +323,7 @@ sd_each_next(sd_decoder *d, uint32_t *root, sd_error *err)
 		d->tape_len = 0;
 		d->stack_len = 0;
 		d->pairs_len = 0;
+		d->jev_len = 0;
 		sd_arena_reset(&d->arena);
 		d->offset_bias = (uint32_t) start;
 		d->row_line = line;

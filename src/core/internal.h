@@ -67,6 +67,9 @@ struct sd_decoder
 	void	   *pairs;          /* unmapped members collected for `extra` columns */
 	uint32_t	pairs_len;
 	uint32_t	pairs_cap;
+	sd_jev	   *jev;            /* events of jsonb values (sd_decoder_events) */
+	uint32_t	jev_len;
+	uint32_t	jev_cap;
 	uint32_t	offset_bias;    /* added to every offset (NDJSON: the line's start) */
 	/* sd_each_* state */
 	const sd_plan *each_plan;

@@ -48,6 +48,8 @@ struct Walk
 	sd_collect *collect;        /* serde_errors mode, else NULL */
 	bool		consumed;       /* the value being decoded has been read (no skip needed) */
 	bool		in_jsonb;       /* walking a value kept as jsonb: \u0000 and numeric limits */
+	bool		ev;             /* skip_value writes events (a jsonb value, within SD_JEV_MAX) */
+	uint32_t	ev_start;       /* the first event of the value being written */
 };
 
 enum Where
@@ -510,9 +512,43 @@ literal_of(std::string_view tok)
 
 /* ---- validating skip ---------------------------------------------------------------------- */
 
+/* A valid JSON number literal without an exponent and shorter than numeric's scale limit
+ * (16383 fraction digits) is always within numeric's range: nothing to check. */
+inline bool
+numeric_safe(std::string_view num)
+{
+	return num.size() < 16383 && !memchr(num.data(), 'e', num.size()) &&
+		!memchr(num.data(), 'E', num.size());
+}
+
 template <class V>
 bool		skip_value(Walk &w, V &v);
 
+
+/* One event of the jsonb value being skipped (when w.ev); past SD_JEV_MAX events the value
+ * gets none: writing stops, the caller sees w.ev cleared. */
+inline bool
+event(Walk &w, uint32_t kind, const char *s, size_t len, const char *at)
+{
+	sd_decoder *d = w.d;
+
+	if (!w.ev)
+		return true;
+	if (d->jev_len - w.ev_start >= SD_JEV_MAX)
+	{
+		w.ev = false;
+		return true;
+	}
+	if (d->jev_len == d->jev_cap &&
+		!sd_grow(w.hooks, (void **) &d->jev, &d->jev_cap, d->jev_len + 1, sizeof(sd_jev)))
+		return fail(w, SD_E_NOMEM, at, "out of memory");
+	sd_jev	   &e = d->jev[d->jev_len++];
+
+	e.kind = kind;
+	e.len = (uint32_t) len;
+	e.s = s;
+	return true;
+}
 
 /* A string inside a jsonb value: jsonb cannot hold \u0000. */
 inline bool
@@ -528,7 +564,7 @@ skip_object(Walk &w, ond::object obj, const char *at)
 {
 	uint32_t	depth = w.depth;
 
-	if (!container_guard(w, at))
+	if (!container_guard(w, at) || !event(w, SD_JEV_OBJECT, nullptr, 0, at))
 		return false;
 	for (auto fr : obj)
 	{
@@ -543,11 +579,11 @@ skip_object(Walk &w, ond::object obj, const char *at)
 		if ((e = read_key(w, f, &key, &key_at)))
 			return syntax(w, e, key_at);
 		if (!enter(w, key.data(), key.size(), 0, key_at) || !jsonb_string_ok(w, key, key_at) ||
-			!skip_value(w, f.value()))
+			!event(w, SD_JEV_KEY, key.data(), key.size(), key_at) || !skip_value(w, f.value()))
 			return false;
 		w.depth = depth;
 	}
-	return true;
+	return event(w, SD_JEV_END, nullptr, 0, at);
 }
 
 bool
@@ -556,7 +592,7 @@ skip_array(Walk &w, ond::array arr, const char *at)
 	uint32_t	depth = w.depth;
 	uint64_t	i = 0;
 
-	if (!container_guard(w, at))
+	if (!container_guard(w, at) || !event(w, SD_JEV_ARRAY, nullptr, 0, at))
 		return false;
 	for (auto er : arr)
 	{
@@ -569,7 +605,7 @@ skip_array(Walk &w, ond::array arr, const char *at)
 			return false;
 		w.depth = depth;
 	}
-	return true;
+	return event(w, SD_JEV_END, nullptr, 0, at);
 }
 
 template <class V>
@@ -592,7 +628,7 @@ skip_value(Walk &w, V &v)
 
 				if ((e = v.get_object().get(obj)))
 					return syntax(w, e, tok.data());
-				return skip_object(w, obj, tok.data());
+				return skip_object(w, obj, tok.data());	/* a tail call: keep it one */
 			}
 		case ond::json_type::array:
 			{
@@ -600,7 +636,7 @@ skip_value(Walk &w, V &v)
 
 				if ((e = v.get_array().get(arr)))
 					return syntax(w, e, tok.data());
-				return skip_array(w, arr, tok.data());
+				return skip_array(w, arr, tok.data());	/* a tail call: keep it one */
 			}
 		case ond::json_type::string:
 			{
@@ -615,11 +651,12 @@ skip_value(Walk &w, V &v)
 
 					if ((e = v.get_raw_json_string().get(raw)))
 						return syntax(w, e, tok.data());
-					return true;
+					return event(w, SD_JEV_STRING, s.data(), s.size(), tok.data());
 				}
 				if ((e = v.get_string().get(s)))
 					return syntax(w, e, tok.data());
-				return jsonb_string_ok(w, s, tok.data());
+				return jsonb_string_ok(w, s, tok.data()) &&
+					event(w, SD_JEV_STRING, s.data(), s.size(), tok.data());
 			}
 		case ond::json_type::number:
 			{
@@ -627,7 +664,7 @@ skip_value(Walk &w, V &v)
 
 				if (!sd_is_json_number(num.data(), num.size()))
 					return syntax(w, simdjson::NUMBER_ERROR, tok.data());
-				if (w.in_jsonb)
+				if (w.in_jsonb && !numeric_safe(num))
 				{
 					/* jsonb stores numbers as numeric: its limits apply */
 					char		problem[SD_PROBLEM_MAX];
@@ -636,16 +673,20 @@ skip_value(Walk &w, V &v)
 					if (c != SD_OK)
 						return fail(w, c, tok.data(), "%s", problem);
 				}
-				return true;
+				return event(w, SD_JEV_NUMBER, num.data(), num.size(), tok.data());
 			}
 		case ond::json_type::boolean:
-			if (literal_of(tok) != 't' && literal_of(tok) != 'f')
-				return syntax(w, simdjson::T_ATOM_ERROR, tok.data());
-			return true;
+			{
+				char		lit = literal_of(tok);
+
+				if (lit != 't' && lit != 'f')
+					return syntax(w, simdjson::T_ATOM_ERROR, tok.data());
+				return event(w, lit == 't' ? SD_JEV_TRUE : SD_JEV_FALSE, nullptr, 0, tok.data());
+			}
 		case ond::json_type::null:
 			if (literal_of(tok) != 'n')
 				return syntax(w, simdjson::N_ATOM_ERROR, tok.data());
-			return true;
+			return event(w, SD_JEV_NULL, nullptr, 0, tok.data());
 	}
 	return syntax(w, simdjson::TAPE_ERROR, tok.data());
 }
@@ -799,7 +840,7 @@ decode_array(Walk &w, ond::array arr, const sd_node *n, Dest dst, const char *at
 	uint32_t	start = w.d->stack_len;
 	uint64_t	i = 0;
 
-	if (!container_guard(w, at))
+	if (!container_guard(w, at) || !event(w, SD_JEV_ARRAY, nullptr, 0, at))
 		return false;
 	for (auto er : arr)
 	{
@@ -923,6 +964,7 @@ finish_extra(Walk &w, uint32_t pairs_start, uint32_t row, int col, const char *a
 	x.tag = SD_V_JSON;
 	x.u.s = buf;
 	x.len = (uint32_t) o;
+	x.aux = 0;
 	x.offset = offset_of(w, at);
 	return true;
 }
@@ -1353,6 +1395,8 @@ decode_value(Walk &w, V &v, const sd_node *n, Dest dst)
 		case SD_K_JSON:
 		case SD_K_JSONB:
 			{
+				uint32_t	aux = 0;
+
 				if (n->elem)
 				{
 					int			before = w.collect ? w.collect->total : 0;
@@ -1368,11 +1412,22 @@ decode_value(Walk &w, V &v, const sd_node *n, Dest dst)
 					bool		saved = w.in_jsonb;
 
 					w.in_jsonb = n->kind == SD_K_JSONB;
+					/* a jsonb value also gets its events (not in serde_errors' mode) */
+					w.ev = w.in_jsonb && !w.collect;
+					w.ev_start = w.d->jev_len;
 					bool		ok = skip_value(w, v);
 
 					w.in_jsonb = saved;
 					if (!ok)
+					{
+						w.ev = false;
 						return false;
+					}
+					if (w.ev)
+						aux = w.ev_start + 1;
+					else
+						w.d->jev_len = w.ev_start;	/* too many: the host parses the text */
+					w.ev = false;
 				}
 				w.consumed = true;
 				std::string_view span = walked_span(w, tok);
@@ -1381,6 +1436,7 @@ decode_value(Walk &w, V &v, const sd_node *n, Dest dst)
 				out.tag = SD_V_JSON;
 				out.u.s = span.data();
 				out.len = (uint32_t) span.size();
+				out.aux = aux;
 				return true;
 			}
 		case SD_K_COMPOSITE:
@@ -1653,6 +1709,7 @@ each_step(sd_decoder *d, void *state, uint32_t *root, sd_error *err)
 	d->tape_len = 0;
 	d->stack_len = 0;
 	d->pairs_len = 0;
+	d->jev_len = 0;
 	sd_arena_reset(&d->arena);
 	if (!(st->it != st->end))
 	{

@@ -286,6 +286,8 @@ typedef struct sd_val
 	uint8_t		tag;
 	uint32_t	len;
 	uint32_t	offset;         /* byte offset of the value in the document */
+	uint32_t	aux;            /* SD_V_JSON of a jsonb column read from text: 1 + the index of
+								 * its first event (sd_decoder_events), 0 = none */
 	union
 	{
 		bool		b;
@@ -313,6 +315,29 @@ bool		sd_decode_json(sd_decoder *d, const sd_plan *plan, const sd_node *node,
 						   const char *doc, size_t len, const sd_limits *limits,
 						   uint32_t *root, sd_error *err);
 const sd_val *sd_decoder_tape(const sd_decoder *d);
+
+/* The JSON of a jsonb column as events, so that a host can build its jsonb without parsing the
+ * text again.  The text walker writes them while it validates the value: a scalar is one event;
+ * a container is ARRAY or OBJECT, its members (an object's each as KEY then the value), END.
+ * STRING and KEY carry the unescaped bytes (s, len), NUMBER the literal as written.  Everything
+ * points into the decoder's buffers: valid until its next decode (or next sd_each_next row).
+ * A value with more than SD_JEV_MAX events gets none (aux 0): the host parses its text. */
+typedef enum sd_jev_kind
+{
+	SD_JEV_NULL, SD_JEV_FALSE, SD_JEV_TRUE, SD_JEV_NUMBER, SD_JEV_STRING, SD_JEV_KEY,
+	SD_JEV_ARRAY, SD_JEV_OBJECT, SD_JEV_END
+} sd_jev_kind;
+
+typedef struct sd_jev
+{
+	uint32_t	kind;           /* sd_jev_kind */
+	uint32_t	len;
+	const char *s;
+} sd_jev;
+
+#define SD_JEV_MAX (1u << 20)
+
+const sd_jev *sd_decoder_events(const sd_decoder *d);
 
 /* serde_errors: decodes like sd_decode_json but keeps going after a value error (skipping just
  * that value), storing up to max_errors errors in document order into errs.  Returns how many

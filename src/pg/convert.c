@@ -473,8 +473,8 @@ conv_numeric(SdConvert *cx, const sd_node *node, SdPgType *h, const sd_val *v,
 }
 
 /*
- * sd_jsonb_from_text over the value's JSON text; what it raises (numeric_in's errors, jsonb's
- * size limits) gets the value's path prefixed, exactly as call_prefixed does for jsonb_in.
+ * sd_jsonb_from_events / sd_jsonb_from_text over the value; what they raise (numeric_in's
+ * errors, jsonb's size limits) gets the value's path prefixed, as call_prefixed does for jsonb_in.
  * NULL: use jsonb_in.
  */
 static Jsonb *
@@ -485,7 +485,11 @@ build_jsonb_prefixed(SdConvert *cx, const ConvFrame *f, const sd_val *v)
 
 	PG_TRY();
 	{
-		jb = sd_jsonb_from_text(v->u.s, v->len);
+		/* from the walker's events when it left some, else from the text */
+		if (v->aux != 0 && cx->events != NULL)
+			jb = sd_jsonb_from_events(cx->events + (v->aux - 1));
+		if (jb == NULL)
+			jb = sd_jsonb_from_text(v->u.s, v->len);
 	}
 	PG_CATCH();
 	{
@@ -504,15 +508,16 @@ conv_json(SdConvert *cx, const sd_node *node, SdPgType *h, const sd_val *v, cons
 		return PointerGetDatum(cstring_to_text_with_len(v->u.s, (int) v->len));
 	if (node->type->kind != SD_K_JSONB)
 		conv_internal(cx, node, v);
+	jb = build_jsonb_prefixed(cx, f, v);
+	if (jb)
+		return PointerGetDatum(jb);
+	/* the builder declines \u0000 (among others): checked only then */
 	if (json_has_nul_escape(v->u.s, v->len))
 	{
 		conv_fail(cx, f, v, ERRCODE_UNTRANSLATABLE_CHARACTER,
 				  "\\u0000 cannot be stored in %s", h->name);
 		return (Datum) 0;
 	}
-	jb = build_jsonb_prefixed(cx, f, v);
-	if (jb)
-		return PointerGetDatum(jb);
 	/* what the builder leaves to jsonb_in (which raises the right error) */
 	return call_prefixed(cx, f, NULL, jsonb_in, pnstrdup(v->u.s, v->len), InvalidOid, -1);
 }

@@ -218,6 +218,7 @@ convert_init(SdConvert *cx, SdPgPlan *plan, const sd_val *tape, bool soft, bool 
 {
 	cx->plan = plan;
 	cx->tape = tape;
+	cx->events = NULL;
 	cx->soft = soft;
 	cx->failed = false;
 	cx->offsets = offsets;
@@ -279,6 +280,7 @@ sd_pg_decode(SdPgPlan *plan, const sd_node *node, const char *doc, size_t len, b
 			SdConvert	cx;
 
 			convert_init(&cx, plan, sd_decoder_tape(slot->d), soft, offsets, option_path);
+			cx.events = sd_decoder_events(slot->d);
 			*result = sd_pg_convert(&cx, node, root, isnull);
 			if (cx.failed)
 			{
@@ -1058,7 +1060,7 @@ each_locate(SdConvert *cx)
 
 /* Converts one element and appends it to the tuplestore. */
 static void
-each_put(EachState *st, const sd_val *tape, uint32 root, bool offsets)
+each_put(EachState *st, const sd_val *tape, const sd_jev *events, uint32 root, bool offsets)
 {
 	MemoryContext old = MemoryContextSwitchTo(st->rowcxt);
 	SdConvert	cx;
@@ -1066,6 +1068,7 @@ each_put(EachState *st, const sd_val *tape, uint32 root, bool offsets)
 	bool		isnull;
 
 	convert_init(&cx, st->plan, tape, false, offsets, NULL);
+	cx.events = events;
 	cx.locate = each_locate;
 	cx.locate_arg = st;
 	d = sd_pg_convert(&cx, st->node, root, &isnull);
@@ -1154,7 +1157,7 @@ each_text(EachState *st)
 					}
 					sd_pg_raise_core_error(plan->display, &err, true);
 				}
-				each_put(st, sd_decoder_tape(slot->d), root, true);
+				each_put(st, sd_decoder_tape(slot->d), sd_decoder_events(slot->d), root, true);
 			}
 			if (!canceled)
 				break;
@@ -1227,7 +1230,7 @@ each_jsonb(EachState *st)
 			MemoryContextSwitchTo(caller);
 			if (!ok)
 				sd_pg_raise_core_error(plan->display, &err, false);
-			each_put(st, tape, root, false);
+			each_put(st, tape, NULL, root, false);
 		}
 	}
 	PG_FINALLY();

@@ -596,7 +596,6 @@ jb_string(JbBuild *b, const char **sp, uint32 *lenp)
 	const char *p = b->p + 1;
 	const char *end = b->end;
 	const char *q = jb_find_special(p, end);
-	const char *bs;
 	char	   *o;
 	char	   *ostart;
 
@@ -611,10 +610,6 @@ jb_string(JbBuild *b, const char **sp, uint32 *lenp)
 		b->p = q + 1;
 		return true;
 	}
-	bs = q;
-	q = memchr(bs, '"', end - bs);
-	if (q == NULL)
-		return false;
 	if (!b->uready)
 	{
 		/* unescaped <= escaped: room for the rest of the text, so the pointers stay valid */
@@ -634,17 +629,15 @@ jb_string(JbBuild *b, const char **sp, uint32 *lenp)
 	o = ostart = b->w->ubuf + b->ulen;
 	for (;;)
 	{
-		/* p: start of a run; bs: its first backslash (or NULL: the run ends the string) */
-		const char *stop = bs ? bs : q;
-
-		memcpy(o, p, stop - p);
-		o += stop - p;
-		if (bs == NULL)
+		/* p: start of a run; q: the '"' or '\\' that ends it */
+		memcpy(o, p, q - p);
+		o += q - p;
+		if (*q == '"')
 		{
 			p = q + 1;
 			break;
 		}
-		p = bs + 1;
+		p = q + 1;
 		if (p >= end)
 			return false;
 		switch (*p)
@@ -700,14 +693,9 @@ jb_string(JbBuild *b, const char **sp, uint32 *lenp)
 			default:
 				return false;
 		}
-		/* the closing quote found first may have been an escaped one */
-		if (q < p)
-		{
-			q = memchr(p, '"', end - p);
-			if (q == NULL)
-				return false;
-		}
-		bs = memchr(p, '\\', q - p);
+		q = jb_find_special(p, end);
+		if (q == end)
+			return false;
 	}
 	if (o - ostart > JENTRY_OFFLENMASK)
 		return false;
@@ -1283,14 +1271,131 @@ jb_emit(JbBuild *b, char *out, Size size)
 		elog(ERROR, "serde: jsonb image size mismatch (%zu, expected %zu)", pos, size);
 }
 
+/*
+ * Pass 1 from the core's events instead of the text: the same tape, frames and checks as
+ * jb_parse, with the scanning done (the walker read the value through simdjson's structural
+ * index, unescaped its strings and isolated its numbers).  Stops after the root's last event.
+ */
+static bool
+jb_parse_events(JbBuild *b, const sd_jev *ev)
+{
+	JbBufs	   *w = b->w;
+
+	for (;; ev++)
+	{
+		JbFrame    *fr = b->nfs > 0 ? &w->fs[b->nfs - 1] : NULL;
+		uint32		ti;
+		JbTok	   *t;
+
+		if (ev->kind == SD_JEV_KEY)
+		{
+			JbMemb	   *m;
+
+			if (fr == NULL || !fr->object || ev->len > JENTRY_OFFLENMASK ||
+				++fr->count > SD_JSONB_MAX_PAIRS)
+				return false;	/* jsonb_in raises (or a malformed list: never) */
+			if (b->npend == w->pcap)
+				w->pend = jb_enlarge(w->pend, &w->pcap, sizeof(JbMemb));
+			m = &w->pend[b->npend++];
+			m->key = ev->s;
+			m->klen = ev->len;
+			m->vidx = b->ntok;	/* the value's token, next */
+			jb_grow(b, 4 + (Size) ev->len);
+			continue;
+		}
+		if (ev->kind == SD_JEV_END)
+		{
+			if (fr == NULL)
+				return false;
+			jb_close(b);
+			if (b->nfs == 0)
+				return true;
+			continue;
+		}
+		if (fr != NULL && !fr->object && ++fr->count > SD_JSONB_MAX_ELEMS)
+			return false;		/* jsonb_in raises */
+		ti = jb_tok(b);
+		t = &w->tape[ti];
+		switch (ev->kind)
+		{
+			case SD_JEV_OBJECT:
+			case SD_JEV_ARRAY:
+				t->head = JT_HEAD(ev->kind == SD_JEV_OBJECT ? JT_OBJ : JT_ARR, 0);
+				jb_open(b, ti, ev->kind == SD_JEV_OBJECT);
+				continue;
+			case SD_JEV_STRING:
+				if (ev->len > JENTRY_OFFLENMASK)
+					return false;
+				t->head = JT_HEAD(JT_STR, ev->len);
+				t->u.s = ev->s;
+				jb_grow(b, 4 + (Size) ev->len);
+				break;
+			case SD_JEV_NUMBER:
+				b->p = ev->s;
+				b->end = ev->s + ev->len;
+				if (!jb_number(b, t) || b->p != b->end)
+					return false;
+				jb_grow(b, 4 + (Size) JT_N(t));
+				break;
+			case SD_JEV_TRUE:
+			case SD_JEV_FALSE:
+			case SD_JEV_NULL:
+				t->head = JT_HEAD(ev->kind == SD_JEV_TRUE ? JT_TRUE :
+								  ev->kind == SD_JEV_FALSE ? JT_FALSE : JT_NULL, 0);
+				jb_grow(b, 4);
+				break;
+			default:
+				return false;
+		}
+		/* a scalar is complete */
+		if (fr == NULL)
+			return true;
+		if (!fr->object)
+			jb_array_add(fr, t);
+	}
+}
+
+/* Pass 2 for a tape that pass 1 filled: the Jsonb, in the caller's memory context. */
+static Jsonb *
+jb_finish(JbBuild *b)
+{
+	const JbTok *root = &b->w->tape[0];
+	Size		size;
+	bool		align;
+	char	   *out;
+
+	if (JT_KIND(root) >= JT_ARR)
+		size = VARHDRSZ + root->size;
+	else
+		size = VARHDRSZ + 8 + jb_datalen(root, &align);	/* header, JEntry, data */
+	out = palloc(size);
+	jb_emit(b, out, size);
+	jb_bufs_trim();
+	return (Jsonb *) out;
+}
+
+Jsonb *
+sd_jsonb_from_events(const sd_jev *ev)
+{
+	JbBuild		b;
+
+	if (GetDatabaseEncoding() != PG_UTF8)
+		return NULL;			/* \u escapes convert differently: jsonb_in knows how */
+	jb_bufs_trim();				/* also what an error left behind */
+	memset(&b, 0, sizeof(b));
+	b.w = &jb_bufs;
+	if (!jb_parse_events(&b, ev))
+	{
+		jb_bufs_trim();
+		return NULL;
+	}
+	return jb_finish(&b);
+}
+
 Jsonb *
 sd_jsonb_from_text(const char *text, size_t len)
 {
 	JbBuild		b;
-	const JbTok *root;
-	Size		size;
-	bool		align;
-	char	   *out;
 
 	if (GetDatabaseEncoding() != PG_UTF8)
 		return NULL;			/* \u escapes convert differently: jsonb_in knows how */
@@ -1304,13 +1409,5 @@ sd_jsonb_from_text(const char *text, size_t len)
 		jb_bufs_trim();
 		return NULL;
 	}
-	root = &b.w->tape[0];
-	if (JT_KIND(root) >= JT_ARR)
-		size = VARHDRSZ + root->size;
-	else
-		size = VARHDRSZ + 8 + jb_datalen(root, &align);	/* header, JEntry, data */
-	out = palloc(size);
-	jb_emit(&b, out, size);
-	jb_bufs_trim();
-	return (Jsonb *) out;
+	return jb_finish(&b);
 }

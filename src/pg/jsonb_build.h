@@ -12,6 +12,8 @@
 #include "utils/jsonb.h"
 #include "utils/numeric.h"
 
+#include "serde_core.h"
+
 /*
  * The numeric that numeric_in(s, typmod) gives for a literal of the form -?[0-9]+(\.[0-9]+)?
  * with at most 19 significant digits that fits int64 (and, with a typmod numeric(p,s),
@@ -28,5 +30,12 @@ extern bool sd_numeric_fast(const char *s, size_t len, int32 typmod, Numeric *ou
  * errors for numbers numeric cannot hold, jsonb's size limits, stack depth, interrupts).
  */
 extern Jsonb *sd_jsonb_from_text(const char *text, size_t len);
+
+/*
+ * The same from the core's events of one value (ev[0] its first; serde_core.h), which the text
+ * walker wrote while validating it: no second parse of the text.  NULL when it declines (as
+ * above); the caller then tries sd_jsonb_from_text.
+ */
+extern Jsonb *sd_jsonb_from_events(const sd_jev *ev);
 
 #endif							/* SERDE_JSONB_BUILD_H */

@@ -668,6 +668,7 @@ jw_object(Jw *w, JsonbContainer *jc, const sd_node *n, JwDest dst)
 		w->pairs.len = pairs_start;
 		w->pairs.data[pairs_start] = '\0';
 		x->tag = SD_V_JSON;
+		x->aux = 0;
 		x->u.s = obj.data;
 		x->len = obj.len;
 	}
@@ -717,6 +718,7 @@ jw_value(Jw *w, JsonbValue *v, const sd_node *n, JwDest dst)
 		jw_value_text(&text, v);
 		o = jw_slot(w, dst);
 		o->tag = SD_V_JSON;
+		o->aux = 0;
 		o->u.s = text.data;
 		o->len = text.len;
 		return true;

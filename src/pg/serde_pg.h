@@ -213,6 +213,7 @@ typedef struct SdConvert
 {
 	SdPgPlan   *plan;
 	const sd_val *tape;
+	const sd_jev *events;		/* the text walker's jsonb events (sd_val.aux), or NULL */
 	bool		soft;			/* serde_valid: serde's own checks set `failed` */
 	bool		failed;
 	bool		offsets;		/* the document is JSON text: byte offsets mean something */

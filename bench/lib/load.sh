@@ -4,7 +4,8 @@
 #
 # (Re)creates database DB on the server named by PGHOST/PGPORT/PGUSER: benchmark settings,
 # CREATE EXTENSION serde (when WANT_SERDE=1 and it works), fixtures/sql/types.sql,
-# fixtures/sql/shapes.sql, the generated load.sql and serde.sql, VACUUM ANALYZE, CHECKPOINT.
+# fixtures/sql/shapes.sql, the generated load.sql, serde.sql and twins.sql (the built-ins' twin
+# types), the twin check (bench_twin_check), VACUUM ANALYZE, CHECKPOINT.
 # Sets BENCH_SERDE_OK=1 if the extension is there, else 0. Must run from the repository root.
 bench_load() {
     local db=$1 wl=$2 want=$3 logdir=$4
@@ -34,5 +35,40 @@ bench_load() {
         psql -X -q -d "$db" -f "$wl/serde.sql" >/dev/null 2>"$logdir/shapes.log" || true
         grep -h WARNING "$logdir/shapes.log" >&2 || true
     fi
+    psql -X -q -d "$db" -v ON_ERROR_STOP=1 -f "$wl/twins.sql" >/dev/null 2>"$logdir/twins.log" || {
+        cat "$logdir/twins.log" >&2
+        return 1
+    }
+    grep -h WARNING "$logdir/twins.log" >&2 || true
+    rm -f "$wl/twin_check.json"
+    if ((BENCH_SERDE_OK)); then
+        bench_twin_check "$db" "$wl/twin_check.json"
+    fi
     psql -X -q -d "$db" -c "VACUUM (ANALYZE)" -c "CHECKPOINT"
+}
+
+#   bench_twin_check DB OUT_JSON
+#
+# The fairness check of the twin types: per documents workload, how many non-NULL values
+# (bench.nvalues: every column at every level, arrays of composites element by element) serde's
+# row has, jsonb_populate_record's row on the twin, and on the original type (what the built-ins
+# filled before twins). Printed to stderr (the bench log) and written to OUT_JSON, which the
+# report turns into notes.
+bench_twin_check() {
+    local db=$1 out=$2
+    psql -X -q -d "$db" -v ON_ERROR_STOP=1 -At -c "SELECT coalesce(json_object_agg(workload, json_build_object('serde', serde, 'twin', twin, 'original', original) ORDER BY ord), '{}')
+        FROM bench.twin_check() WITH ORDINALITY c(workload, serde, twin, original, ord)" >"$out" || {
+        echo "bench: twin check failed" >&2
+        rm -f "$out"
+        return 0
+    }
+    python3 - "$out" >&2 <<'EOF'
+import json, sys
+rows = json.load(open(sys.argv[1]))
+print("bench: twin check — non-NULL values in one decoded document (all levels)")
+print(f"  {'workload':<22}{'serde':>7}{'populate on twin':>18}{'on original type':>18}")
+for n, r in rows.items():
+    orig = "error" if r["original"] is None else r["original"]
+    print(f"  {n:<22}{r['serde']:>7}{r['twin']:>18}{orig:>18}")
+EOF
 }

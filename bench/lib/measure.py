@@ -432,6 +432,9 @@ def cmd_report(a):
     colds = [json.load(open(p)) for p in (a.cold or []) if os.path.exists(p)]
     mem = json.load(open(a.memory)) if a.memory and os.path.exists(a.memory) else None
     env = json.load(open(a.env)) if a.env and os.path.exists(a.env) else {}
+    # the twin check written by bench/lib/load.sh (bench_twin_check) next to the manifest
+    twin_path = os.path.join(os.path.dirname(a.manifest), "twin_check.json")
+    twins = json.load(open(twin_path)) if os.path.exists(twin_path) else {}
 
     L = ["# serde benchmark results", ""]
     L += [f"- **date**: {env.get('date', '')}", f"- **machine**: {env.get('cpu', '')}, {env.get('cores', '')} cores, "
@@ -507,6 +510,11 @@ def cmd_report(a):
             L.append("| " + " | ".join(cells) + " |")
             for note in w.get("notes", []):
                 notes.append(f"`{n}`: {note}")
+            if n in twins:
+                t = twins[n]
+                orig = "fails" if t["original"] is None else f"{t['original']}"
+                notes.append(f"`{n}`: non-NULL values in one decoded document (every column at every level): serde "
+                             f"{t['serde']}, jsonb_populate_record on the twin {t['twin']} (on the original type: {orig})")
             if w.get("error"):
                 notes.append(f"`{n}`: {w['error']}")
             for c, d in res.items():

@@ -7,11 +7,14 @@ Writes into DIR (default bench/out/workloads):
   docs/<workload>.json   one document per workload (the bytes every competitor and the floor
                          program parse; every row of the workload's table holds this document)
   docs.copy              the same documents as COPY text data for bench.docs(name, body)
-  load.sql               schema `bench`: generated types, twin types for the built-ins, document
-                         tables (STORAGE EXTERNAL: no TOAST compression), helper functions.
+  load.sql               schema `bench`: generated types (with the diagnostics' twin types for
+                         the built-ins), document tables (STORAGE EXTERNAL: no TOAST
+                         compression), helper functions (twins, the twin check).
                          Needs fixtures/sql/types.sql loaded first; no extension needed.
   serde.sql              shape registrations for the generated types (needs the extension; a
                          registration that fails is recorded in bench.skipped, not fatal)
+  twins.sql              the documents' twin types for the built-ins, made from serde_describe()
+                         of their shapes (after serde.sql; without serde, from column names)
   manifest.json          the workloads: group, type, table, rows, bytes, competitors (SQL), notes
   scripts/W__C.sql       one pgbench script per workload W and competitor C
 
@@ -74,12 +77,60 @@ class W:
         self.twin = twin              # error workloads: the valid twin workload name
         self.rows = rows
         self.err = err                # error workloads: what is wrong
+        self.unix_ts = False          # documents: the twin fallback without serde makes timestamptz int8
         self.competitors = []
         try:
             json.loads(doc_text)
             self.valid_json = True
         except ValueError:
             self.valid_json = False
+
+
+# What the built-ins still do not do on their twin types (bench.pop_twin: column names = the member
+# names serde reads, unix times as int8, `path` members through nested composite columns). The
+# report adds the value counts of bench.twin_check() (bench/lib/load.sh) under these.
+TWIN = "built-ins use a twin type whose column names are the member names serde reads, at every level"
+
+
+def no_defaults(members):
+    return (f"the built-ins apply no defaults ({members}; only a document lacking the member would differ) "
+            "and no required/non-null checks")
+
+
+DOC_NOTES = {
+    "stripe_invoice": [
+        TWIN + "; the unix-second times (created, period_start/end, due_date, paid_at, the lines' period "
+        "start/end, price created) are int8 columns: populate_record cannot make timestamptz of them",
+        "`path` members (paid_at = status_transitions.paid_at, the lines' period.start/end) are read through "
+        "nested composite twin columns, not flattened",
+        no_defaults("attempt_count, metadata, lines.object, the lines' quantity and metadata, price metadata"),
+    ],
+    "github_pull_request": [
+        TWIN + " (`user` for the column author, `default` for is_default)",
+        "`path` members (head.ref, head.sha, head.repo.full_name, base.ref, base.sha, installation.id) are read "
+        "through nested composite twin columns, not flattened",
+        no_defaults("draft, custom_properties"),
+    ],
+    "k8s_deployment": [
+        TWIN + " (camelCase: apiVersion, imagePullPolicy, …)",
+        no_defaults("replicas, imagePullPolicy, restartPolicy"),
+    ],
+    "jsonapi_compound": [
+        TWIN + " (camelCase: wordCount)",
+        no_defaults("included"),
+    ],
+    "msk_event": [
+        TWIN + " (camelCase: eventSource, eventSourceArn, bootstrapServers)",
+        no_defaults("records"),
+    ],
+    "msk_record": [
+        TWIN + " (camelCase; `offset`, `timestamp` for record_offset, record_time); the unix-millisecond "
+        "timestamp is an int8 column: populate_record cannot make a timestamptz of it",
+        "`key` and `value` (bytea, base64 by default): the built-ins read the base64 text into bytea as it is, "
+        "without decoding it",
+        no_defaults("headers"),
+    ],
+}
 
 
 def fixture_workloads():
@@ -93,18 +144,10 @@ def fixture_workloads():
             with open(os.path.join(FIX, "json", fname), encoding="utf-8") as jf:
                 text = jf.read()
             name = os.path.splitext(fname)[0]
-            notes = []
-            pop = typ
-            if name == "stripe_invoice":
-                pop = "bench.stripe_invoice__pop"
-                notes.append("built-ins use twin types with the unix-second timestamptz columns as int8 "
-                             "(jsonb_populate_record cannot read unix times into timestamptz) — less work for them")
-            if name in ("k8s_deployment", "jsonapi_compound", "msk_event", "msk_record"):
-                notes.append("camelCase members: populate_record matches column names only, so renamed "
-                             "columns come back NULL — less work for the built-ins")
-            if name in ("github_pull_request", "stripe_invoice"):
-                notes.append("populate_record ignores path/name options (those columns come back NULL)")
-            out.append(W(name, "documents", text, typ, pop_type=pop, notes=notes, serde_shapes=[shape]))
+            w = W(name, "documents", text, typ, pop_type=f"bench.{typ}__pop", notes=DOC_NOTES.get(name, ()),
+                  serde_shapes=[shape])
+            w.unix_ts = name == "stripe_invoice"   # bench.attr_twin fallback: its times are unix seconds
+            out.append(w)
     return out
 
 
@@ -367,38 +410,188 @@ def add_competitors(w, by_name):
 # --------------------------------------------------------------------------------------------
 
 POP_TWIN_FN = r"""
--- bench.pop_twin(t, suffix): a copy of composite type t (and of the composite types it uses) with
--- every timestamptz column as int8, for built-ins that cannot read unix seconds into timestamptz.
-CREATE FUNCTION bench.pop_twin(t regtype) RETURNS regtype LANGUAGE plpgsql AS $$
+-- Twin types for the built-in competitors (jsonb_populate_record & co.). populate_record matches
+-- JSON members to column names, reads no unix times into timestamptz and knows no options, so
+-- the built-ins get a twin of the target type that a user would write to have them fill the same
+-- columns: at every nesting level the column names are the member names serde reads (taken from
+-- serde_describe(), i.e. after rename/name), unix-time members (format unix/unix_ms) are int8,
+-- a `path` member becomes a nested composite column along its path (period.start), skipped
+-- columns are left out. Everything else keeps serde's type. Twins are named <type>__pop (a
+-- second, different twin of the same type <type>__pop1, …); bench.twins lists them.
+CREATE TABLE bench.twins (name text PRIMARY KEY, base text NOT NULL, cols text NOT NULL);
+
+-- bench.twin_type(base, cols): the twin type `base` with these column definitions (reused if
+-- one with the same columns exists)
+CREATE FUNCTION bench.twin_type(p_base text, p_cols text[]) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
-    rel oid;
-    cols text := '';
+    def text := array_to_string(p_cols, ', ');
+    tname text;
+    n int := 0;
+BEGIN
+    SELECT t.name INTO tname FROM bench.twins t WHERE t.base = p_base AND t.cols = def;
+    IF FOUND THEN
+        RETURN tname;
+    END IF;
+    LOOP
+        tname := 'bench.' || quote_ident(p_base || '__pop' || CASE WHEN n > 0 THEN n::text ELSE '' END);
+        EXIT WHEN to_regtype(tname) IS NULL;
+        n := n + 1;
+    END LOOP;
+    EXECUTE format('CREATE TYPE %s AS (%s)', tname, def);
+    INSERT INTO bench.twins VALUES (tname, p_base, def);
+    RETURN tname;
+END $$;
+
+-- bench.twin_col(field): the twin's column type for one field of serde_describe() output
+CREATE FUNCTION bench.twin_col(f jsonb) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    el jsonb := f->'element';
+BEGIN
+    IF f ? 'fields' OR f ? 'shape' THEN
+        RETURN bench.twin_of(f, (SELECT typname FROM pg_type WHERE oid = to_regtype(f->>'type')));
+    ELSIF el ? 'fields' OR el ? 'shape' THEN
+        RETURN bench.twin_of(el, (SELECT typname FROM pg_type WHERE oid = to_regtype(el->>'type'))) || '[]';
+    ELSIF f->>'format' IN ('unix', 'unix_ms') THEN
+        RETURN 'int8';
+    ELSIF el->>'format' IN ('unix', 'unix_ms') THEN
+        RETURN 'int8[]';
+    END IF;
+    RETURN f->>'type';
+END $$;
+
+-- bench.twin_of(node, base): the twin of one composite node of serde_describe() output (a
+-- nested shape that serde_describe did not expand is described here). Members read through a
+-- `path` are grouped by their first step into a nested composite column named after it,
+-- `<base>_<step>__pop`; a step that is also a member of its own is left out (no such column).
+CREATE FUNCTION bench.twin_of(node jsonb, p_base text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    f jsonb;
+    cols text[] := '{}';
+    steps text[] := '{}';
+    plain text[];
+    step text;
+BEGIN
+    IF NOT node ? 'fields' THEN
+        node := serde_describe(node->>'shape');
+    END IF;
+    SELECT coalesce(array_agg(e->>'name'), '{}') INTO plain FROM jsonb_array_elements(node->'fields') e
+     WHERE NOT e ? 'path' AND NOT coalesce((e->>'skip')::boolean, false);
+    FOR f IN SELECT * FROM jsonb_array_elements(node->'fields') LOOP
+        CONTINUE WHEN coalesce((f->>'skip')::boolean, false);
+        IF NOT f ? 'path' THEN
+            cols := cols || (quote_ident(f->>'name') || ' ' || bench.twin_col(f));
+            CONTINUE;
+        END IF;
+        step := f->'path'->>0;
+        CONTINUE WHEN step = ANY (steps) OR step = ANY (plain);
+        steps := steps || step;
+        cols := cols || (quote_ident(step) || ' ' || bench.twin_of(jsonb_build_object('fields',
+            (SELECT jsonb_agg(CASE WHEN jsonb_array_length(e->'path') = 2 THEN e - 'path'
+                                   ELSE jsonb_set(e, '{path}', (e->'path') - 0) END)
+               FROM jsonb_array_elements(node->'fields') e WHERE e->'path'->>0 = step)),
+            p_base || '_' || step));
+    END LOOP;
+    RETURN bench.twin_type(p_base, cols);
+END $$;
+
+-- bench.attr_twin(t, unix_ts): the twin made from the type alone, for when serde (or the shape)
+-- is not there: same column names, timestamptz as int8 if unix_ts (the documents' times are unix
+-- seconds), composite columns and arrays of composites recursively.
+CREATE FUNCTION bench.attr_twin(t regtype, unix_ts boolean) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    cols text[] := '{}';
     a record;
     ty text;
-    elem oid;
-    newname text := 'bench.' || quote_ident((SELECT typname FROM pg_type WHERE oid = t) || '__pop');
 BEGIN
-    IF to_regtype(newname) IS NOT NULL THEN
-        RETURN to_regtype(newname);
-    END IF;
-    SELECT typrelid INTO rel FROM pg_type WHERE oid = t;
-    FOR a IN SELECT attname, atttypid, atttypmod FROM pg_attribute
-             WHERE attrelid = rel AND attnum > 0 AND NOT attisdropped ORDER BY attnum LOOP
-        SELECT typelem INTO elem FROM pg_type WHERE oid = a.atttypid AND typcategory = 'A';
-        IF a.atttypid = 'timestamptz'::regtype THEN
+    FOR a IN SELECT attname, atttypid, atttypmod, et.oid AS elem, et.typtype AS elemtype, ct.typtype
+               FROM pg_attribute JOIN pg_type ct ON ct.oid = atttypid
+               LEFT JOIN pg_type et ON et.oid = ct.typelem AND ct.typcategory = 'A'
+              WHERE attrelid = (SELECT typrelid FROM pg_type WHERE oid = t) AND attnum > 0 AND NOT attisdropped
+              ORDER BY attnum LOOP
+        IF a.atttypid = 'timestamptz'::regtype AND unix_ts THEN
             ty := 'int8';
-        ELSIF elem IS NOT NULL AND (SELECT typtype FROM pg_type WHERE oid = elem) = 'c' THEN
-            ty := bench.pop_twin(elem::regtype)::text || '[]';
-        ELSIF (SELECT typtype FROM pg_type WHERE oid = a.atttypid) = 'c' THEN
-            ty := bench.pop_twin(a.atttypid::regtype)::text;
+        ELSIF a.elemtype = 'c' THEN
+            ty := bench.attr_twin(a.elem::regtype, unix_ts) || '[]';
+        ELSIF a.typtype = 'c' THEN
+            ty := bench.attr_twin(a.atttypid::regtype, unix_ts);
         ELSE
             ty := format_type(a.atttypid, a.atttypmod);
         END IF;
-        cols := cols || CASE WHEN cols = '' THEN '' ELSE ', ' END || quote_ident(a.attname) || ' ' || ty;
-        elem := NULL;
+        cols := cols || (quote_ident(a.attname) || ' ' || ty);
     END LOOP;
-    EXECUTE format('CREATE TYPE %s AS (%s)', newname, cols);
-    RETURN to_regtype(newname);
+    RETURN bench.twin_type((SELECT typname FROM pg_type WHERE oid = t), cols);
+END $$;
+
+-- bench.pop_twin(t, shape, unix_ts): the built-ins' twin of type t as decoded by shape; without
+-- serde or the shape, bench.attr_twin(t, unix_ts) (column names only: renamed members are missed)
+CREATE FUNCTION bench.pop_twin(t regtype, shape text, unix_ts boolean) RETURNS regtype LANGUAGE plpgsql AS $$
+DECLARE
+    d jsonb;
+BEGIN
+    BEGIN
+        d := serde_describe(shape);
+    EXCEPTION WHEN others THEN
+        RAISE WARNING 'bench: no serde_describe(%) (%): twin of % by column names only', shape, SQLERRM, t;
+        RETURN bench.attr_twin(t, unix_ts)::regtype;
+    END;
+    RETURN bench.twin_of(d, (SELECT typname FROM pg_type WHERE oid = t))::regtype;
+END $$;
+
+-- bench.nvalues(j, t): the non-NULL values in j = to_jsonb(a value of composite type t),
+-- counted per column of t at every level: a composite column counts its own columns, an array
+-- of composites its elements' columns, any other non-NULL column (scalar, array, jsonb) is 1.
+CREATE FUNCTION bench.nvalues(j jsonb, t regtype) RETURNS int LANGUAGE plpgsql STABLE AS $$
+DECLARE
+    a record;
+    v jsonb;
+    n int := 0;
+BEGIN
+    IF j IS NULL OR jsonb_typeof(j) <> 'object' THEN
+        RETURN 0;
+    END IF;
+    FOR a IN SELECT attname, atttypid, ct.typtype, et.oid AS elem, et.typtype AS elemtype
+               FROM pg_attribute JOIN pg_type ct ON ct.oid = atttypid
+               LEFT JOIN pg_type et ON et.oid = ct.typelem AND ct.typcategory = 'A'
+              WHERE attrelid = (SELECT typrelid FROM pg_type WHERE oid = t) AND attnum > 0 AND NOT attisdropped LOOP
+        v := j -> a.attname::text;
+        CONTINUE WHEN v IS NULL OR jsonb_typeof(v) = 'null';
+        IF a.typtype = 'c' THEN
+            n := n + bench.nvalues(v, a.atttypid::regtype);
+        ELSIF a.elemtype = 'c' THEN
+            n := n + (SELECT coalesce(sum(bench.nvalues(e, a.elem::regtype)), 0) FROM jsonb_array_elements(v) e);
+        ELSE
+            n := n + 1;
+        END IF;
+    END LOOP;
+    RETURN n;
+END $$;
+
+-- The documents workloads whose built-ins use a twin (filled by load.sql).
+CREATE TABLE bench.twin_workloads (workload text PRIMARY KEY, type regtype, shape text, pop_type text,
+                                   ord serial);
+
+-- bench.twin_check(): per documents workload, the values (bench.nvalues) in serde's row, in
+-- jsonb_populate_record's row on the twin, and on the original type (what the built-ins filled
+-- before twins; NULL if it fails, e.g. unix times into timestamptz). Needs serde.
+CREATE FUNCTION bench.twin_check() RETURNS TABLE (workload text, serde int, twin int, original int)
+LANGUAGE plpgsql AS $$
+DECLARE
+    w record;
+BEGIN
+    FOR w IN SELECT * FROM bench.twin_workloads ORDER BY ord LOOP
+        workload := w.workload;
+        EXECUTE format('SELECT bench.nvalues(to_jsonb(serde_decode(NULL::%s, body, %L)), %L), '
+                       'bench.nvalues(to_jsonb(jsonb_populate_record(NULL::%s, body::jsonb)), %L) '
+                       'FROM bench.docs WHERE name = %L', w.type, w.shape, w.type, w.pop_type, w.pop_type, w.workload)
+           INTO serde, twin;
+        BEGIN
+            EXECUTE format('SELECT bench.nvalues(to_jsonb(jsonb_populate_record(NULL::%s, body::jsonb)), %L) '
+                           'FROM bench.docs WHERE name = %L', w.type, w.type, w.workload) INTO original;
+        EXCEPTION WHEN others THEN
+            original := NULL;
+        END;
+        RETURN NEXT;
+    END LOOP;
 END $$;
 
 -- What users write today to validate without aborting: catch the error in plpgsql.
@@ -468,7 +661,10 @@ def main():
          f"\\copy bench.docs (name, body) FROM {sql_lit(os.path.join(out, 'docs.copy'))}",
          POP_TWIN_FN]
     L += types_sql
-    L.append("SELECT bench.pop_twin('stripe_invoice'::regtype);")
+    for w in allw:
+        if w.group == "documents":
+            L.append(f"INSERT INTO bench.twin_workloads (workload, type, shape, pop_type) VALUES ({sql_lit(w.name)}, {sql_lit(w.type)}, "
+                     f"{sql_lit(w.serde_shapes[0])}, {sql_lit(w.pop_type)});")
     for w in allw:
         L.append(f"CREATE TABLE {w.table} (id int, body text, bodyb jsonb);")
         L.append(f"ALTER TABLE {w.table} ALTER COLUMN body SET STORAGE EXTERNAL, "
@@ -495,6 +691,19 @@ EXCEPTION WHEN others THEN
 END $$;""")
     with open(os.path.join(out, "serde.sql"), "w") as f:
         f.write("\n".join(S) + "\n")
+
+    # twins.sql: the built-ins' twin types (after serde.sql: they are made from serde_describe)
+    T = ["-- generated by bench/workloads/gen.py; after load.sql and serde.sql (without serde: column names only)",
+         "\\set ON_ERROR_STOP on"]
+    for w in allw:
+        if w.group == "documents":
+            T.append(f"""DO $$ BEGIN
+    IF bench.pop_twin({sql_lit(w.type)}::regtype, {sql_lit(w.serde_shapes[0])}, {str(w.unix_ts).lower()})::text <> {sql_lit(w.pop_type)} THEN
+        RAISE EXCEPTION 'bench: the twin of {w.type} is not {w.pop_type}';
+    END IF;
+END $$;""")
+    with open(os.path.join(out, "twins.sql"), "w") as f:
+        f.write("\n".join(T) + "\n")
 
     # scripts + manifest
     man = []

@@ -517,8 +517,12 @@ literal_of(std::string_view tok)
 inline bool
 numeric_safe(std::string_view num)
 {
-	return num.size() < 16383 && !memchr(num.data(), 'e', num.size()) &&
-		!memchr(num.data(), 'E', num.size());
+	if (num.size() >= 16383)
+		return false;
+	for (char c : num)
+		if ((c | 0x20) == 'e')
+			return false;
+	return true;
 }
 
 template <class V>

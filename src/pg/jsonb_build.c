@@ -1331,10 +1331,29 @@ jb_parse_events(JbBuild *b, const sd_jev *ev)
 				jb_grow(b, 4 + (Size) ev->len);
 				break;
 			case SD_JEV_NUMBER:
-				b->p = ev->s;
-				b->end = ev->s + ev->len;
-				if (!jb_number(b, t) || b->p != b->end)
-					return false;
+				if (ev->len <= 4 && ev->s[0] >= '1' && ev->s[0] <= '9' &&
+					(ev->len < 2 || (unsigned) (ev->s[1] - '0') <= 9) &&
+					(ev->len < 3 || (unsigned) (ev->s[2] - '0') <= 9) &&
+					(ev->len < 4 || (unsigned) (ev->s[3] - '0') <= 9))
+				{
+					/* 1..9999 (the walker validated the literal): one base-10000 digit */
+					uint32		mag = 0;
+
+					for (uint32 i = 0; i < ev->len; i++)
+						mag = mag * 10 + (uint32) (ev->s[i] - '0');
+					jb_nbuf_room(b, SD_NUMERIC_MAX_FAST);
+					t->head = JT_HEAD(JT_NUM, jb_numeric_encode(false, mag, 0, 0,
+																b->w->nbuf + b->nlen));
+					t->u.off = b->nlen;
+					b->nlen += JT_N(t);
+				}
+				else
+				{
+					b->p = ev->s;
+					b->end = ev->s + ev->len;
+					if (!jb_number(b, t) || b->p != b->end)
+						return false;
+				}
 				jb_grow(b, 4 + (Size) JT_N(t));
 				break;
 			case SD_JEV_TRUE:

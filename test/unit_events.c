@@ -43,6 +43,13 @@ unit_events(void)
 	EV(jb, "{'v': 1}", "N1");
 	EV(jb, "{'v': -0.5e+10}", "N-0.5e+10");
 	EV(jb, "{'v':   12345678901234567890123 }", "N12345678901234567890123");
+	EV(jb, "{'v': [0, -0, 7, -12, 123456789012345678, 1234567890123456789, 1.0, -0.0e0]}",
+	   "[ N0 N-0 N7 N-12 N123456789012345678 N1234567890123456789 N1.0 N-0.0e0 )");
+	/* malformed numbers inside a jsonb value are still found (the integer fast path) */
+	EV(jb, "{'v': [01]}", "ERROR 22P02 $: malformed JSON: invalid number @7");
+	EV(jb, "{'v': [-01]}", "ERROR 22P02 $: malformed JSON: invalid number @7");
+	EV(jb, "{'v': [-]}", "ERROR 22P02 $: malformed JSON: invalid number @7");
+	EV(jb, "{'v': [1-2]}", "ERROR 22P02 $: malformed JSON: invalid number @7");
 	EV(jb, "{'v': true}", "T");
 	EV(jb, "{'v': false}", "F");
 	EV(jb, "{'v': 'x'}", "S'x'");

@@ -512,6 +512,25 @@ literal_of(std::string_view tok)
 
 /* ---- validating skip ---------------------------------------------------------------------- */
 
+/* -?(0|[1-9][0-9]{0,17}): a short integer literal, valid JSON */
+inline bool
+plain_int(std::string_view num)
+{
+	size_t		i = 0;
+	size_t		n = num.size();
+
+	if (n > 0 && num[0] == '-')
+		i = 1;
+	if (i >= n || n - i > 18)
+		return false;
+	if (num[i] == '0')
+		return n - i == 1;
+	for (; i < n; i++)
+		if ((unsigned) (num[i] - '0') > 9)
+			return false;
+	return true;
+}
+
 /* A valid JSON number literal without an exponent and shorter than numeric's scale limit
  * (16383 fraction digits) is always within numeric's range: nothing to check. */
 inline bool
@@ -666,9 +685,11 @@ skip_value(Walk &w, V &v)
 			{
 				std::string_view num = trimmed(tok);
 
-				if (!sd_is_json_number(num.data(), num.size()))
+				if (plain_int(num))
+					;			/* the common case: valid, and within numeric's limits */
+				else if (!sd_is_json_number(num.data(), num.size()))
 					return syntax(w, simdjson::NUMBER_ERROR, tok.data());
-				if (w.in_jsonb && !numeric_safe(num))
+				else if (w.in_jsonb && !numeric_safe(num))
 				{
 					/* jsonb stores numbers as numeric: its limits apply */
 					char		problem[SD_PROBLEM_MAX];

@@ -1251,6 +1251,38 @@ jb_emit(JbBuild *b, char *out, Size size)
 			}
 			if (unlikely((++count & 0xffff) == 0))
 				CHECK_FOR_INTERRUPTS();
+			{
+				/*
+				 * A run of scalar members, with the frame in locals: stores into out (char)
+				 * may alias the frame, so the loop below would reload it after each one.
+				 */
+				uint32		i = fr->i;
+				uint32		n = fr->n;
+				uint32		next = fr->next;
+				Size		jpos = fr->jpos;
+				Size		dstart = fr->dstart;
+				bool		object = fr->object;
+				uint32		stop = n - i > 0xffff ? i + 0xffff : n;	/* then an interrupt check */
+
+				while (i < stop)
+				{
+					ci = object ? w->mems[next + i].vidx : next;
+					t = &w->tape[ci];
+					if (JT_KIND(t) >= JT_ARR)
+						break;
+					e = jb_put_scalar(w, t, out, &pos);
+					jb_put_entry(out, jpos, object ? i + n : i, e, dstart, pos);
+					if (!object)
+						next = ci + 1;
+					i++;
+				}
+				if (unlikely(i - fr->i >= 0x1000))
+					CHECK_FOR_INTERRUPTS();
+				fr->i = i;
+				fr->next = next;
+				if (i == n)
+					continue;
+			}
 			ci = fr->object ? w->mems[fr->next + fr->i].vidx : fr->next;
 			t = &w->tape[ci];
 			if (JT_KIND(t) >= JT_ARR)

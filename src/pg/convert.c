@@ -486,7 +486,7 @@ build_jsonb_prefixed(SdConvert *cx, const ConvFrame *f, const sd_val *v)
 	PG_TRY();
 	{
 		/* from the walker's events when it left some, else from the text */
-		if (v->aux != 0 && cx->events != NULL)
+		if (v->aux != 0 && v->aux != SD_PG_AUX_JSONB && cx->events != NULL)
 			jb = sd_jsonb_from_events(cx->events + (v->aux - 1));
 		if (jb == NULL)
 			jb = sd_jsonb_from_text(v->u.s, v->len);
@@ -504,6 +504,12 @@ conv_json(SdConvert *cx, const sd_node *node, SdPgType *h, const sd_val *v, cons
 {
 	Jsonb	   *jb;
 
+	if (v->aux == SD_PG_AUX_JSONB)
+	{
+		if (node->type->kind != SD_K_JSONB)
+			conv_internal(cx, node, v);
+		return PointerGetDatum(v->u.s); /* built by the jsonb walker */
+	}
 	if (node->type->kind == SD_K_JSON)
 		return PointerGetDatum(cstring_to_text_with_len(v->u.s, (int) v->len));
 	if (node->type->kind != SD_K_JSONB)

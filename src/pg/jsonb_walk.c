@@ -714,10 +714,20 @@ jw_value(Jw *w, JsonbValue *v, const sd_node *n, JwDest dst)
 		}
 		else if (!jw_check_depth(w, v))
 			return false;
-		initStringInfo(&text);
-		jw_value_text(&text, v);
 		o = jw_slot(w, dst);
 		o->tag = SD_V_JSON;
+		if (n->kind == SD_K_JSONB && !w->collect)
+		{
+			/* jsonb from jsonb: the value's own binary (a container is copied as it is) */
+			Jsonb	   *jb = JsonbValueToJsonb(v);
+
+			o->aux = SD_PG_AUX_JSONB;
+			o->u.s = (const char *) jb;
+			o->len = VARSIZE(jb);
+			return true;
+		}
+		initStringInfo(&text);
+		jw_value_text(&text, v);
 		o->aux = 0;
 		o->u.s = text.data;
 		o->len = text.len;

@@ -167,6 +167,20 @@ def available(db, man, env=None):
 # floor
 # --------------------------------------------------------------------------------------------
 
+def floor_once(floor_bin, name, doc, runs=3, min_ms=40):
+    """ns per document of the floor program on one document (a short measurement, for the
+    rounds of cmd_warm), or None when it fails."""
+    cmd = [floor_bin, "--runs", str(runs), "--min-ms", str(min_ms), f"{name}={doc}"]
+    if os.environ.get("BENCH_NICE"):            # the same priority as the server and pgbench
+        cmd = ["nice", "-n", os.environ["BENCH_NICE"]] + cmd
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    lines = r.stdout.strip().splitlines()
+    if r.returncode != 0 or len(lines) < 2:
+        return None
+    v = dict(zip(lines[0].split("\t"), lines[1].split("\t")))
+    return float(v["touch_ns"])
+
+
 def cmd_floor(a):
     man = select_workloads(load_manifest(a.manifest), a.only, a.groups)
     args = [a.floor_bin, "--runs", str(a.runs), "--min-ms", str(a.min_ms)]
@@ -223,12 +237,16 @@ def cmd_warm(a):
         medians = {c["name"]: [] for c in comps}
         counts = {c["name"]: [] for c in comps}
         total = sum(txns[c["name"]] for c in comps)
+        floor_ns = []
         for r in range(a.rounds):
             try:
                 res = pgbench_multi(a.db, [(c["script"], txns[c["name"]]) for c in comps], total)
             except PgbenchError as e:
                 log(f"  {w['name']} round {r}: {e}")
                 res = {}
+            if a.floor_bin and w.get("doc"):
+                # the floor program in the same round, so that serde/floor is a same-time ratio
+                floor_ns.append(floor_once(a.floor_bin, w["name"], w["doc"]))
             for i, c in enumerate(comps):
                 xs = res.get(i, [])
                 counts[c["name"]].append(len(xs))
@@ -241,7 +259,7 @@ def cmd_warm(a):
         out["workloads"][w["name"]] = {"rows": w["rows"], "bytes": w["bytes"], "records": w["records"],
                                        "group": w["group"], "latency_us": lats, "median_latency_us": medians,
                                        "txns": txns, "counts": counts,
-                                       "skipped": skipped}
+                                       "skipped": skipped, "floor_ns": floor_ns}
         el = time.time() - t_start
         log(f"warm {wi + 1}/{len(man)} {w['name']}: " +
             ", ".join(f"{k}={statistics.median([x for x in v if x is not None] or [0]):.0f}µs" for k, v in lats.items())
@@ -406,6 +424,27 @@ def analyse(wres):
                 res[n].update(speedup=statistics.median(sp_net), speedup_min=min(sp_net), speedup_max=max(sp_net))
             if sp_raw:
                 res[n].update(speedup_raw=statistics.median(sp_raw))
+        # serde against the floor program measured in the same rounds: per-round ratios, with
+        # and without the fetch (detoast only) that the floor program does not do
+        fns = wres.get("floor_ns") or []
+        fd = lat.get("floor_detoast", [None] * R)
+        rf, rp, fl = [], [], []
+        for r in range(min(R, len(fns))):
+            p, f, x = lat[prim][r], floor[r] if r < len(floor) else None, fns[r]
+            if p is None or f is None or not x:
+                continue
+            net = (p - f) * 1000 / rows
+            fl.append(x)
+            rf.append(net / x)
+            d = fd[r] if r < len(fd) else None
+            if d is not None:
+                rp.append((net - max((d - f) * 1000 / rows, 0)) / x)
+        if rf:
+            res[prim].update(floor_ns=statistics.median(fl), floor_ratio=statistics.median(rf),
+                             floor_ratio_min=min(rf), floor_ratio_max=max(rf))
+        if rp:
+            res[prim].update(parse_ratio=statistics.median(rp), parse_ratio_min=min(rp),
+                             parse_ratio_max=max(rp))
     return prim, res
 
 
@@ -457,7 +496,11 @@ def cmd_report(a):
           "(`STORAGE EXTERNAL`), so no competitor pays decompression; *detoast only* shows what "
           "fetching the stored bytes costs by itself (it is inside every net number). "
           "*simdjson floor* = bench/floor.cpp (On-Demand, every value touched) on the same bytes, "
-          "and *serde/floor* = serde net ÷ that.", ""]
+          "run once in every round right after that round's pgbench run (median over rounds), "
+          "and *serde/floor* = serde net ÷ that, per round: median [min–max]. The floor program reads bytes already in memory; "
+          "*(serde − detoast)/floor* leaves out fetching them (*detoast only*, paid by every "
+          "competitor alike): parse + conversion against parse, the quantity the 3× target bounds "
+          "(\"conversion to Datums costs no more than twice the parse\").", ""]
 
     csv_rows = []
     targets = []
@@ -475,7 +518,8 @@ def cmd_report(a):
             cols = ["serde_each_text", "serde_each_jsonb", "serde_array_text"] + list(BUILTINS_BATCH)
         else:
             cols = ["serde_valid_text", "serde_valid_jsonb", "try_jsonb_populate_record", "twin_serde_valid"]
-        hdr = ["workload", "bytes", "rows"] + [LABEL[c] for c in cols] + ["floor / detoast (raw)", "simdjson floor", "serde/floor"]
+        hdr = ["workload", "bytes", "rows"] + [LABEL[c] for c in cols] + ["floor / detoast (raw)", "simdjson floor", "serde/floor",
+                                                        "(serde − detoast)/floor"]
         L.append("| " + " | ".join(hdr) + " |")
         L.append("|" + "---|" * len(hdr))
         notes = []
@@ -500,13 +544,34 @@ def cmd_report(a):
             fd = res.get("floor_detoast", {})
             cells.append(f"{fmt_ns(fl.get('raw_ns'))} / {fmt_ns(fd.get('net_ns'))}")
             fdoc = floor["docs"].get(n)
-            cells.append(f"{fmt_ns(fdoc['touch_ns'])}" + ("" if fdoc['status'] == "ok" else " (error)") if fdoc else "")
+            pr = res.get(prim, {}) if prim else {}
             ratio_floor = None
-            if fdoc and prim and res.get(prim, {}).get("net_ns"):
-                ratio_floor = res[prim]["net_ns"] / fdoc["touch_ns"]
+            ratio_parse = None
+            if pr.get("floor_ratio") is not None:
+                # measured in the same rounds as serde (median of per-round ratios [min–max])
+                cells.append(fmt_ns(pr["floor_ns"]) + ("" if not fdoc or fdoc["status"] == "ok" else " (error)"))
+                ratio_floor = pr["floor_ratio"]
+                cells.append(f"{ratio_floor:.1f}× [{pr['floor_ratio_min']:.1f}–{pr['floor_ratio_max']:.1f}]")
+                # the floor program reads bytes already in memory: without the fetch (detoast)
+                # that every competitor pays, serde's time is parse + conversion, which the
+                # target bounds ("conversion to Datums costs no more than twice the parse")
+                if pr.get("parse_ratio") is not None:
+                    ratio_parse = pr["parse_ratio"]
+                    cells.append(f"{ratio_parse:.1f}× [{pr['parse_ratio_min']:.1f}–{pr['parse_ratio_max']:.1f}]")
+                else:
+                    cells.append("")
+            elif fdoc and pr.get("net_ns"):
+                # no per-round floor (an older warm.json): the separate floor run
+                cells.append(f"{fmt_ns(fdoc['touch_ns'])}" + ("" if fdoc['status'] == "ok" else " (error)"))
+                ratio_floor = pr["net_ns"] / fdoc["touch_ns"]
                 cells.append(f"{ratio_floor:.1f}×")
+                if fd.get("net_ns") is not None:
+                    ratio_parse = (pr["net_ns"] - max(fd["net_ns"], 0)) / fdoc["touch_ns"]
+                    cells.append(f"{ratio_parse:.1f}×")
+                else:
+                    cells.append("")
             else:
-                cells.append("")
+                cells += [f"{fmt_ns(fdoc['touch_ns'])}" if fdoc else "", "", ""]
             L.append("| " + " | ".join(cells) + " |")
             for note in w.get("notes", []):
                 notes.append(f"`{n}`: {note}")
@@ -526,7 +591,8 @@ def cmd_report(a):
                                  "speedup_net_min": round(d["speedup_min"], 3) if d.get("speedup") else "",
                                  "speedup_net_max": round(d["speedup_max"], 3) if d.get("speedup") else "",
                                  "speedup_raw_median": round(d["speedup_raw"], 3) if d.get("speedup_raw") else "",
-                                 "simdjson_floor_ns": fdoc["touch_ns"] if fdoc else "",
+                                 "simdjson_floor_ns": (pr.get("floor_ns") or (fdoc["touch_ns"] if fdoc else ""))
+                                 if c == prim else (fdoc["touch_ns"] if fdoc else ""),
                                  "rounds": len(wr["latency_us"].get(c, []))})
             if prim and g != "errors":
                 chart.append((n, {c: res[c].get("speedup") for c in res if res[c].get("speedup") and c in
@@ -539,7 +605,11 @@ def cmd_report(a):
                         targets.append((f"{n}: serde ≥ {want:g}× faster than {LABEL[comp]}", f"{d['speedup']:.2f}×",
                                         d["speedup"] >= want))
                 if ratio_floor:
-                    targets.append((f"{n}: serde within 3× of the simdjson floor", f"{ratio_floor:.2f}×", ratio_floor <= 3))
+                    targets.append((f"{n}: serde within 3× of the simdjson floor (fetch included)",
+                                    f"{ratio_floor:.2f}×", ratio_floor <= 3))
+                if ratio_parse:
+                    targets.append((f"{n}: serde within 3× of the simdjson floor (parse + conversion: "
+                                    f"net less detoast only)", f"{ratio_parse:.2f}×", ratio_parse <= 3))
             if n == "batch1000" and prim == "serde_each_text":
                 d = res.get("jsonb_populate_recordset", {})
                 if d.get("speedup"):
@@ -826,6 +896,7 @@ def main():
     p.add_argument("--floor-bin", required=True); p.add_argument("--runs", type=int, default=7)
     p.add_argument("--min-ms", type=float, default=150); p.add_argument("--out", required=True)
     p = sub.add_parser("warm"); common(p)
+    p.add_argument("--floor-bin", help="also run the floor program once per round")
     p.add_argument("--rounds", type=int, default=5); p.add_argument("--target-ms", type=float, default=500)
     p.add_argument("--min-txns", type=int, default=8); p.add_argument("--out", required=True)
     p = sub.add_parser("cold"); common(p)

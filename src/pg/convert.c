@@ -592,6 +592,9 @@ conv_array(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame 
 	return PointerGetDatum(a);
 }
 
+/* a row's values and nulls on the stack up to this many columns (else palloc'd) */
+#define SD_ROW_STACK_COLS 16
+
 static bool
 is_variant_column(const sd_node *node, int col)
 {
@@ -605,16 +608,21 @@ static Datum
 conv_row(SdConvert *cx, const sd_node *node, SdPgType *h, const sd_val *v, const ConvFrame *f)
 {
 	TupleDesc	td = h->tupdesc;
-	Datum	   *vals;
-	bool	   *nulls;
+	Datum		vbuf[SD_ROW_STACK_COLS];
+	bool		nbuf[SD_ROW_STACK_COLS];
+	Datum	   *vals = vbuf;
+	bool	   *nulls = nbuf;
 	ConvFrame	fr;
 	HeapTuple	tup;
 
 	if (td == NULL || v->len != (uint32) node->nfields || node->nfields != h->ncols)
 		conv_internal(cx, node, v);
 	check_stack_depth();
-	vals = palloc(sizeof(Datum) * Max(td->natts, 1));
-	nulls = palloc(sizeof(bool) * Max(td->natts, 1));
+	if (td->natts > SD_ROW_STACK_COLS)
+	{
+		vals = palloc(sizeof(Datum) * td->natts);
+		nulls = palloc(sizeof(bool) * td->natts);
+	}
 	memset(nulls, true, sizeof(bool) * Max(td->natts, 1));
 	fr.up = f;
 	fr.index = 0;
@@ -633,8 +641,11 @@ conv_row(SdConvert *cx, const sd_node *node, SdPgType *h, const sd_val *v, const
 			return (Datum) 0;
 	}
 	tup = heap_form_tuple(td, vals, nulls);
-	pfree(vals);
-	pfree(nulls);
+	if (vals != vbuf)
+	{
+		pfree(vals);
+		pfree(nulls);
+	}
 	return HeapTupleGetDatum(tup);
 }
 

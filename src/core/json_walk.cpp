@@ -1681,6 +1681,8 @@ walk_init(Walk &w, sd_decoder *d, const sd_plan *plan, size_t len, const sd_limi
 	w.collect = nullptr;
 	w.consumed = false;
 	w.in_jsonb = false;
+	w.ev = false;
+	w.ev_start = 0;
 }
 
 void *

@@ -251,7 +251,115 @@ typedef struct walkctx
 	uint32_t	tape_len;
 	size_t		doclen;
 	fz_buf	   *out;
+	const sd_jev *jev;
+	uint32_t	jev_len;
 } walkctx;
+
+/* (the fuzz targets' depth limits are far below) */
+#define FZ_EVENT_DEPTH 1024
+
+/* The values in valid JSON text: containers, scalars, strings that are not keys. */
+static uint64_t
+count_values(const char *s, size_t n)
+{
+	uint64_t	c = 0;
+
+	for (size_t i = 0; i < n; i++)
+	{
+		char		ch = s[i];
+
+		if (ch == '{' || ch == '[')
+			c++;
+		else if (ch == '"')
+		{
+			size_t		j = i + 1;
+			size_t		k;
+
+			while (j < n && s[j] != '"')
+				j += s[j] == '\\' ? 2 : 1;
+			for (k = j + 1; k < n && strchr(" \n\r\t", s[k]) && s[k]; k++)
+				;
+			if (!(k < n && s[k] == ':'))
+				c++;
+			i = j;
+		}
+		else if (ch == '-' || (ch >= '0' && ch <= '9') || ch == 't' || ch == 'f' || ch == 'n')
+		{
+			c++;
+			while (i + 1 < n && !strchr(",]} \n\r\t", s[i + 1]))
+				i++;
+		}
+	}
+	return c;
+}
+
+/*
+ * The events of one jsonb value (sd_decoder_events): in range, one value (a scalar, or a
+ * container with balanced ends), keys only as object members each followed by a value, numbers
+ * valid JSON number literals, strings and keys without NUL (jsonb cannot hold \u0000), and as
+ * many values as the value's JSON text holds (count_values).
+ */
+static void
+check_events(const walkctx *w, const sd_val *v)
+{
+	uint32_t	i = v->aux - 1;
+	int			depth = 0;
+	bool		in_object[FZ_EVENT_DEPTH + 1];
+	bool		want_value = false;
+	uint64_t	values = 0;
+
+	do
+	{
+		const sd_jev *e;
+
+		FZ_ASSERT(i < w->jev_len, "event %u past the %u events", i, w->jev_len);
+		e = &w->jev[i++];
+		if (depth > 0 && in_object[depth] && !want_value)
+		{
+			FZ_ASSERT(e->kind == SD_JEV_KEY || e->kind == SD_JEV_END,
+					  "object member without a key (event kind %u)", e->kind);
+			if (e->kind == SD_JEV_KEY)
+			{
+				FZ_ASSERT(e->s != NULL || e->len == 0, "key without bytes");
+				FZ_ASSERT(e->len == 0 || memchr(e->s, 0, e->len) == NULL, "NUL in a jsonb key");
+				want_value = true;
+				continue;
+			}
+		}
+		FZ_ASSERT(e->kind != SD_JEV_KEY, "key outside an object");
+		if (e->kind == SD_JEV_END)
+		{
+			FZ_ASSERT(depth > 0 && !want_value, "unbalanced end");
+			depth--;
+			continue;
+		}
+		want_value = false;
+		values++;
+		switch (e->kind)
+		{
+			case SD_JEV_OBJECT:
+			case SD_JEV_ARRAY:
+				FZ_ASSERT(depth < FZ_EVENT_DEPTH, "events nest %d deep", depth);
+				in_object[++depth] = e->kind == SD_JEV_OBJECT;
+				break;
+			case SD_JEV_NUMBER:
+				FZ_ASSERT(e->s && sd_is_json_number(e->s, e->len), "number event %.*s",
+						  (int) e->len, e->s ? e->s : "");
+				break;
+			case SD_JEV_STRING:
+				FZ_ASSERT(e->len == 0 || memchr(e->s, 0, e->len) == NULL, "NUL in a jsonb string");
+				break;
+			case SD_JEV_TRUE:
+			case SD_JEV_FALSE:
+			case SD_JEV_NULL:
+				break;
+			default:
+				FZ_ASSERT(false, "event kind %u", e->kind);
+		}
+	} while (depth > 0);
+	FZ_ASSERT(values == count_values(v->u.s, v->len), "%llu events for %llu values",
+			  (unsigned long long) values, (unsigned long long) count_values(v->u.s, v->len));
+}
 
 static void
 walk(walkctx *w, uint32_t idx, const sd_node *n, int depth)
@@ -409,6 +517,9 @@ walk(walkctx *w, uint32_t idx, const sd_node *n, int depth)
 				FZ_ASSERT(sd_json_validate(NULL, v->u.s, v->len, &err),
 						  "json value is not valid JSON (%s at %lld): %.*s", err.problem,
 						  (long long) err.offset, (int) (v->len > 200 ? 200 : v->len), v->u.s);
+				FZ_ASSERT(v->aux == 0 || n->type->kind == SD_K_JSONB, "events for a json column");
+				if (v->aux != 0)
+					check_events(w, v);
 				if (w->out)
 				{
 					fz_put(w->out, "J", 1);
@@ -463,7 +574,7 @@ void
 fz_check_tape(const sd_plan *plan, const sd_decoder *d, uint32_t root, const sd_node *node,
 			  size_t doclen, fz_buf *out)
 {
-	walkctx		w = {plan, d->tape, d->tape_len, doclen, out};
+	walkctx		w = {plan, d->tape, d->tape_len, doclen, out, d->jev, d->jev_len};
 
 	FZ_ASSERT(d->tape != NULL || d->tape_len == 0, "no tape");
 	walk(&w, root, node, 0);

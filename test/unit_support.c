@@ -200,7 +200,7 @@ render(const sd_plan *plan, const sd_val *tape, const sd_val *v, const sd_node *
 	put(buf);
 }
 
-static const char *render_error(const sd_error *err);
+
 static sd_decoder *dec;
 
 /* ---- jsonb events ------------------------------------------------------------------------- */
@@ -263,32 +263,6 @@ collect_events(const sd_val *tape, const sd_val *v, bool *any)
 		render_events(sd_decoder_events(dec) + (v->aux - 1));
 }
 
-/* Every SD_V_JSON value of the result (depth first): its events, or "none". */
-const char *
-ut_decode_events(const sd_type *t, const char *options, const char *doc)
-{
-	sd_error	err;
-	sd_plan    *plan = sd_compile("T", options, strlen(options), t, NULL, NULL, &err);
-	uint32_t	root;
-	const sd_val *tape;
-	bool		any = false;
-
-	if (!plan)
-		return render_error(&err);
-	if (!dec)
-		dec = sd_decoder_create(NULL);
-	if (!sd_decode_json(dec, plan, NULL, doc, strlen(doc), NULL, &root, &err))
-	{
-		sd_plan_free(plan);
-		return render_error(&err);
-	}
-	outlen = 0;
-	out[0] = '\0';
-	tape = sd_decoder_tape(dec);
-	collect_events(tape, &tape[root], &any);
-	sd_plan_free(plan);
-	return out;
-}
 
 static const char *
 render_error(const sd_error *err)
@@ -303,8 +277,6 @@ render_error(const sd_error *err)
 	return out;
 }
 
-static sd_decoder *dec;
-
 const char *
 ut_compile(const sd_type *t, const char *options)
 {
@@ -317,25 +289,54 @@ ut_compile(const sd_type *t, const char *options)
 	return "ok";
 }
 
-const char *
-ut_decode(const sd_type *t, const char *options, const char *doc)
+/* Compiles and decodes: NULL with *plan (to free) and *root, or the rendered error. */
+static const char *
+compile_decode(const sd_type *t, const char *options, const char *doc, sd_plan **plan,
+			   uint32_t *root)
 {
 	sd_error	err;
-	sd_plan    *plan = sd_compile("T", options, strlen(options), t, NULL, NULL, &err);
-	uint32_t	root;
 
-	if (!plan)
+	*plan = sd_compile("T", options, strlen(options), t, NULL, NULL, &err);
+	if (!*plan)
 		return render_error(&err);
 	if (!dec)
 		dec = sd_decoder_create(NULL);
-	if (!sd_decode_json(dec, plan, NULL, doc, strlen(doc), NULL, &root, &err))
+	if (!sd_decode_json(dec, *plan, NULL, doc, strlen(doc), NULL, root, &err))
 	{
-		sd_plan_free(plan);
+		sd_plan_free(*plan);
 		return render_error(&err);
 	}
 	outlen = 0;
 	out[0] = '\0';
+	return NULL;
+}
+
+const char *
+ut_decode(const sd_type *t, const char *options, const char *doc)
+{
+	sd_plan    *plan;
+	uint32_t	root;
+	const char *e = compile_decode(t, options, doc, &plan, &root);
+
+	if (e)
+		return e;
 	render(plan, sd_decoder_tape(dec), &sd_decoder_tape(dec)[root], sd_plan_root(plan));
+	sd_plan_free(plan);
+	return out;
+}
+
+/* Every SD_V_JSON value of the result (depth first): its events, or "none". */
+const char *
+ut_decode_events(const sd_type *t, const char *options, const char *doc)
+{
+	sd_plan    *plan;
+	uint32_t	root;
+	bool		any = false;
+	const char *e = compile_decode(t, options, doc, &plan, &root);
+
+	if (e)
+		return e;
+	collect_events(sd_decoder_tape(dec), &sd_decoder_tape(dec)[root], &any);
 	sd_plan_free(plan);
 	return out;
 }

@@ -296,3 +296,7 @@ SELECT count(*) AS from_jsonb,
 SELECT events, pg_temp.cmp(doc) AS outcome, length(doc)
   FROM (VALUES (1048576, '[' || repeat('[1.5, "s", {"k": null}], ', 131071) || '0, 1, 2, 3, 4, 5]'),
                (1048577, '[' || repeat('[1.5, "s", {"k": null}], ', 131071) || '0, 1, 2, 3, 4, 5, 6]')) v(events, doc);
+-- small integers (1..9999 are built without the number parser), at and around the boundaries
+SELECT pg_temp.cmp('[0, 1, 9, 10, 99, 100, 999, 1000, 9999, 10000, 99999, -1, -9999, -10000, 1.0, 10e0, 9999.0, 09]') AS invalid_09,
+       pg_temp.cmp('[0, 1, 9, 10, 99, 100, 999, 1000, 9999, 10000, 99999, -1, -9999, -10000, 1.0, 10e0, 9999.0]') AS small_ints,
+       pg_temp.cmp('{"a": 7, "b": [5, {"c": 9999}], "d": 10000}') AS nested;

@@ -274,8 +274,9 @@ sd_numeric_fast(const char *s, size_t len, int32 typmod, Numeric *out)
 #define JT_TRUE		2
 #define JT_STR		3
 #define JT_NUM		4
-#define JT_ARR		5
-#define JT_OBJ		6
+#define JT_INT		5			/* 1..9999: its numeric written straight from u.off */
+#define JT_ARR		6			/* containers last: JT_KIND(t) >= JT_ARR */
+#define JT_OBJ		7
 
 #define JT_HEAD(kind, n)	(((uint32) (kind) << 28) | (uint32) (n))
 #define JT_KIND(t)			((t)->head >> 28)
@@ -289,7 +290,8 @@ typedef struct JbTok
 	union
 	{
 		const char *s;			/* JT_STR: the bytes */
-		Size		off;		/* JT_NUM: offset of the numeric's bytes in nbuf */
+		Size		off;		/* JT_NUM: offset of the numeric's bytes in nbuf; JT_INT: the
+								 * value */
 		struct
 		{
 			uint32		end;	/* the token after the container's last member's subtree */
@@ -521,6 +523,7 @@ jb_datalen(const JbTok *t, bool *align)
 			*align = false;
 			return JT_N(t);
 		case JT_NUM:
+		case JT_INT:
 			*align = true;
 			return JT_N(t);
 		case JT_ARR:
@@ -1143,6 +1146,15 @@ jb_put_scalar(const JbBufs *w, const JbTok *t, char *out, Size *wp)
 				*wp = pos + pad + len;
 				return JENTRY_ISNUMERIC | (uint32) (pad + len);
 			}
+		case JT_INT:
+			{
+				Size		pad = INTALIGN(pos) - pos;
+
+				memset(out + pos, 0, pad);
+				(void) jb_numeric_encode(false, (uint64) t->u.off, 0, 0, out + pos + pad);
+				*wp = pos + pad + len;
+				return JENTRY_ISNUMERIC | (uint32) (pad + len);
+			}
 		case JT_TRUE:
 			return JENTRY_ISBOOL_TRUE;
 		case JT_FALSE:
@@ -1373,11 +1385,9 @@ jb_parse_events(JbBuild *b, const sd_jev *ev)
 
 					for (uint32 i = 0; i < ev->len; i++)
 						mag = mag * 10 + (uint32) (ev->s[i] - '0');
-					jb_nbuf_room(b, SD_NUMERIC_MAX_FAST);
-					t->head = JT_HEAD(JT_NUM, jb_numeric_encode(false, mag, 0, 0,
-																b->w->nbuf + b->nlen));
-					t->u.off = b->nlen;
-					b->nlen += JT_N(t);
+					/* what jb_numeric_encode writes for it: varlena, short header, one digit */
+					t->head = JT_HEAD(JT_INT, VARHDRSZ + 4);
+					t->u.off = mag;
 				}
 				else
 				{

@@ -300,3 +300,11 @@ SELECT events, pg_temp.cmp(doc) AS outcome, length(doc)
 SELECT pg_temp.cmp('[0, 1, 9, 10, 99, 100, 999, 1000, 9999, 10000, 99999, -1, -9999, -10000, 1.0, 10e0, 9999.0, 09]') AS invalid_09,
        pg_temp.cmp('[0, 1, 9, 10, 99, 100, 999, 1000, 9999, 10000, 99999, -1, -9999, -10000, 1.0, 10e0, 9999.0]') AS small_ints,
        pg_temp.cmp('{"a": 7, "b": [5, {"c": 9999}], "d": 10000}') AS nested;
+-- the same documents as NDJSON lines (each line's events point into that line's own copy)
+SELECT count(*) AS ndjson_rows,
+       count(*) FILTER (WHERE NOT (e.v IS NOT DISTINCT FROM r.doc::jsonb AND pg_temp.img_eq(e.v, r.doc::jsonb))) AS not_same
+  FROM (SELECT string_agg('{"v": ' || replace(doc, E'\n', ' ') || '}', E'\n' ORDER BY i) AS nd
+          FROM jbb_random WHERE doc <> 'null') a,
+       LATERAL serde_decode_each(NULL::jbb_one, a.nd, 'JbbOne') WITH ORDINALITY e(v, ord)
+  JOIN (SELECT row_number() OVER (ORDER BY i) AS ord, doc FROM jbb_random WHERE doc <> 'null') r
+    ON r.ord = e.ord;

@@ -2,6 +2,9 @@
  * json_walk.cpp — the JSON decoder: walks a document with simdjson On-Demand, driven by the plan,
  * and writes the value tape.  Every byte is validated (values the shape ignores are walked too),
  * every value is checked against its column, and errors carry a jsonpath and a byte offset.
+ * A jsonb column's value is walked once, and what the walk reads (keys and strings unescaped,
+ * number literals, container bounds) is also written as events (sd_jev), from which the host
+ * builds its jsonb without parsing the text again.
  *
  * This file is compiled once per SIMD kernel (-DSD_KERNEL=haswell with the matching -march and
  * SIMDJSON_BUILTIN_IMPLEMENTATION); json_dispatch.cpp picks one at load time.  Everything here

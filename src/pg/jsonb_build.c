@@ -27,6 +27,11 @@
  * the caller then calls jsonb_in, which raises the error it always raised.  A running lower
  * bound of the binary size (jb_grow) raises jsonb's 54000 as soon as the value cannot fit.
  *
+ * sd_jsonb_from_events() does the same from the events the text walker wrote for the value
+ * (serde_core.h, sd_jev): pass 1 reads the events instead of the text — no whitespace, quotes or
+ * escapes to scan, keys and strings already unescaped — and 1..9999 become JT_INT tokens whose
+ * numeric is written at emit; pass 2 is shared.
+ *
  * sd_numeric_fast() builds the numeric of a plain decimal literal, applying a numeric(p,s)
  * typmod the way numeric_in does (scale filled up or trailing zeros dropped; what needs
  * rounding or overflows goes to numeric_in).

@@ -3,7 +3,8 @@
  * trip), driven by the same plan as the JSON text decoder and writing the same value tape, so
  * that results and errors match text input apart from jsonb's own normalisation (DESIGN §3.3:
  * numbers already normalised, members in jsonb's key order, duplicates gone, no byte offsets).
- * Column rules come from the core's sd_convert_*; this file only walks.
+ * Column rules come from the core's sd_convert_*; this file only walks.  A jsonb column's value
+ * is handed over as a finished Jsonb (the container's own bytes; sd_val.aux SD_PG_AUX_JSONB).
  */
 #include "serde_pg.h"
 #include "jsonb_walk.h"

@@ -151,6 +151,12 @@ SET serde.max_document_bytes = 64;
 SELECT serde_decode(NULL::jsonb, '{"a": "0123456789012345678901234567890123456789012345678901234567890123456789"}'::jsonb);
 RESET serde.max_document_bytes;
 
+-- several jsonb results of jsonb documents in one row: each is the caller's own copy (before
+-- the fix, every column showed the last one: the walker's memory is reused by the next call)
+SELECT serde_decode(NULL::jsonb, '5'::jsonb) AS a, serde_decode(NULL::jsonb, '"x"'::jsonb) AS b,
+       serde_decode(NULL::jsonb, '{"q": 1}'::jsonb) AS c, serde_decode(NULL::jsonb, '[7]'::jsonb) AS d,
+       serde_decode(NULL::jsonb[], '[[1], {"k": 2}]'::jsonb) AS e, serde_decode(NULL::jsonb, '[8]') AS f;
+
 -- clean up
 SELECT serde_unregister('JbRow'), serde_unregister('JbCoerce'), serde_unregister('JbText'), serde_unregister('JbStrict');
 DROP TABLE jb_docs;

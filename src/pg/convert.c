@@ -506,9 +506,15 @@ conv_json(SdConvert *cx, const sd_node *node, SdPgType *h, const sd_val *v, cons
 
 	if (v->aux == SD_PG_AUX_JSONB)
 	{
+		Jsonb	   *copy;
+
 		if (node->type->kind != SD_K_JSONB)
 			conv_internal(cx, node, v);
-		return PointerGetDatum(v->u.s); /* built by the jsonb walker */
+		/* built by the jsonb walker in its own memory, which the next document reuses: the
+		 * result must live in the caller's */
+		copy = palloc(v->len);
+		memcpy(copy, v->u.s, v->len);
+		return PointerGetDatum(copy);
 	}
 	if (node->type->kind == SD_K_JSON)
 		return PointerGetDatum(cstring_to_text_with_len(v->u.s, (int) v->len));

@@ -140,6 +140,13 @@ SELECT d, serde_valid(NULL::er_line, d) AS valid, (SELECT count(*) FROM serde_er
   FROM (VALUES ('{"sku": "a", "qty": 1, "price": 1}'), ('{"sku": "a", "qty": 1}'), ('{"sku": "a"}'),
                ('{"sku": "abcdefg", "qty": 1, "price": 1}'), ('[]'), ('{'), ('null')) v(d);
 
+-- errors inside a jsonb value (numeric's limits, \u0000) are reported where they are, each of
+-- them, and the walk goes on after them, as serde_decode reports the first (before the fix, a
+-- member of an object inside the jsonb value gave one 22P02 "malformed JSON" at $)
+SELECT * FROM serde_errors(NULL::jsonb, '{"a": "\u0000", "b": 1e999999999999, "c": [1, 2e999999999999]}');
+SELECT * FROM serde_errors(NULL::jsonb[], '[{"k": 1e999999999999}, "ok", {"k": [2e999999999999]}]');
+SELECT serde_decode(NULL::jsonb, '{"a": {"b": 1e999999999999}}');
+
 SELECT p.oid::regprocedure, p.provolatile, p.proparallel, p.prorows
   FROM pg_proc p WHERE p.proname = 'serde_errors' ORDER BY 1::text;
 

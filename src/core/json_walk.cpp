@@ -576,12 +576,28 @@ event(Walk &w, uint32_t kind, const char *s, size_t len, const char *at)
 	return true;
 }
 
+inline bool recover(Walk &w, uint32_t depth);
+
+/*
+ * A value error found while skipping (inside a jsonb value: \u0000, numeric's limits): in
+ * serde_errors' mode it is recorded and the skip goes on, so that the rest of the value is
+ * still walked and the iterator stays in step; else the walk stops.
+ */
+inline bool
+skip_value_error(Walk &w)
+{
+	return recover(w, w.depth);
+}
+
 /* A string inside a jsonb value: jsonb cannot hold \u0000. */
 inline bool
 jsonb_string_ok(Walk &w, std::string_view s, const char *at)
 {
 	if (w.in_jsonb && memchr(s.data(), 0, s.size()))
-		return fail(w, SD_E_KIND, at, "\\u0000 cannot be stored in jsonb");
+	{
+		fail(w, SD_E_KIND, at, "\\u0000 cannot be stored in jsonb");
+		return skip_value_error(w);
+	}
 	return true;
 }
 
@@ -699,7 +715,10 @@ skip_value(Walk &w, V &v)
 					sd_code		c = sd_check_numeric(num.data(), num.size(), -1, -1, problem);
 
 					if (c != SD_OK)
-						return fail(w, c, tok.data(), "%s", problem);
+					{
+						fail(w, c, tok.data(), "%s", problem);
+						return skip_value_error(w);
+					}
 				}
 				return event(w, SD_JEV_NUMBER, num.data(), num.size(), tok.data());
 			}

@@ -887,7 +887,7 @@ decode_array(Walk &w, ond::array arr, const sd_node *n, Dest dst, const char *at
 	uint32_t	start = w.d->stack_len;
 	uint64_t	i = 0;
 
-	if (!container_guard(w, at) || !event(w, SD_JEV_ARRAY, nullptr, 0, at))
+	if (!container_guard(w, at))
 		return false;
 	for (auto er : arr)
 	{

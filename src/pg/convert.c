@@ -506,15 +506,14 @@ conv_json(SdConvert *cx, const sd_node *node, SdPgType *h, const sd_val *v, cons
 
 	if (v->aux == SD_PG_AUX_JSONB)
 	{
-		Jsonb	   *copy;
-
+		/* a container of a jsonb document: its bytes are the Jsonb's (copied into the result's
+		 * memory: the document's goes away after the call) */
 		if (node->type->kind != SD_K_JSONB)
 			conv_internal(cx, node, v);
-		/* built by the jsonb walker in its own memory, which the next document reuses: the
-		 * result must live in the caller's */
-		copy = palloc(v->len);
-		memcpy(copy, v->u.s, v->len);
-		return PointerGetDatum(copy);
+		jb = palloc(VARHDRSZ + v->len);
+		SET_VARSIZE(jb, VARHDRSZ + v->len);
+		memcpy(VARDATA(jb), v->u.s, v->len);
+		return PointerGetDatum(jb);
 	}
 	if (node->type->kind == SD_K_JSON)
 		return PointerGetDatum(cstring_to_text_with_len(v->u.s, (int) v->len));

@@ -3,8 +3,9 @@
  * trip), driven by the same plan as the JSON text decoder and writing the same value tape, so
  * that results and errors match text input apart from jsonb's own normalisation (DESIGN §3.3:
  * numbers already normalised, members in jsonb's key order, duplicates gone, no byte offsets).
- * Column rules come from the core's sd_convert_*; this file only walks.  A jsonb column's value
- * is handed over as a finished Jsonb (the container's own bytes; sd_val.aux SD_PG_AUX_JSONB).
+ * Column rules come from the core's sd_convert_*; this file only walks.  A jsonb column whose
+ * value is a container is handed over as that container's bytes in the document (sd_val.aux
+ * SD_PG_AUX_JSONB), which become the Jsonb as they are.
  */
 #include "serde_pg.h"
 #include "jsonb_walk.h"
@@ -717,14 +718,13 @@ jw_value(Jw *w, JsonbValue *v, const sd_node *n, JwDest dst)
 			return false;
 		o = jw_slot(w, dst);
 		o->tag = SD_V_JSON;
-		if (n->kind == SD_K_JSONB && !w->collect)
+		if (n->kind == SD_K_JSONB && v->type == jbvBinary && !w->collect)
 		{
-			/* jsonb from jsonb: the value's own binary (a container is copied as it is) */
-			Jsonb	   *jb = JsonbValueToJsonb(v);
-
+			/* jsonb from jsonb: the container itself, in the document (which outlives the
+			 * conversion); the converter copies it into the result */
 			o->aux = SD_PG_AUX_JSONB;
-			o->u.s = (const char *) jb;
-			o->len = VARSIZE(jb);
+			o->u.s = (const char *) v->val.binary.data;
+			o->len = v->val.binary.len;
 			return true;
 		}
 		initStringInfo(&text);

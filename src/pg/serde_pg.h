@@ -209,8 +209,8 @@ extern void sd_pg_cache_stats(SdCacheStats *stats);
 
 /* ---- tape -> Datum (convert.c) ------------------------------------------------------------ */
 
-/* sd_val.aux of an SD_V_JSON that the jsonb walker made for a jsonb column: u.s is the
- * finished Jsonb (len its size), not JSON text */
+/* sd_val.aux of an SD_V_JSON that the jsonb walker made for a jsonb column: u.s/len are a
+ * JsonbContainer inside the document (the Jsonb's data), not JSON text */
 #define SD_PG_AUX_JSONB UINT32_MAX
 
 typedef struct SdConvert

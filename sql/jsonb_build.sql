@@ -300,6 +300,17 @@ SELECT events, pg_temp.cmp(doc) AS outcome, length(doc)
 SELECT pg_temp.cmp('[0, 1, 9, 10, 99, 100, 999, 1000, 9999, 10000, 99999, -1, -9999, -10000, 1.0, 10e0, 9999.0, 09]') AS invalid_09,
        pg_temp.cmp('[0, 1, 9, 10, 99, 100, 999, 1000, 9999, 10000, 99999, -1, -9999, -10000, 1.0, 10e0, 9999.0]') AS small_ints,
        pg_temp.cmp('{"a": 7, "b": [5, {"c": 9999}], "d": 10000}') AS nested;
+-- arrays that begin with small integers are taken in one run (jb_small_int_run) until the first
+-- other value: runs ended by the array's end, by 0, 10000, a fraction, a string, a container;
+-- runs inside runs; runs longer than the 32-entry offset stride and than 65,535 elements
+SELECT pg_temp.cmp('[1, 2, 3]') AS run_to_end,
+       pg_temp.cmp('[1, 2, 0, 3, 10000, 4, 9999]') AS run_broken,
+       pg_temp.cmp('[5, "s", 6, [7, 8], {"k": 9}, 10, 1.5, 11, true, 12, null]') AS run_mixed,
+       pg_temp.cmp('[[1, 2], [3, 4, 5], [], [[6]], [7, [8, [9]]]]') AS nested_runs,
+       pg_temp.cmp(E'[\n  97,\n  112\n  ]') AS pretty,
+       pg_temp.cmp('[' || (SELECT string_agg((i % 9999 + 1)::text, ', ') FROM generate_series(1, 100) i) || ', "x", 1]') AS run_100,
+       pg_temp.cmp('[' || (SELECT string_agg((i % 9999 + 1)::text, ',') FROM generate_series(1, 70000) i) || ']') AS run_70000,
+       pg_temp.cmp('{"h": [{"a": [' || (SELECT string_agg((i % 250 + 1)::text, ',') FROM generate_series(1, 40) i) || ']}, {"b": [104, 105]}]}') AS headers_like;
 -- the same documents as NDJSON lines (each line's events point into that line's own copy)
 SELECT count(*) AS ndjson_rows,
        count(*) FILTER (WHERE NOT (e.v IS NOT DISTINCT FROM r.doc::jsonb AND pg_temp.img_eq(e.v, r.doc::jsonb))) AS not_same

@@ -1129,6 +1129,31 @@ close:
 
 /* ---- jsonb: pass 2, the binary image ------------------------------------------------------- */
 
+/*
+ * Zeroes the 0..3 bytes of alignment padding at p, before an INTALIGNed datum of at least 4
+ * bytes (a numeric, a container's header): one 4-byte store the datum then overwrites.
+ */
+static inline void
+jb_zero_pad(char *p)
+{
+	uint32		zero = 0;
+
+	memcpy(p, &zero, 4);
+}
+
+/* A JT_INT's numeric (1..9999: varlena header, short numeric header, one base-10000 digit),
+ * the bytes jb_numeric_encode writes for it. */
+static inline void
+jb_small_int(char *out, uint16 mag)
+{
+	uint16		h = SD_NUMERIC_SHORT;
+	int16		dg = (int16) mag;
+
+	SET_VARSIZE(out, VARHDRSZ + 4);
+	memcpy(out + VARHDRSZ, &h, 2);
+	memcpy(out + VARHDRSZ + 2, &dg, 2);
+}
+
 /* Writes scalar t at *wp (padded as jsonb pads it); returns its JEntry (without an offset). */
 static inline uint32
 jb_put_scalar(const JbBufs *w, const JbTok *t, char *out, Size *wp)
@@ -1146,7 +1171,7 @@ jb_put_scalar(const JbBufs *w, const JbTok *t, char *out, Size *wp)
 			{
 				Size		pad = INTALIGN(pos) - pos;
 
-				memset(out + pos, 0, pad);
+				jb_zero_pad(out + pos);
 				memcpy(out + pos + pad, w->nbuf + t->u.off, len);
 				*wp = pos + pad + len;
 				return JENTRY_ISNUMERIC | (uint32) (pad + len);
@@ -1155,8 +1180,8 @@ jb_put_scalar(const JbBufs *w, const JbTok *t, char *out, Size *wp)
 			{
 				Size		pad = INTALIGN(pos) - pos;
 
-				memset(out + pos, 0, pad);
-				(void) jb_numeric_encode(false, (uint64) t->u.off, 0, 0, out + pos + pad);
+				jb_zero_pad(out + pos);
+				jb_small_int(out + pos + pad, (uint16) t->u.off);
 				*wp = pos + pad + len;
 				return JENTRY_ISNUMERIC | (uint32) (pad + len);
 			}
@@ -1195,7 +1220,7 @@ jb_emit_open(JbBuild *b, uint32 ti, char *out, Size *wp, uint32 *nemit)
 		w->es = jb_enlarge(w->es, &w->ecap, sizeof(JbEmit));
 	e = &w->es[(*nemit)++];
 	e->start = pos;
-	memset(out + pos, 0, pad);
+	jb_zero_pad(out + pos);
 	pos += pad;
 	memcpy(out + pos, &header, 4);
 	pos += 4;
@@ -1320,6 +1345,68 @@ jb_emit(JbBuild *b, char *out, Size size)
 		elog(ERROR, "serde: jsonb image size mismatch (%zu, expected %zu)", pos, size);
 }
 
+/* The event is a number literal 1..9999 (the walker validated it): *mag its value. */
+static inline bool
+jb_event_small_int(const sd_jev *ev, uint32 *mag)
+{
+	const char *s = ev->s;
+	uint32		len = ev->len;
+	uint32		m;
+
+	if (ev->kind != SD_JEV_NUMBER || len > 4 || len == 0 || (unsigned) (s[0] - '1') > 8)
+		return false;
+	m = (uint32) (s[0] - '0');
+	for (uint32 i = 1; i < len; i++)
+	{
+		if ((unsigned) (s[i] - '0') > 9)
+			return false;
+		m = m * 10 + (uint32) (s[i] - '0');
+	}
+	*mag = m;
+	return true;
+}
+
+/*
+ * The elements of the array just opened that are small integers (byte arrays, id lists,
+ * coordinates): added in one loop with the frame in locals.  Returns the first event it did
+ * not take (the array's end, or any other value, which the general loop takes).
+ */
+static const sd_jev *
+jb_small_int_run(JbBuild *b, const sd_jev *ev)
+{
+	JbBufs	   *w = b->w;
+	JbFrame    *fr = &w->fs[b->nfs - 1];
+	Size		off = fr->off;
+	uint32		count = fr->count;
+	uint32		ntok = b->ntok;
+	uint32		first = ntok;
+	uint32		mag;
+
+	while (jb_event_small_int(ev, &mag))
+	{
+		JbTok	   *t;
+
+		if (unlikely(count >= SD_JSONB_MAX_ELEMS))
+			break;				/* the general loop raises */
+		if (unlikely(ntok == w->tcap))
+			w->tape = jb_enlarge(w->tape, &w->tcap, sizeof(JbTok));
+		if (unlikely((ntok & 0xffff) == 0xffff))
+			CHECK_FOR_INTERRUPTS();
+		t = &w->tape[ntok++];
+		t->head = JT_HEAD(JT_INT, VARHDRSZ + 4);
+		t->u.off = mag;
+		off = INTALIGN(off) + VARHDRSZ + 4;
+		count++;
+		ev++;
+	}
+	fr->off = off;
+	fr->count = count;
+	b->ntok = ntok;
+	/* the bound as jb_grow counts it per element: a JEntry and the numeric */
+	jb_grow(b, (Size) (ntok - first) * (4 + VARHDRSZ + 4));
+	return ev;
+}
+
 /*
  * Pass 1 from the core's events instead of the text: the same tape, frames and checks as
  * jb_parse, with the scanning done (the walker read the value through simdjson's structural
@@ -1335,6 +1422,7 @@ jb_parse_events(JbBuild *b, const sd_jev *ev)
 		JbFrame    *fr = b->nfs > 0 ? &w->fs[b->nfs - 1] : NULL;
 		uint32		ti;
 		JbTok	   *t;
+		uint32		mag;
 
 		if (ev->kind == SD_JEV_KEY)
 		{
@@ -1368,9 +1456,13 @@ jb_parse_events(JbBuild *b, const sd_jev *ev)
 		switch (ev->kind)
 		{
 			case SD_JEV_OBJECT:
+				t->head = JT_HEAD(JT_OBJ, 0);
+				jb_open(b, ti, true);
+				continue;
 			case SD_JEV_ARRAY:
-				t->head = JT_HEAD(ev->kind == SD_JEV_OBJECT ? JT_OBJ : JT_ARR, 0);
-				jb_open(b, ti, ev->kind == SD_JEV_OBJECT);
+				t->head = JT_HEAD(JT_ARR, 0);
+				jb_open(b, ti, false);
+				ev = jb_small_int_run(b, ev + 1) - 1;
 				continue;
 			case SD_JEV_STRING:
 				if (ev->len > JENTRY_OFFLENMASK)
@@ -1380,17 +1472,10 @@ jb_parse_events(JbBuild *b, const sd_jev *ev)
 				jb_grow(b, 4 + (Size) ev->len);
 				break;
 			case SD_JEV_NUMBER:
-				if (ev->len <= 4 && ev->s[0] >= '1' && ev->s[0] <= '9' &&
-					(ev->len < 2 || (unsigned) (ev->s[1] - '0') <= 9) &&
-					(ev->len < 3 || (unsigned) (ev->s[2] - '0') <= 9) &&
-					(ev->len < 4 || (unsigned) (ev->s[3] - '0') <= 9))
+				if (jb_event_small_int(ev, &mag))
 				{
-					/* 1..9999 (the walker validated the literal): one base-10000 digit */
-					uint32		mag = 0;
-
-					for (uint32 i = 0; i < ev->len; i++)
-						mag = mag * 10 + (uint32) (ev->s[i] - '0');
-					/* what jb_numeric_encode writes for it: varlena, short header, one digit */
+					/* one base-10000 digit: what jb_small_int writes, varlena, short header,
+					 * the digit */
 					t->head = JT_HEAD(JT_INT, VARHDRSZ + 4);
 					t->u.off = mag;
 				}

@@ -17,7 +17,12 @@
 //
 // This is a measuring tool, not the extension: -march=native is fine, so the On-Demand value
 // code is compiled for the running CPU (the extension dispatches to the same kernel at run time).
+//
+// The walk itself (walk<M>, parse_one<M>, the sink) is in bench/floor_walk.h, shared with the
+// in-backend floor bench/pgfloor (serde_bench_floor.so, competitor floor_simdjson): same code.
 #include <simdjson.h>
+
+#include "floor_walk.h"  // walk<M>, parse_one<M>, g_sink: the same code as the in-backend floor
 
 #include <algorithm>
 #include <chrono>
@@ -28,120 +33,11 @@
 #include <vector>
 
 using namespace simdjson;
-
-static uint64_t g_sink;  // everything we read is folded in here, printed at the end
-
-enum Mode { TOUCH, PARSE };
-
-template <Mode M>
-static error_code walk(ondemand::value v, int depth);
-
-template <Mode M>
-static error_code walk_number(ondemand::value &v) {
-    if (M == TOUCH) {
-        std::string_view tok = v.raw_json_token();  // a plain string_view on a value
-        g_sink += tok.size() + (unsigned char)tok[0];
-        return SUCCESS;
-    }
-    ondemand::number n;
-    auto e = v.get_number().get(n);
-    if (e == NUMBER_ERROR) {  // 24-digit integers, 1e400: the exact-decimal path
-        std::string_view tok = v.raw_json_token();
-        g_sink += tok.size();
-        return SUCCESS;
-    }
-    if (e) return e;
-    switch (n.get_number_type()) {
-    case ondemand::number_type::signed_integer: g_sink += (uint64_t)n.get_int64(); break;
-    case ondemand::number_type::unsigned_integer: g_sink += n.get_uint64(); break;
-    default: {
-        double d = n.get_double();
-        uint64_t b;
-        memcpy(&b, &d, sizeof b);
-        g_sink += b;
-    }
-    }
-    return SUCCESS;
-}
-
-template <Mode M>
-static error_code walk(ondemand::value v, int depth) {
-    if (depth > 1024) return DEPTH_ERROR;
-    ondemand::json_type t;
-    if (auto e = v.type().get(t)) return e;
-    switch (t) {
-    case ondemand::json_type::object: {
-        ondemand::object obj;
-        if (auto e = v.get_object().get(obj)) return e;
-        for (auto field : obj) {
-            ondemand::field f;
-            if (auto e = std::move(field).get(f)) return e;
-            std::string_view key;
-            if (auto e = f.unescaped_key().get(key)) return e;
-            g_sink += key.size();
-            if (auto e = walk<M>(f.value(), depth + 1)) return e;
-        }
-        return SUCCESS;
-    }
-    case ondemand::json_type::array: {
-        ondemand::array arr;
-        if (auto e = v.get_array().get(arr)) return e;
-        for (auto elem : arr) {
-            ondemand::value ev;
-            if (auto e = std::move(elem).get(ev)) return e;
-            if (auto e = walk<M>(ev, depth + 1)) return e;
-        }
-        return SUCCESS;
-    }
-    case ondemand::json_type::string: {
-        std::string_view s;
-        if (auto e = v.get_string().get(s)) return e;
-        g_sink += s.size();
-        return SUCCESS;
-    }
-    case ondemand::json_type::number: return walk_number<M>(v);
-    case ondemand::json_type::boolean: {
-        bool b;
-        if (auto e = v.get_bool().get(b)) return e;
-        g_sink += b;
-        return SUCCESS;
-    }
-    case ondemand::json_type::null: {
-        bool isnull;
-        if (auto e = v.is_null().get(isnull)) return e;
-        if (!isnull) return INCORRECT_TYPE;
-        g_sink += 7;
-        return SUCCESS;
-    }
-    }
-    return TAPE_ERROR;
-}
-
-// One full document: iterate, walk the root, check that nothing follows it.
-template <Mode M>
-static error_code parse_one(ondemand::parser &parser, const padded_string &json) {
-    ondemand::document doc;
-    if (auto e = parser.iterate(json).get(doc)) return e;
-    ondemand::json_type t;
-    if (auto e = doc.type().get(t)) return e;
-    if (t == ondemand::json_type::object || t == ondemand::json_type::array) {
-        ondemand::value root;
-        if (auto e = doc.get_value().get(root)) return e;
-        if (auto e = walk<M>(root, 1)) return e;
-    } else {
-        // scalar root: read it through the document
-        std::string_view tok;
-        if (auto e = doc.raw_json_token().get(tok)) return e;
-        g_sink += tok.size();
-        return SUCCESS;  // scalar documents end with the token
-    }
-    // Nothing may follow the root value: current_location() is OUT_OF_BOUNDS at the end.
-    const char *loc = nullptr;
-    auto e = doc.current_location().get(loc);
-    if (e == OUT_OF_BOUNDS) return SUCCESS;
-    if (e) return e;
-    return TRAILING_CONTENT;
-}
+using floor_walk::g_sink;
+using floor_walk::Mode;
+using floor_walk::PARSE;
+using floor_walk::TOUCH;
+using floor_walk::parse_one;
 
 static double now_ns() {
     return (double)std::chrono::duration_cast<std::chrono::nanoseconds>(

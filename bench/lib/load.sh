@@ -5,7 +5,8 @@
 # (Re)creates database DB on the server named by PGHOST/PGPORT/PGUSER: benchmark settings,
 # CREATE EXTENSION serde (when WANT_SERDE=1 and it works), fixtures/sql/types.sql,
 # fixtures/sql/shapes.sql, the generated load.sql, serde.sql and twins.sql (the built-ins' twin
-# types), the twin check (bench_twin_check), VACUUM ANALYZE, CHECKPOINT.
+# types), bench.simdjson_floor(text) when serde_bench_floor.so is installed (bench_simdjson_floor),
+# the twin check (bench_twin_check), VACUUM ANALYZE, CHECKPOINT.
 # Sets BENCH_SERDE_OK=1 if the extension is there, else 0. Must run from the repository root.
 bench_load() {
     local db=$1 wl=$2 want=$3 logdir=$4
@@ -40,11 +41,39 @@ bench_load() {
         return 1
     }
     grep -h WARNING "$logdir/twins.log" >&2 || true
+    bench_simdjson_floor "$db" "$logdir"
     rm -f "$wl/twin_check.json"
     if ((BENCH_SERDE_OK)); then
         bench_twin_check "$db" "$wl/twin_check.json"
     fi
     psql -X -q -d "$db" -c "VACUUM (ANALYZE)" -c "CHECKPOINT"
+}
+
+#   bench_simdjson_floor DB LOGDIR
+#
+# The in-backend simdjson floor (competitor floor_simdjson): bench.simdjson_floor(text) from
+# serde_bench_floor.so (bench/pgfloor, built and installed by bench/run; not part of serde), if
+# the server can load it, checked on a small document. Needs schema bench (load.sql). Anything
+# missing or failing only makes that competitor unavailable (measure.py available() looks for
+# the function); the load goes on. Sets BENCH_FLOOR_OK=1 if the function works, else 0.
+bench_simdjson_floor() {
+    local db=$1 logdir=$2 log=$2/pgfloor_sql.log
+    BENCH_FLOOR_OK=0
+    if psql -X -q -d "$db" -v ON_ERROR_STOP=1 \
+        -c "CREATE OR REPLACE FUNCTION bench.simdjson_floor(text) RETURNS int8 AS 'serde_bench_floor', 'serde_bench_floor'
+            LANGUAGE C STRICT VOLATILE PARALLEL SAFE" \
+        -c "SELECT bench.simdjson_floor('{\"a\":[1,2.5,\"x\",true,null,{}]}')" >/dev/null 2>"$log"; then
+        BENCH_FLOOR_OK=1
+        return 0
+    fi
+    if grep -q 'could not access file' "$log"; then
+        echo "bench: serde_bench_floor.so is not installed on this server: no in-backend simdjson floor (floor_simdjson)" >&2
+    else
+        echo "bench: WARNING: bench.simdjson_floor(text) does not work here — competitor floor_simdjson unavailable:" >&2
+        sed 's/^/  /' "$log" >&2
+    fi
+    psql -X -q -d "$db" -c "DROP FUNCTION IF EXISTS bench.simdjson_floor(text)" >/dev/null 2>&1 || true
+    return 0
 }
 
 #   bench_twin_check DB OUT_JSON

@@ -399,6 +399,13 @@ def add_competitors(w, by_name):
         comp("twin_serde_valid", q_lateral(twin.table, f"serde_valid(NULL::{twin.type}, w.body)",
                                            "count(*) FILTER (WHERE d)"), "serde", valid_req,
              note=f"serde_valid on the valid twin ({twin.name})", table=twin.table)
+    if w.group in ("documents", "diagnostics", "batches") and w.valid_json:
+        # the physical floor inside the backend, in the same statement shape: detoast, padded copy
+        # and bench/floor_walk.h's simdjson On-Demand walk (every value touched) of the whole
+        # stored document (a batch: the whole array once) — bench/pgfloor, serde_bench_floor.so
+        comp("floor_simdjson", q_lateral(t, "bench.simdjson_floor(w.body)"), "floor",
+             ["proc:bench.simdjson_floor(text)"],
+             note="simdjson On-Demand touch walk of the stored document inside the backend (bench/pgfloor)")
     comp("floor", q_lateral(t, "octet_length(w.body)"), "floor",
          note="per-statement floor: reads the row, does not detoast or parse")
     comp("floor_detoast", q_lateral(t, "ascii(w.body)"), "floor",

@@ -219,44 +219,45 @@ AS 'MODULE_PATHNAME', 'serde_errors_shape';
 
 -- ---- batches: serde_decode_each -----------------------------------------------------------------
 -- A JSON array (first non-blank byte '[') or newline-delimited JSON; jsonb must be an array.
--- The whole input is decoded before the first row is returned (any error: no rows).
+-- The whole input is decoded before the first row is returned (any error: no rows). ROWS 100:
+-- the planner's estimate per call, as for jsonb_populate_recordset and jsonb_array_elements.
 
 CREATE FUNCTION serde_decode_each(target anyelement, doc text)
-RETURNS SETOF anyelement LANGUAGE c STABLE PARALLEL SAFE ROWS 1000
+RETURNS SETOF anyelement LANGUAGE c STABLE PARALLEL SAFE ROWS 100
 AS 'MODULE_PATHNAME', 'serde_decode_each_typed';
 CREATE FUNCTION serde_decode_each(target anyelement, doc text, shape text)
-RETURNS SETOF anyelement LANGUAGE c STABLE PARALLEL SAFE ROWS 1000
+RETURNS SETOF anyelement LANGUAGE c STABLE PARALLEL SAFE ROWS 100
 AS 'MODULE_PATHNAME', 'serde_decode_each_typed';
 CREATE FUNCTION serde_decode_each(shape text, doc text)
-RETURNS SETOF record LANGUAGE c STABLE PARALLEL SAFE ROWS 1000
+RETURNS SETOF record LANGUAGE c STABLE PARALLEL SAFE ROWS 100
 AS 'MODULE_PATHNAME', 'serde_decode_each_shape';
 
 CREATE FUNCTION serde_decode_each(target anyelement, doc json)
-RETURNS SETOF anyelement LANGUAGE c STABLE PARALLEL SAFE ROWS 1000
+RETURNS SETOF anyelement LANGUAGE c STABLE PARALLEL SAFE ROWS 100
 AS 'MODULE_PATHNAME', 'serde_decode_each_typed';
 CREATE FUNCTION serde_decode_each(target anyelement, doc json, shape text)
-RETURNS SETOF anyelement LANGUAGE c STABLE PARALLEL SAFE ROWS 1000
+RETURNS SETOF anyelement LANGUAGE c STABLE PARALLEL SAFE ROWS 100
 AS 'MODULE_PATHNAME', 'serde_decode_each_typed';
 CREATE FUNCTION serde_decode_each(shape text, doc json)
-RETURNS SETOF record LANGUAGE c STABLE PARALLEL SAFE ROWS 1000
+RETURNS SETOF record LANGUAGE c STABLE PARALLEL SAFE ROWS 100
 AS 'MODULE_PATHNAME', 'serde_decode_each_shape';
 
 CREATE FUNCTION serde_decode_each(target anyelement, doc jsonb)
-RETURNS SETOF anyelement LANGUAGE c STABLE PARALLEL SAFE ROWS 1000
+RETURNS SETOF anyelement LANGUAGE c STABLE PARALLEL SAFE ROWS 100
 AS 'MODULE_PATHNAME', 'serde_decode_each_typed';
 CREATE FUNCTION serde_decode_each(target anyelement, doc jsonb, shape text)
-RETURNS SETOF anyelement LANGUAGE c STABLE PARALLEL SAFE ROWS 1000
+RETURNS SETOF anyelement LANGUAGE c STABLE PARALLEL SAFE ROWS 100
 AS 'MODULE_PATHNAME', 'serde_decode_each_typed';
 CREATE FUNCTION serde_decode_each(shape text, doc jsonb)
-RETURNS SETOF record LANGUAGE c STABLE PARALLEL SAFE ROWS 1000
+RETURNS SETOF record LANGUAGE c STABLE PARALLEL SAFE ROWS 100
 AS 'MODULE_PATHNAME', 'serde_decode_each_shape';
 
 CREATE FUNCTION serde_decode_each(target anyelement, doc bytea)
-RETURNS SETOF anyelement LANGUAGE c STABLE PARALLEL SAFE ROWS 1000
+RETURNS SETOF anyelement LANGUAGE c STABLE PARALLEL SAFE ROWS 100
 AS 'MODULE_PATHNAME', 'serde_decode_each_typed';
 CREATE FUNCTION serde_decode_each(target anyelement, doc bytea, shape text)
-RETURNS SETOF anyelement LANGUAGE c STABLE PARALLEL SAFE ROWS 1000
+RETURNS SETOF anyelement LANGUAGE c STABLE PARALLEL SAFE ROWS 100
 AS 'MODULE_PATHNAME', 'serde_decode_each_typed';
 CREATE FUNCTION serde_decode_each(shape text, doc bytea)
-RETURNS SETOF record LANGUAGE c STABLE PARALLEL SAFE ROWS 1000
+RETURNS SETOF record LANGUAGE c STABLE PARALLEL SAFE ROWS 100
 AS 'MODULE_PATHNAME', 'serde_decode_each_shape';

@@ -300,9 +300,10 @@ SELECT events, pg_temp.cmp(doc) AS outcome, length(doc)
 SELECT pg_temp.cmp('[0, 1, 9, 10, 99, 100, 999, 1000, 9999, 10000, 99999, -1, -9999, -10000, 1.0, 10e0, 9999.0, 09]') AS invalid_09,
        pg_temp.cmp('[0, 1, 9, 10, 99, 100, 999, 1000, 9999, 10000, 99999, -1, -9999, -10000, 1.0, 10e0, 9999.0]') AS small_ints,
        pg_temp.cmp('{"a": 7, "b": [5, {"c": 9999}], "d": 10000}') AS nested;
--- arrays that begin with small integers are taken in one run (jb_small_int_run) until the first
--- other value: runs ended by the array's end, by 0, 10000, a fraction, a string, a container;
--- runs inside runs; runs longer than the 32-entry offset stride and than 65,535 elements
+-- small integers in an array are taken in runs (jb_small_int_run) until the next other value:
+-- runs ended by the array's end, by 0, 10000, a fraction, a string, a container, and runs that
+-- start after such a value; runs inside runs; runs longer than the 32-entry offset stride and
+-- than 65,535 elements
 SELECT pg_temp.cmp('[1, 2, 3]') AS run_to_end,
        pg_temp.cmp('[1, 2, 0, 3, 10000, 4, 9999]') AS run_broken,
        pg_temp.cmp('[5, "s", 6, [7, 8], {"k": 9}, 10, 1.5, 11, true, 12, null]') AS run_mixed,

@@ -486,7 +486,7 @@ build_jsonb_prefixed(SdConvert *cx, const ConvFrame *f, const sd_val *v)
 	PG_TRY();
 	{
 		/* from the walker's events when it left some, else from the text */
-		if (v->aux != 0 && v->aux != SD_PG_AUX_JSONB && cx->events != NULL)
+		if (v->aux != 0 && cx->events != NULL)
 			jb = sd_jsonb_from_events(cx->events + (v->aux - 1));
 		if (jb == NULL)
 			jb = sd_jsonb_from_text(v->u.s, v->len);

@@ -81,6 +81,19 @@ static const int64 sd_pow10[19] = {
 
 /* ---- numeric ------------------------------------------------------------------------------- */
 
+/* The numeric of ±mag, 1 <= mag <= 9999 (display scale 0): varlena header, short numeric header,
+ * one base-10000 digit of weight 0 — VARHDRSZ + 4 bytes. */
+static inline void
+jb_small_int(char *out, bool neg, uint16 mag)
+{
+	uint16		h = SD_NUMERIC_SHORT | (neg ? SD_NUMERIC_SHORT_SIGN : 0);
+	int16		dg = (int16) mag;
+
+	SET_VARSIZE(out, VARHDRSZ + 4);
+	memcpy(out + VARHDRSZ, &h, 2);
+	memcpy(out + VARHDRSZ + 2, &dg, 2);
+}
+
 /*
  * Writes to out the numeric that numeric_in gives for the value mag * 10^e with display scale
  * dscale (make_result's canonical form: base-10000 digits without leading or trailing zero
@@ -104,12 +117,7 @@ jb_numeric_encode(bool neg, uint64 mag, int e, int dscale, char *out)
 	if (e == 0 && dscale == 0 && mag < 10000 && mag != 0)
 	{
 		/* the common small integer: one digit, weight 0 */
-		uint16		h = SD_NUMERIC_SHORT | (neg ? SD_NUMERIC_SHORT_SIGN : 0);
-		int16		dg = (int16) mag;
-
-		SET_VARSIZE(out, VARHDRSZ + 4);
-		memcpy(out + VARHDRSZ, &h, 2);
-		memcpy(out + VARHDRSZ + 2, &dg, 2);
+		jb_small_int(out, neg, (uint16) mag);
 		return VARHDRSZ + 4;
 	}
 	if (mag == 0)
@@ -1141,19 +1149,6 @@ jb_zero_pad(char *p)
 	memcpy(p, &zero, 4);
 }
 
-/* A JT_INT's numeric (1..9999: varlena header, short numeric header, one base-10000 digit),
- * the bytes jb_numeric_encode writes for it. */
-static inline void
-jb_small_int(char *out, uint16 mag)
-{
-	uint16		h = SD_NUMERIC_SHORT;
-	int16		dg = (int16) mag;
-
-	SET_VARSIZE(out, VARHDRSZ + 4);
-	memcpy(out + VARHDRSZ, &h, 2);
-	memcpy(out + VARHDRSZ + 2, &dg, 2);
-}
-
 /* Writes scalar t at *wp (padded as jsonb pads it); returns its JEntry (without an offset). */
 static inline uint32
 jb_put_scalar(const JbBufs *w, const JbTok *t, char *out, Size *wp)
@@ -1181,7 +1176,7 @@ jb_put_scalar(const JbBufs *w, const JbTok *t, char *out, Size *wp)
 				Size		pad = INTALIGN(pos) - pos;
 
 				jb_zero_pad(out + pos);
-				jb_small_int(out + pos + pad, (uint16) t->u.off);
+				jb_small_int(out + pos + pad, false, (uint16) t->u.off);
 				*wp = pos + pad + len;
 				return JENTRY_ISNUMERIC | (uint32) (pad + len);
 			}
@@ -1367,9 +1362,10 @@ jb_event_small_int(const sd_jev *ev, uint32 *mag)
 }
 
 /*
- * The elements of the array just opened that are small integers (byte arrays, id lists,
- * coordinates): added in one loop with the frame in locals.  Returns the first event it did
- * not take (the array's end, or any other value, which the general loop takes).
+ * A run of array elements that are small integers (byte arrays, id lists, coordinates), from ev
+ * on, in the innermost open container, an array: added in one loop with the frame in locals.
+ * Returns the first event it did not take (ev itself when that is no small integer; the
+ * array's end, or any other value, which the general loop takes).
  */
 static const sd_jev *
 jb_small_int_run(JbBuild *b, const sd_jev *ev)
@@ -1449,6 +1445,16 @@ jb_parse_events(JbBuild *b, const sd_jev *ev)
 				return true;
 			continue;
 		}
+		if (fr != NULL && !fr->object && ev->kind == SD_JEV_NUMBER)
+		{
+			const sd_jev *next = jb_small_int_run(b, ev);
+
+			if (next != ev)
+			{
+				ev = next - 1;
+				continue;
+			}
+		}
 		if (fr != NULL && !fr->object && ++fr->count > SD_JSONB_MAX_ELEMS)
 			return false;		/* jsonb_in raises */
 		ti = jb_tok(b);
@@ -1456,13 +1462,9 @@ jb_parse_events(JbBuild *b, const sd_jev *ev)
 		switch (ev->kind)
 		{
 			case SD_JEV_OBJECT:
-				t->head = JT_HEAD(JT_OBJ, 0);
-				jb_open(b, ti, true);
-				continue;
 			case SD_JEV_ARRAY:
-				t->head = JT_HEAD(JT_ARR, 0);
-				jb_open(b, ti, false);
-				ev = jb_small_int_run(b, ev + 1) - 1;
+				t->head = JT_HEAD(ev->kind == SD_JEV_OBJECT ? JT_OBJ : JT_ARR, 0);
+				jb_open(b, ti, ev->kind == SD_JEV_OBJECT);
 				continue;
 			case SD_JEV_STRING:
 				if (ev->len > JENTRY_OFFLENMASK)

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # bench_tools.sh — the benchmark's own tools still build and run (bench/ is not exercised by any
 # other test, and a broken floor would only show in the next benchmark run):
-#   1. bench/run, bench/compare, bench/profile and bench/lib/load.sh parse (bash -n); the Python
+#   1. bench/run, bench/compare, bench/profile and bench/lib/*.sh parse (bash -n); the Python
 #      files compile; bench/workloads/gen.py generates the workloads;
-#   2. bench/floor.cpp (the standalone simdjson floor) builds with -Wall -Wextra -Werror and parses
-#      every fixture document with status "ok", and reports a malformed one as an error;
-#   3. bench/pgfloor (serde_bench_floor.so, the floor inside the backend) builds with the same
-#      flags as bench/run uses, loads into the test server by absolute path (nothing is installed),
-#      returns the same sink for the same document twice, and raises 22P02 on malformed JSON.
+#   2. both floors build as bench/run builds them (bench/lib/build_floors.sh, -Werror);
+#   3. bench/floor.cpp (the standalone simdjson floor) parses every fixture document with status
+#      "ok", and reports a malformed one as an error;
+#   4. bench/pgfloor (serde_bench_floor.so, the floor inside the backend) loads into the test
+#      server by absolute path (nothing is installed), returns the same sink for the same
+#      document twice, and raises 22P02 on malformed JSON.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -30,7 +31,7 @@ check() { # check NAME EXPECTED ACTUAL
 }
 
 # 1. scripts parse, the generator runs
-for f in bench/run bench/compare bench/profile bench/lib/load.sh; do
+for f in bench/run bench/compare bench/profile bench/lib/load.sh bench/lib/build_floors.sh; do
     bash -n "$f"
 done
 python3 -c 'import sys
@@ -40,21 +41,16 @@ python3 bench/workloads/gen.py --out "$tmp/workloads" >/dev/null 2>&1
 check "gen.py writes a manifest with the in-backend floor competitor" yes \
     "$(grep -q '"floor_simdjson"' "$tmp/workloads/manifest.json" && echo yes || echo no)"
 
-# 2. the standalone floor program
-g++ -O2 -march=native -std=c++17 -DNDEBUG -Wall -Wextra -Werror -o "$tmp/floor" bench/floor.cpp -lsimdjson
+# 2./3. the standalone floor program
+bash bench/lib/build_floors.sh "$tmp" program
 printf '{"a": [1, 2,' >"$tmp/bad.json"
 "$tmp/floor" --runs 1 --min-ms 1 fixtures/json/*.json "$tmp/bad.json" >"$tmp/floor.tsv" 2>/dev/null
 ndocs=$(ls fixtures/json/*.json | wc -l)
 check "floor: every fixture parses" "$ndocs" "$(awk -F'\t' 'NR > 1 && $1 != "bad.json" && $8 == "ok"' "$tmp/floor.tsv" | wc -l)"
 check "floor: a truncated document is an error" 1 "$(awk -F'\t' '$1 == "bad.json" && $8 != "ok"' "$tmp/floor.tsv" | wc -l)"
 
-# 3. the in-backend floor, built as bench/run builds it, loaded by path
-inc=$(pg_config --includedir-server)
-gcc -O2 -fPIC -fno-strict-aliasing -fwrapv -Wall -Wextra -Wmissing-prototypes -Werror -I"$inc" \
-    -c bench/pgfloor/pgfloor.c -o "$tmp/pgfloor.o"
-g++ -O2 -march=native -std=c++17 -fPIC -fno-exceptions -DSIMDJSON_EXCEPTIONS=0 -DNDEBUG \
-    -fvisibility=hidden -Wall -Wextra -Werror -c bench/pgfloor/pgfloor_walk.cpp -o "$tmp/pgfloor_walk.o"
-gcc -shared -o "$tmp/serde_bench_floor.so" "$tmp/pgfloor.o" "$tmp/pgfloor_walk.o" -lsimdjson -lstdc++
+# 2./4. the in-backend floor, built as bench/run builds it, loaded by path
+bash bench/lib/build_floors.sh "$tmp" module
 chmod 755 "$tmp"
 chmod 644 "$tmp/serde_bench_floor.so"
 psql_admin -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"

@@ -595,13 +595,14 @@ sd_pg_snapshot_mark(Snapshot snap)
 
 	m.xmax = snap->xmax;
 	m.nrunning = snap->takenDuringRecovery ? (uint32) snap->subxcnt : snap->xcnt;
+	m.curcid = snap->curcid;
 	return m;
 }
 
 SdSnapMark
 sd_pg_statement_mark(void)
 {
-	SdSnapMark	none = {InvalidTransactionId, 0};
+	SdSnapMark	none = {InvalidTransactionId, 0, InvalidCommandId};
 
 	return ActiveSnapshotSet() ? sd_pg_snapshot_mark(GetActiveSnapshot()) : none;
 }
@@ -759,6 +760,7 @@ shape_for_type(Oid typid)
 		t->gen = 0;
 		t->mark.xmax = InvalidTransactionId;
 		t->mark.nrunning = 0;
+		t->mark.curcid = InvalidCommandId;
 		t->n = 0;
 		t->names = NULL;
 	}

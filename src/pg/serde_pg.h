@@ -131,6 +131,8 @@ typedef struct SdSnapMark
 {
 	TransactionId xmax;			/* InvalidTransactionId: no snapshot */
 	uint32		nrunning;		/* transactions in progress below xmax */
+	CommandId	curcid;			/* the snapshot's command: tells statements of one
+								 * transaction apart (not used to order marks) */
 } SdSnapMark;
 
 typedef struct SdPgPlan

@@ -29,6 +29,7 @@
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
+#include "utils/relcache.h"
 #include "utils/snapmgr.h"
 #include "utils/syscache.h"
 
@@ -129,13 +130,15 @@ require_old_target_owner(HeapTuple tuple, TupleDesc desc)
 		require_target_owner(DatumGetObjectId(d));
 }
 
-/* TRUNCATE removes every shape: the writer must own every target still there. */
+/* TRUNCATE removes every shape: the writer must own every target still there (the first
+ * one it does not own, in name order, is named). */
 static void
 require_owner_of_all(Relation rel)
 {
 	TupleDesc	desc = RelationGetDescr(rel);
 	Snapshot	snap = RegisterSnapshot(GetLatestSnapshot());
-	SysScanDesc scan = systable_beginscan(rel, InvalidOid, false, snap, 0, NULL);
+	Oid			pkey = RelationGetPrimaryKeyIndex(rel);
+	SysScanDesc scan = systable_beginscan(rel, pkey, OidIsValid(pkey), snap, 0, NULL);
 	HeapTuple	tup;
 
 	while (HeapTupleIsValid(tup = systable_getnext(scan)))

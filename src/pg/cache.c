@@ -291,7 +291,6 @@ verify_node_types(SdPgPlan *p, const sd_node *n, const sd_type *t)
 #define SD_DEFAULT_CONVERTING	1
 #define SD_DEFAULT_READY		2
 #define SD_DEFAULT_PER_USE		3
-#define SD_DEFAULT_PER_USE_BUSY	4
 
 /*
  * True if every value of t converts to the same Datum whoever converts it, under any settings:
@@ -505,8 +504,7 @@ sd_pg_plan_default(SdPgPlan *p, int idx, bool *isnull)
 		*isnull = p->default_nulls[idx];
 		return p->defaults[idx];
 	}
-	if (p->default_state[idx] == SD_DEFAULT_CONVERTING ||
-		p->default_state[idx] == SD_DEFAULT_PER_USE_BUSY)
+	if (p->default_state[idx] == SD_DEFAULT_CONVERTING)
 		elog(ERROR, "serde: default %d of %s refers to itself", idx, p->display);
 	f = sd_plan_default(p->plan, idx);
 	if (f == NULL || !f->has_default || f->default_json == NULL)
@@ -519,18 +517,13 @@ sd_pg_plan_default(SdPgPlan *p, int idx, bool *isnull)
 
 	if (p->default_state[idx] == SD_DEFAULT_PER_USE)
 	{
-		/* converted for this use, in the caller's memory, like a document value */
-		p->default_state[idx] = SD_DEFAULT_PER_USE_BUSY;
-		PG_TRY();
-		{
-			(void) sd_pg_decode(p, f->node, f->default_json, strlen(f->default_json), false,
-								false, option_path, &d, isnull);
-		}
-		PG_FINALLY();
-		{
-			p->default_state[idx] = SD_DEFAULT_PER_USE;
-		}
-		PG_END_TRY();
+		/*
+		 * Converted for this use, in the caller's memory, like a document value.  (Re-entry —
+		 * a CHECK decoding with this plan — is fine: the conversion keeps no state, and a
+		 * default cannot contain itself, composite types being acyclic.)
+		 */
+		(void) sd_pg_decode(p, f->node, f->default_json, strlen(f->default_json), false, false,
+							option_path, &d, isnull);
 		return d;
 	}
 

@@ -37,14 +37,19 @@ CREATE FUNCTION serde.shapes_invalidate() RETURNS trigger
 REVOKE ALL ON FUNCTION serde.shapes_validate() FROM PUBLIC;
 REVOKE ALL ON FUNCTION serde.shapes_invalidate() FROM PUBLIC;
 
--- Validates every written row exactly like serde_register and stamps its version.
-CREATE TRIGGER shapes_validate BEFORE INSERT OR UPDATE ON serde.shapes
+-- Validates every written row exactly like serde_register and stamps its version; a row is
+-- written, replaced or deleted only by the owner of its target type (and of every composite
+-- that type decodes into through domains and arrays), TRUNCATE only by the owner of them all.
+CREATE TRIGGER shapes_validate BEFORE INSERT OR UPDATE OR DELETE ON serde.shapes
     FOR EACH ROW EXECUTE FUNCTION serde.shapes_validate();
+CREATE TRIGGER shapes_truncate BEFORE TRUNCATE ON serde.shapes
+    FOR EACH STATEMENT EXECUTE FUNCTION serde.shapes_validate();
 -- Tells every backend's plan cache to re-check (transactional: also undone by ROLLBACK).
 CREATE TRIGGER shapes_invalidate AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON serde.shapes
     FOR EACH STATEMENT EXECUTE FUNCTION serde.shapes_invalidate();
 -- Fire under session_replication_role = replica too.
 ALTER TABLE serde.shapes ENABLE ALWAYS TRIGGER shapes_validate;
+ALTER TABLE serde.shapes ENABLE ALWAYS TRIGGER shapes_truncate;
 ALTER TABLE serde.shapes ENABLE ALWAYS TRIGGER shapes_invalidate;
 
 -- ---- registration -----------------------------------------------------------------------------

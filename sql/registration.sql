@@ -233,6 +233,7 @@ SELECT pg_temp.try($$SELECT 'ok' FROM serde_register('RgNobody', 'int4')$$) AS n
 SELECT d.* FROM serde_decode(NULL::rg_point, '{"x": 1, "y": 2}', 'RgPoint') d;
 RESET ROLE;
 SET ROLE regress_serde_writer;
+-- (a built-in type is the bootstrap superuser's: 42501 too; security.sql has the whole rule)
 SELECT pg_temp.try($$SELECT 'ok' FROM serde_register('RgMine', 'rg_mine')$$) AS own_composite,
        pg_temp.try($$SELECT 'ok' FROM serde_register('RgTheirs', 'rg_theirs')$$) AS not_owned_composite,
        pg_temp.try($$SELECT 'ok' FROM serde_register('RgWriterInt', 'int4')$$) AS base_type;

@@ -1,7 +1,9 @@
 -- security.sql — privileges and search_path safety (DESIGN §1 "Catalog", "Volatility"; issue 5
 -- point 6): a role without rights can neither register, alter nor drop shapes, by function or by
--- plain DML; the rights the extension owner grants allow it, but only for composite types the role
--- owns (42501); decoding needs no rights on the catalog; nothing runs SECURITY DEFINER; the SQL
+-- plain DML; the rights the extension owner grants allow it, but only for target types the role
+-- owns, with every composite they decode into through domains and arrays (42501; issue 11 points
+-- 2 and 3); plans keep nothing of the role that built them (issue 11 point 1); decoding needs no
+-- rights on the catalog; nothing of the extension runs SECURITY DEFINER; the SQL
 -- functions' bodies are fully qualified, so operators and functions planted in a schema ahead of
 -- pg_catalog in search_path change nothing.
 SET client_min_messages = warning;   -- quiet whether or not an earlier test created it
@@ -123,7 +125,7 @@ GRANT USAGE ON SCHEMA serde TO regress_serde_sec_writer;
 GRANT SELECT, INSERT, UPDATE, DELETE ON serde.shapes TO regress_serde_sec_writer;
 GRANT USAGE ON SEQUENCE serde.shape_version TO regress_serde_sec_writer;
 SET ROLE regress_serde_sec_writer;
--- a composite type the role owns, and non-composite types: allowed
+-- a composite type the role owns: allowed; a built-in type is the bootstrap superuser's: 42501
 SELECT 'register own composite' AS action, pg_temp.sec_try($$SELECT 'ok' FROM serde_register('SecOwn', 'sec_own')$$) AS result
 UNION ALL SELECT 're-register own composite', pg_temp.sec_try($$SELECT 'ok' FROM serde_register('SecOwn', 'sec_own', '{"optional": true}')$$)
 UNION ALL SELECT 'register base type', pg_temp.sec_try($$SELECT 'ok' FROM serde_register('SecInt', 'int4')$$)
@@ -135,8 +137,8 @@ UNION ALL SELECT 'INSERT not-owned', pg_temp.sec_try($$INSERT INTO serde.shapes 
 UNION ALL SELECT 'UPDATE options of not-owned', pg_temp.sec_try($$UPDATE serde.shapes SET options = '{"optional": true}' WHERE name = 'SecPoint' RETURNING 'ok'$$)
 UNION ALL SELECT 'UPDATE name of not-owned', pg_temp.sec_try($$UPDATE serde.shapes SET name = 'SecPoint2' WHERE name = 'SecPoint' RETURNING 'ok'$$)
 UNION ALL SELECT 'retarget own shape to not-owned', pg_temp.sec_try($$UPDATE serde.shapes SET target = 'sec_point' WHERE name = 'SecOwn' RETURNING 'ok'$$)
--- (a shape name belongs to nobody: pointing another role's shape at one's own type is allowed, as
--- DELETE + INSERT would be)
+-- (replacing another role's shape, even with one for one's own type, would change what the owner's
+-- typed call decodes: refused like DELETE)
 UNION ALL SELECT 'upsert over not-owned', pg_temp.sec_try($$INSERT INTO serde.shapes (name, target) VALUES ('SecPoint', 'sec_own') ON CONFLICT (name) DO UPDATE SET target = EXCLUDED.target RETURNING 'ok'$$)
 -- still no TRUNCATE, no DDL on the catalog, no way around the triggers
 UNION ALL SELECT 'TRUNCATE', pg_temp.sec_try($$TRUNCATE serde.shapes$$)
@@ -145,7 +147,7 @@ UNION ALL SELECT 'replica role', pg_temp.sec_try($$SET session_replication_role 
 UNION ALL SELECT 'CREATE in serde', pg_temp.sec_try($$CREATE TABLE serde.sec_x (a int)$$);
 -- the version is the trigger's: a writer cannot set it (a stale version would defeat the plan caches)
 SELECT pg_temp.sec_try($$UPDATE serde.shapes SET version = 1 WHERE name = 'SecOwn' RETURNING (version > 1)::text$$) AS update_version,
-       pg_temp.sec_try($$INSERT INTO serde.shapes (name, target, version) VALUES ('SecInt2', 'int4', 9223372036854775807) RETURNING (version < 9223372036854775807)::text$$) AS insert_version;
+       pg_temp.sec_try($$INSERT INTO serde.shapes (name, target, version) VALUES ('SecOwn2', 'sec_own', 9223372036854775807) RETURNING (version < 9223372036854775807)::text$$) AS insert_version;
 
 -- type of an array target — a writer can register a shape for an array of a composite it does not
 -- own, and that shape then changes how the owner's serde_decode(NULL::sec_point[], doc) decodes
@@ -155,9 +157,10 @@ RESET ROLE;
 SELECT serde_decode(NULL::sec_point[], '[{"x": 1}]') AS owner_decodes_with_writers_default;
 SELECT serde_unregister('SecTheirsArr');
 SET ROLE regress_serde_sec_writer;
--- deleting is the right to DELETE on the catalog: also shapes of others' types
-SELECT serde_unregister('SecOwn') AS own, serde_unregister('SecInt') AS base, serde_unregister('SecInt2') AS base2,
-       serde_unregister('SecColour') AS others;
+-- deleting takes the same ownership: shapes of others' types stay
+SELECT pg_temp.sec_try($$SELECT serde_unregister('SecColour')::text$$) AS others,
+       pg_temp.sec_try($$DELETE FROM serde.shapes WHERE name = 'SecPoint' RETURNING 'ok'$$) AS others_by_delete;
+SELECT serde_unregister('SecOwn') AS own, serde_unregister('SecOwn2') AS own2, serde_unregister('SecInt') AS base;
 RESET ROLE;
 SELECT name, target, options FROM serde.shapes WHERE name LIKE 'Sec%' ORDER BY name;
 SELECT serde_register('SecColour', 'sec_colour');
@@ -218,6 +221,147 @@ RESET ROLE;
 RESET search_path;
 SELECT serde_unregister('SecEvilB'), serde_unregister('SecEvilC');
 SELECT count(*) AS planted_rows FROM sec_evil.shapes;
+
+-- ---- the target's owner decides, followed through domains and arrays (issue 11 points 2, 3) ------------
+-- A role with the rights to write the catalog may write a shape only for a type it owns, and only
+-- if it also owns every composite that type decodes into through domains and arrays, in any
+-- combination; built-in types (jsonb, int8[], …) belong to the bootstrap superuser.  Replacing or
+-- deleting a shape takes the same ownership of its old target, TRUNCATE of every target.
+-- run(q): 'ok', or "ERROR <sqlstate>: <message>" (for commands that return no rows)
+CREATE FUNCTION pg_temp.sec_run(q text) RETURNS text LANGUAGE plpgsql AS $f$
+DECLARE st text; msg text;
+BEGIN
+    EXECUTE q;
+    RETURN 'ok';
+EXCEPTION WHEN OTHERS THEN
+    GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT;
+    RETURN 'ERROR ' || st || ': ' || msg;
+END $f$;
+GRANT EXECUTE ON FUNCTION pg_temp.sec_run(text) TO PUBLIC;
+CREATE ROLE regress_priv_owner;
+CREATE ROLE regress_priv_writer;
+CREATE TYPE sec_acct AS (id int4, note text);
+CREATE DOMAIN sec_acct_d AS sec_acct;                      -- the owner's domain over its composite
+CREATE DOMAIN sec_acct_arr_d AS sec_acct_d[];              -- ... over an array of that domain
+CREATE DOMAIN sec_w_acct AS sec_acct;                      -- the writer's domain over the owner's composite
+CREATE DOMAIN sec_w_acct_arr AS sec_acct_arr_d[];          -- the writer's: array of a domain of an array of ...
+CREATE DOMAIN sec_w_ids AS int8[];                         -- the writer's domain over a built-in array
+ALTER TYPE sec_acct OWNER TO regress_priv_owner;
+ALTER DOMAIN sec_acct_d OWNER TO regress_priv_owner;
+ALTER DOMAIN sec_acct_arr_d OWNER TO regress_priv_owner;
+ALTER DOMAIN sec_w_acct OWNER TO regress_priv_writer;
+ALTER DOMAIN sec_w_acct_arr OWNER TO regress_priv_writer;
+ALTER DOMAIN sec_w_ids OWNER TO regress_priv_writer;
+GRANT USAGE ON SCHEMA serde TO regress_priv_writer, regress_priv_owner;
+GRANT SELECT, INSERT, UPDATE, DELETE, TRUNCATE ON serde.shapes TO regress_priv_writer, regress_priv_owner;
+GRANT USAGE ON SEQUENCE serde.shape_version TO regress_priv_writer, regress_priv_owner;
+-- shapes of others: the owner's for its domain, the superuser's for jsonb
+SET ROLE regress_priv_owner;
+SELECT serde_register('SecAcctD', 'sec_acct_d', '{"fields": {"note": {"optional": true}}}');
+RESET ROLE;
+SELECT serde_register('SecJsonb', 'jsonb');
+SET ROLE regress_priv_writer;
+SELECT 'composite' AS target, pg_temp.sec_try($$SELECT 'ok' FROM serde_register('SecW1', 'sec_acct', '{"fields": {"note": {"default": "injected"}}}')$$) AS result
+UNION ALL SELECT 'array of composite', pg_temp.sec_try($$SELECT 'ok' FROM serde_register('SecW2', 'sec_acct[]', '{"fields": {"note": {"default": "injected"}}}')$$)
+UNION ALL SELECT 'owner''s domain over composite', pg_temp.sec_try($$SELECT 'ok' FROM serde_register('SecW3', 'sec_acct_d', '{"fields": {"note": {"default": "injected"}}}')$$)
+UNION ALL SELECT 'array of that domain', pg_temp.sec_try($$SELECT 'ok' FROM serde_register('SecW4', 'sec_acct_d[]', '{"fields": {"note": {"default": "injected"}}}')$$)
+UNION ALL SELECT 'domain over array of domain', pg_temp.sec_try($$SELECT 'ok' FROM serde_register('SecW5', 'sec_acct_arr_d', '{"fields": {"note": {"default": "injected"}}}')$$)
+UNION ALL SELECT 'own domain over composite', pg_temp.sec_try($$SELECT 'ok' FROM serde_register('SecW6', 'sec_w_acct', '{"fields": {"note": {"default": "injected"}}}')$$)
+UNION ALL SELECT 'own domain, deep', pg_temp.sec_try($$SELECT 'ok' FROM serde_register('SecW7', 'sec_w_acct_arr', '{"fields": {"note": {"default": "injected"}}}')$$)
+UNION ALL SELECT 'by INSERT', pg_temp.sec_try($$INSERT INTO serde.shapes (name, target, options) VALUES ('SecW8', 'sec_acct_d', '{"fields": {"note": {"default": "injected"}}}') RETURNING 'ok'$$)
+UNION ALL SELECT 'jsonb', pg_temp.sec_try($$SELECT 'ok' FROM serde_register('SecW9', 'jsonb')$$)
+UNION ALL SELECT 'int8[] with coerce', pg_temp.sec_try($$SELECT 'ok' FROM serde_register('SecW10', 'int8[]', '{"coerce": true}')$$)
+UNION ALL SELECT 'text', pg_temp.sec_try($$SELECT 'ok' FROM serde_register('SecW11', 'text')$$)
+UNION ALL SELECT 'own domain over int8[]', pg_temp.sec_try($$SELECT 'ok' FROM serde_register('SecWIds', 'sec_w_ids', '{"coerce": true}')$$)
+-- others' shapes can be neither replaced, retargeted, renamed nor deleted
+UNION ALL SELECT 'upsert over owner''s shape', pg_temp.sec_try($$SELECT 'ok' FROM serde_register('SecAcctD', 'sec_w_ids')$$)
+UNION ALL SELECT 'retarget owner''s shape', pg_temp.sec_try($$UPDATE serde.shapes SET target = 'sec_w_ids' WHERE name = 'SecAcctD' RETURNING 'ok'$$)
+UNION ALL SELECT 'rename owner''s shape', pg_temp.sec_try($$UPDATE serde.shapes SET name = 'SecAcctD2' WHERE name = 'SecAcctD' RETURNING 'ok'$$)
+UNION ALL SELECT 'unregister owner''s shape', pg_temp.sec_try($$SELECT serde_unregister('SecAcctD')::text$$)
+UNION ALL SELECT 'unregister jsonb shape', pg_temp.sec_try($$SELECT serde_unregister('SecJsonb')::text$$)
+UNION ALL SELECT 'TRUNCATE', regexp_replace(pg_temp.sec_run($$TRUNCATE serde.shapes$$), 'type .*', 'type …')   -- (the first by name)
+UNION ALL SELECT 'retarget own shape to jsonb', pg_temp.sec_try($$UPDATE serde.shapes SET target = 'jsonb' WHERE name = 'SecWIds' RETURNING 'ok'$$);
+RESET ROLE;
+SELECT name, target, options FROM serde.shapes WHERE name LIKE 'SecW%' OR name IN ('SecAcctD', 'SecJsonb') ORDER BY name;
+-- every other role's typed calls decode as before: the owner's domain with the owner's shape (no
+-- injected default), jsonb with the one superuser's shape, int8[] strictly
+SET ROLE regress_priv_owner;
+SELECT pg_temp.sec_try($$SELECT serde_decode(NULL::sec_acct_d, '{"id": 1}')::text$$) AS owner_domain,
+       pg_temp.sec_try($$SELECT serde_decode(NULL::sec_acct, '{"id": 1}')::text$$) AS owner_composite,
+       pg_temp.sec_try($$SELECT serde_decode(NULL::sec_acct_d[], '[{"id": 1}]')::text$$) AS owner_domain_array,
+       pg_temp.sec_try($$SELECT serde_decode(NULL::jsonb, '{"a": 1}')::text$$) AS jsonb,
+       pg_temp.sec_try($$SELECT serde_decode(NULL::int8[], '["1"]')::text$$) AS int8_array;
+-- the writer's own shape works for its own type
+RESET ROLE;
+SELECT serde_decode(NULL::sec_w_ids, '["1", 2]') AS writer_ids;
+-- the owner may replace and delete its shapes (and TRUNCATE, while it owns every target: here it
+-- does not, so that is refused too)
+SET ROLE regress_priv_owner;
+SELECT regexp_replace(pg_temp.sec_run($$TRUNCATE serde.shapes$$), 'type .*', 'type …') AS owner_truncate,
+       pg_temp.sec_try($$SELECT 'ok' FROM serde_register('SecAcctD', 'sec_acct_d', '{}')$$) AS owner_replace,
+       pg_temp.sec_try($$SELECT serde_unregister('SecAcctD')::text$$) AS owner_unregister;
+RESET ROLE;
+-- a shape whose target was dropped may be deleted by any writer
+SELECT serde_register('SecGone', 'sec_acct_arr_d');
+DROP DOMAIN sec_w_acct_arr, sec_acct_arr_d;
+SET ROLE regress_priv_writer;
+SELECT pg_temp.sec_try($$SELECT serde_unregister('SecGone')::text$$) AS dropped_target,
+       pg_temp.sec_try($$SELECT serde_unregister('SecWIds')::text$$) AS own;
+RESET ROLE;
+SELECT serde_unregister('SecJsonb');
+SELECT name FROM serde.shapes WHERE name LIKE 'SecW%' OR name IN ('SecAcctD', 'SecJsonb', 'SecGone');
+
+-- ---- a plan keeps nothing of the role that built it (issue 11 point 1) ----------------------------------
+-- A domain CHECK calls a function the decoding role may not execute: a direct decode is 42501, as
+-- PostgreSQL's own cast is — also after a SECURITY DEFINER function of the owner decoded with the
+-- same plan, and also for a default of that domain, converted for the role that uses it.
+-- (PL/pgSQL: a SQL function would be inlined into the CHECK, and PostgreSQL itself then checks no
+-- EXECUTE right either)
+CREATE FUNCTION sec_positive(int4) RETURNS boolean LANGUAGE plpgsql IMMUTABLE AS 'BEGIN RETURN $1 > 0; END';
+REVOKE EXECUTE ON FUNCTION sec_positive(int4) FROM PUBLIC;
+CREATE DOMAIN sec_pos AS int4 CHECK (sec_positive(VALUE));
+CREATE TYPE sec_meter AS (id int4, n sec_pos);
+CREATE TYPE sec_gauge AS (id int4, n sec_pos);
+SELECT serde_register('SecGauge', 'sec_gauge', '{"fields": {"n": {"default": 5}}}');
+CREATE FUNCTION sec_definer_decode(doc text) RETURNS text LANGUAGE sql SECURITY DEFINER
+    SET search_path = public AS $$ SELECT serde_decode(NULL::sec_meter, doc)::text $$;
+CREATE FUNCTION sec_definer_gauge(doc text) RETURNS text LANGUAGE sql SECURITY DEFINER
+    SET search_path = public AS $$ SELECT serde_decode(NULL::sec_gauge, doc)::text $$;
+GRANT EXECUTE ON FUNCTION sec_definer_decode(text), sec_definer_gauge(text) TO regress_priv_owner;
+SET ROLE regress_priv_owner;
+SELECT 1 AS step, 'cast' AS call, pg_temp.sec_try($$SELECT ('2'::sec_pos)::text$$) AS result
+UNION ALL SELECT 2, 'direct', pg_temp.sec_try($$SELECT serde_decode(NULL::sec_meter, '{"id": 1, "n": 2}')::text$$)
+UNION ALL SELECT 3, 'definer', pg_temp.sec_try($$SELECT sec_definer_decode('{"id": 1, "n": 2}')$$)
+UNION ALL SELECT 4, 'direct after definer', pg_temp.sec_try($$SELECT serde_decode(NULL::sec_meter, '{"id": 1, "n": 2}')::text$$)
+UNION ALL SELECT 5, 'jsonb after definer', pg_temp.sec_try($$SELECT serde_decode(NULL::sec_meter, '{"id": 1, "n": 2}'::jsonb)::text$$)
+UNION ALL SELECT 6, 'valid after definer', pg_temp.sec_try($$SELECT serde_valid(NULL::sec_meter, '{"id": 1, "n": -2}')::text$$)
+UNION ALL SELECT 7, 'errors after definer', pg_temp.sec_try($$SELECT count(*)::text FROM serde_errors(NULL::sec_meter, '{"id": 1, "n": -2}')$$)
+UNION ALL SELECT 8, 'each after definer', pg_temp.sec_try($$SELECT count(*)::text FROM serde_decode_each(NULL::sec_meter, '[{"id": 1, "n": 2}]')$$)
+UNION ALL SELECT 9, 'definer again', pg_temp.sec_try($$SELECT sec_definer_decode('{"id": 1, "n": 2}')$$)
+UNION ALL SELECT 10, 'null member, definer', pg_temp.sec_try($$SELECT sec_definer_decode('{"id": 1, "n": null}')$$)
+UNION ALL SELECT 11, 'default, definer', pg_temp.sec_try($$SELECT sec_definer_gauge('{"id": 1}')$$)
+UNION ALL SELECT 12, 'default, direct', pg_temp.sec_try($$SELECT serde_decode(NULL::sec_gauge, '{"id": 1}')::text$$)
+UNION ALL SELECT 13, 'default, definer again', pg_temp.sec_try($$SELECT sec_definer_gauge('{"id": 1}')$$)
+ORDER BY 1;
+RESET ROLE;
+-- once granted, the role's own decodes pass the CHECK
+GRANT EXECUTE ON FUNCTION sec_positive(int4) TO regress_priv_owner;
+SET ROLE regress_priv_owner;
+SELECT serde_decode(NULL::sec_meter, '{"id": 1, "n": 2}') AS granted,
+       serde_decode(NULL::sec_gauge, '{"id": 1}') AS granted_default,
+       serde_valid(NULL::sec_meter, '{"id": 1, "n": -2}') AS check_false;
+RESET ROLE;
+SELECT serde_unregister('SecGauge');
+DROP FUNCTION sec_definer_decode(text), sec_definer_gauge(text);
+DROP TYPE sec_meter, sec_gauge;
+DROP DOMAIN sec_pos;
+DROP FUNCTION sec_positive(int4);
+DROP DOMAIN sec_w_acct, sec_w_ids, sec_acct_d;
+DROP TYPE sec_acct;
+REVOKE ALL ON serde.shapes FROM regress_priv_writer, regress_priv_owner;
+REVOKE ALL ON SEQUENCE serde.shape_version FROM regress_priv_writer, regress_priv_owner;
+REVOKE ALL ON SCHEMA serde FROM regress_priv_writer, regress_priv_owner;
+DROP ROLE regress_priv_owner, regress_priv_writer;
 
 -- ---- clean up ----------------------------------------------------------------------------------------------
 SELECT serde_unregister('SecPoint'), serde_unregister('SecColour');

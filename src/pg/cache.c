@@ -282,6 +282,39 @@ verify_node_types(SdPgPlan *p, const sd_node *n, const sd_type *t)
 				verify_node_types(p, n->fields[i].node, n->type->cols[n->fields[i].col].type);
 }
 
+/*
+ * default_state of a default: converted on first need and kept in the plan, or — when what it
+ * converts to may depend on the role or the settings in use — converted at every use, exactly
+ * as the same value in the document would be.
+ */
+#define SD_DEFAULT_NEW			0
+#define SD_DEFAULT_CONVERTING	1
+#define SD_DEFAULT_READY		2
+#define SD_DEFAULT_PER_USE		3
+
+/*
+ * True if every value of t converts to the same Datum whoever converts it, under any settings:
+ * the scalars serde parses itself (DESIGN §3.3: independent of DateStyle and TimeZone), enums,
+ * json, and arrays and composites of those.  Not: a type read through its input function
+ * (timetz follows TimeZone, interval IntervalStyle, regclass search_path, money lc_monetary, a
+ * user's type anything), nor a domain, whose CHECK runs with the rights of the role using it.
+ */
+static bool
+type_is_settled(const sd_type *t, int depth)
+{
+	if (t == NULL || depth > 100)
+		return false;
+	if (sd_pg_host(t)->is_domain || t->kind == SD_K_OTHER)
+		return false;
+	if (t->kind == SD_K_ARRAY)
+		return type_is_settled(t->elem, depth + 1);
+	if (t->kind == SD_K_COMPOSITE)
+		for (int i = 0; i < t->ncols; i++)
+			if (!type_is_settled(t->cols[i].type, depth + 1))
+				return false;
+	return true;
+}
+
 /* The body of sd_pg_plan_build, in p's context; false when the build is deferred. */
 static bool
 build_plan(SdPgPlan *p, const char *shape, Oid typid, const char *options, Jsonb *options_jb,
@@ -345,6 +378,13 @@ build_plan(SdPgPlan *p, const char *shape, Oid typid, const char *options, Jsonb
 	p->defaults = palloc0(sizeof(Datum) * Max(p->ndefaults, 1));
 	p->default_nulls = palloc0(sizeof(bool) * Max(p->ndefaults, 1));
 	p->default_state = palloc0(sizeof(char) * Max(p->ndefaults, 1));
+	for (i = 0; i < p->ndefaults; i++)
+	{
+		const sd_field *f = sd_plan_default(p->plan, i);
+
+		if (f && !type_is_settled(f->node->type, 0))
+			p->default_state[i] = SD_DEFAULT_PER_USE;
+	}
 	return true;
 }
 
@@ -391,12 +431,17 @@ sd_pg_plan_build(const char *shape, Oid typid, const char *options, Jsonb *optio
 			debug_build_delay();
 		built = build_plan(p, shape, typid, options, options_jb, version, override);
 		MemoryContextSwitchTo(old);
-		/* the defaults as Datums of their columns (input functions, domain checks) */
+		/*
+		 * The defaults as Datums of their columns, kept in the plan; those converted at every
+		 * use are converted here only to validate a catalog row (at registration they must
+		 * convert for the role and settings registering them).
+		 */
 		for (int i = 0; built && i < p->ndefaults; i++)
 		{
 			bool		isnull;
 
-			(void) sd_pg_plan_default(p, i, &isnull);
+			if (p->default_state[i] != SD_DEFAULT_PER_USE || override)
+				(void) sd_pg_plan_default(p, i, &isnull);
 		}
 	}
 	PG_CATCH();
@@ -454,12 +499,12 @@ sd_pg_plan_default(SdPgPlan *p, int idx, bool *isnull)
 
 	if (idx < 0 || idx >= p->ndefaults)
 		elog(ERROR, "serde: default %d out of range", idx);
-	if (p->default_state[idx] == 2)
+	if (p->default_state[idx] == SD_DEFAULT_READY)
 	{
 		*isnull = p->default_nulls[idx];
 		return p->defaults[idx];
 	}
-	if (p->default_state[idx] == 1)
+	if (p->default_state[idx] == SD_DEFAULT_CONVERTING)
 		elog(ERROR, "serde: default %d of %s refers to itself", idx, p->display);
 	f = sd_plan_default(p->plan, idx);
 	if (f == NULL || !f->has_default || f->default_json == NULL)
@@ -470,7 +515,19 @@ sd_pg_plan_default(SdPgPlan *p, int idx, bool *isnull)
 	sd_path_member(option_path, f->column, strlen(f->column));
 	sd_path_member(option_path, "default", 7);
 
-	p->default_state[idx] = 1;
+	if (p->default_state[idx] == SD_DEFAULT_PER_USE)
+	{
+		/*
+		 * Converted for this use, in the caller's memory, like a document value.  (Re-entry —
+		 * a CHECK decoding with this plan — is fine: the conversion keeps no state, and a
+		 * default cannot contain itself, composite types being acyclic.)
+		 */
+		(void) sd_pg_decode(p, f->node, f->default_json, strlen(f->default_json), false, false,
+							option_path, &d, isnull);
+		return d;
+	}
+
+	p->default_state[idx] = SD_DEFAULT_CONVERTING;
 	tmp = AllocSetContextCreate(CurrentMemoryContext, "serde default", ALLOCSET_SMALL_SIZES);
 	old = MemoryContextSwitchTo(tmp);
 	PG_TRY();
@@ -480,7 +537,7 @@ sd_pg_plan_default(SdPgPlan *p, int idx, bool *isnull)
 	}
 	PG_CATCH();
 	{
-		p->default_state[idx] = 0;
+		p->default_state[idx] = SD_DEFAULT_NEW;
 		MemoryContextSwitchTo(old);
 		MemoryContextDelete(tmp);
 		PG_RE_THROW();
@@ -492,7 +549,7 @@ sd_pg_plan_default(SdPgPlan *p, int idx, bool *isnull)
 	p->defaults[idx] = *isnull ? (Datum) 0 : datumCopy(d, h->typbyval, h->typlen);
 	MemoryContextSwitchTo(old);
 	MemoryContextDelete(tmp);
-	p->default_state[idx] = 2;
+	p->default_state[idx] = SD_DEFAULT_READY;
 	*isnull = p->default_nulls[idx];
 	return p->defaults[idx];
 }
@@ -595,13 +652,14 @@ sd_pg_snapshot_mark(Snapshot snap)
 
 	m.xmax = snap->xmax;
 	m.nrunning = snap->takenDuringRecovery ? (uint32) snap->subxcnt : snap->xcnt;
+	m.curcid = snap->curcid;
 	return m;
 }
 
 SdSnapMark
 sd_pg_statement_mark(void)
 {
-	SdSnapMark	none = {InvalidTransactionId, 0};
+	SdSnapMark	none = {InvalidTransactionId, 0, InvalidCommandId};
 
 	return ActiveSnapshotSet() ? sd_pg_snapshot_mark(GetActiveSnapshot()) : none;
 }
@@ -759,6 +817,7 @@ shape_for_type(Oid typid)
 		t->gen = 0;
 		t->mark.xmax = InvalidTransactionId;
 		t->mark.nrunning = 0;
+		t->mark.curcid = InvalidCommandId;
 		t->n = 0;
 		t->names = NULL;
 	}

@@ -300,7 +300,7 @@ check_domain(SdConvert *cx, SdPgType *h, Datum d, bool isnull, const ConvFrame *
 {
 	ListCell   *lc;
 
-	UpdateDomainConstraintRef(h->domref);
+	sd_pg_domain_ref_update(cx->plan->cxt, h);	/* this role's CHECK states */
 	foreach(lc, h->domref->constraints)
 	{
 		DomainConstraintState *con = (DomainConstraintState *) lfirst(lc);

@@ -607,8 +607,15 @@ entry_plan(FunctionCallInfo fcinfo, bool typed, const char *fname, SdCallSite **
 	SdSnapMark	mark = sd_pg_statement_mark();
 	SdPgPlan   *p;
 
+	/*
+	 * A new statement: another start, another snapshot — or the same snapshot at another
+	 * command.  PL/pgSQL evaluates a simple expression (`r := serde_decode(...)`) with one
+	 * expression state, so one call site, for every statement of a function, all with the
+	 * top-level statement's start; a statement after one that changed the catalog in the same
+	 * transaction differs from it only in its snapshot's command ID.
+	 */
 	if (cs->stmt_start != start || cs->stmt_mark.xmax != mark.xmax ||
-		cs->stmt_mark.nrunning != mark.nrunning)
+		cs->stmt_mark.nrunning != mark.nrunning || cs->stmt_mark.curcid != mark.curcid)
 		callsite_new_statement(cs, start, mark);
 
 	if (!typed)

@@ -46,7 +46,14 @@ typedef struct SdPgType
 	/* domains */
 	bool		is_domain;
 	bool		dom_notnull;	/* any domain in the chain is NOT NULL (identity check) */
-	DomainConstraintRef *domref;	/* NULL unless is_domain */
+	/*
+	 * The constraints with their CHECK expression states, for the role the last check ran
+	 * as (sd_pg_domain_ref_update): ExecInitExpr checks the EXECUTE right on every function of
+	 * a CHECK, so each role gets states of its own (domrefs, kept for the plan's life).
+	 */
+	DomainConstraintRef *domref;	/* NULL until the first check */
+	Oid			domref_user;
+	struct SdDomainRef *domrefs;
 	/* composites */
 	TupleDesc	tupdesc;		/* copy: every attribute, dropped ones included */
 	uint64		tupdesc_id;		/* TypeCacheEntry.tupDesc_identifier when built */
@@ -85,6 +92,11 @@ typedef enum SdTypesCheck
 	SD_TYPES_CHANGED,
 	SD_TYPES_DROPPED			/* some type no longer exists */
 } SdTypesCheck;
+
+/* Points h->domref at the current role's constraints of domain h (built on first use in a
+ * context under the plan's; ereports what ExecInitExpr raises, 42501 among others) and brings
+ * them up to date (UpdateDomainConstraintRef). */
+extern void sd_pg_domain_ref_update(MemoryContext plan_cxt, SdPgType *h);
 
 /* Compares the identities of the types in `built` with the current catalog. */
 extern SdTypesCheck sd_pg_types_check(List *built);
@@ -131,6 +143,8 @@ typedef struct SdSnapMark
 {
 	TransactionId xmax;			/* InvalidTransactionId: no snapshot */
 	uint32		nrunning;		/* transactions in progress below xmax */
+	CommandId	curcid;			/* the snapshot's command: tells statements of one
+								 * transaction apart (not used to order marks) */
 } SdSnapMark;
 
 typedef struct SdPgPlan
@@ -154,7 +168,8 @@ typedef struct SdPgPlan
 	int			ndefaults;
 	Datum	   *defaults;		/* pre-converted `default` values, by default_index */
 	bool	   *default_nulls;
-	char	   *default_state;	/* 0 not yet converted, 1 being converted, 2 ready */
+	char	   *default_state;	/* cache.c: SD_DEFAULT_NEW, _READY, _PER_USE (converted at
+								 * every use: it may depend on the role or settings), ... */
 	ExprContext *econtext;		/* for domain CHECK expressions */
 	bool		econtext_busy;
 	bool		live;			/* linked in the list of cached (or once cached) plans */
@@ -203,7 +218,8 @@ typedef struct SdShapeOverride
 extern SdPgPlan *sd_pg_plan_build(const char *shape, Oid typid, const char *options,
 								  Jsonb *options_jb, int64 version,
 								  const SdShapeOverride *override, MemoryContext parent);
-/* Default number idx of the plan as a Datum of its column (converted once, on first need). */
+/* Default number idx of the plan as a Datum of its column: converted once, on first need, or
+ * at every use when the result may depend on the role or settings (a domain, an input function). */
 extern Datum sd_pg_plan_default(SdPgPlan *plan, int idx, bool *isnull);
 extern void sd_pg_cache_stats(SdCacheStats *stats);
 

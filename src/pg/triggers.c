@@ -1,7 +1,9 @@
 /*
  * triggers.c — the triggers of serde.shapes: a BEFORE ROW trigger that validates every written
- * row exactly as serde_register does (name, target, ownership of a composite target, options
- * compiled against the type, defaults converted) and stamps a fresh version; and an AFTER
+ * row exactly as serde_register does (name, target, ownership of the target, options compiled
+ * against the type, defaults converted) and stamps a fresh version, and that lets a row be
+ * replaced or deleted only by its target's owner (require_target_owner; a BEFORE TRUNCATE
+ * trigger asks the same for every row); and an AFTER
  * STATEMENT trigger that finishes the validation of rows whose `shape` options refer to shapes
  * written later in the same statement (a COPY restoring a dump writes rows in any order) — or,
  * with check_function_bodies off (restoring a --inserts dump), that do not exist at all — then
@@ -10,6 +12,7 @@
  */
 #include "postgres.h"
 
+#include "access/genam.h"
 #include "access/htup_details.h"
 #include "catalog/pg_type.h"
 #include "commands/sequence.h"
@@ -18,6 +21,7 @@
 #include "miscadmin.h"
 #include "storage/proc.h"
 #include "utils/acl.h"
+#include "utils/fmgroids.h"
 #include "utils/guc.h"
 #include "utils/builtins.h"
 #include "utils/inval.h"
@@ -25,6 +29,7 @@
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
+#include "utils/relcache.h"
 #include "utils/snapmgr.h"
 #include "utils/syscache.h"
 
@@ -68,6 +73,81 @@ pending_add(const char *name)
 }
 
 /*
+ * Who may write a shape (DESIGN §1): the typed two-argument form serde_decode(NULL::t, doc)
+ * decodes with the one shape whose target is t, so a shape row decides what every role's typed
+ * call for its target does.  Writing one (INSERT, UPDATE to or from it, DELETE, TRUNCATE)
+ * therefore takes ownership of the target type itself — for types nobody owns privately (jsonb,
+ * int8[], every built-in type) that is the bootstrap superuser's — and of every composite the
+ * target decodes into, followed through domains and arrays in any combination (a domain over
+ * an array of a domain over a composite: the composite's owner decides too).  Ownership
+ * includes membership in the owning role, and superusers own everything.  ereports 42501.
+ */
+static void
+require_target_owner(Oid target)
+{
+	Oid			t = target;
+
+	if (!pg_type_ownercheck(target, GetUserId()))
+		aclcheck_error_type(ACLCHECK_NOT_OWNER, target);
+	for (int depth = 0; OidIsValid(t); depth++)
+	{
+		HeapTuple	tup = SearchSysCache1(TYPEOID, ObjectIdGetDatum(t));
+		Form_pg_type typ;
+		Oid			next = InvalidOid;
+
+		if (!HeapTupleIsValid(tup))
+			break;
+		typ = (Form_pg_type) GETSTRUCT(tup);
+		if (typ->typtype == TYPTYPE_DOMAIN)
+			next = typ->typbasetype;
+		else if (typ->typtype == TYPTYPE_COMPOSITE)
+		{
+			if (!pg_type_ownercheck(t, GetUserId()))
+			{
+				ReleaseSysCache(tup);
+				aclcheck_error_type(ACLCHECK_NOT_OWNER, t);
+			}
+		}
+		else if (IsTrueArrayType(typ))
+			next = typ->typelem;
+		ReleaseSysCache(tup);
+		if (depth > 1000)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("type %s nests too deeply for serde", format_type_be(target))));
+		t = next;
+	}
+}
+
+/* The same for a row about to be replaced or removed: its target, if that still exists. */
+static void
+require_old_target_owner(HeapTuple tuple, TupleDesc desc)
+{
+	bool		isnull;
+	Datum		d = heap_getattr(tuple, column_of(desc, "target"), desc, &isnull);
+
+	if (!isnull && SearchSysCacheExists1(TYPEOID, d))
+		require_target_owner(DatumGetObjectId(d));
+}
+
+/* TRUNCATE removes every shape: the writer must own every target still there (the first
+ * one it does not own, in name order, is named). */
+static void
+require_owner_of_all(Relation rel)
+{
+	TupleDesc	desc = RelationGetDescr(rel);
+	Snapshot	snap = RegisterSnapshot(GetLatestSnapshot());
+	Oid			pkey = RelationGetPrimaryKeyIndex(rel);
+	SysScanDesc scan = systable_beginscan(rel, pkey, OidIsValid(pkey), snap, 0, NULL);
+	HeapTuple	tup;
+
+	while (HeapTupleIsValid(tup = systable_getnext(scan)))
+		require_old_target_owner(tup, desc);
+	systable_endscan(scan);
+	UnregisterSnapshot(snap);
+}
+
+/*
  * Checks a catalog row the way serde_register promises; ereports what is wrong.  With
  * may_defer, a row whose `shape` options name shapes that do not exist (yet) is not compiled:
  * returns false and the caller checks it again at the end of the statement.
@@ -75,8 +155,6 @@ pending_add(const char *name)
 static bool
 validate_shape(const char *name, Oid target, Jsonb *options, bool may_defer)
 {
-	HeapTuple	tup;
-	char		typtype;
 	SdShapeOverride ov;
 	char	   *options_text;
 	MemoryContext tmp;
@@ -87,25 +165,11 @@ validate_shape(const char *name, Oid target, Jsonb *options, bool may_defer)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("shape name must not be empty")));
-	tup = SearchSysCache1(TYPEOID, ObjectIdGetDatum(target));
-	if (!HeapTupleIsValid(tup))
+	if (!SearchSysCacheExists1(TYPEOID, ObjectIdGetDatum(target)))
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_OBJECT),
 				 errmsg("type with OID %u does not exist", target)));
-	typtype = ((Form_pg_type) GETSTRUCT(tup))->typtype;
-	ReleaseSysCache(tup);
-	if (typtype == TYPTYPE_COMPOSITE && !pg_type_ownercheck(target, GetUserId()))
-		aclcheck_error_type(ACLCHECK_NOT_OWNER, target);
-	/* an array (of an array …) of a composite counts as that composite: its owner decides */
-	{
-		Oid			elem = get_element_type(getBaseType(target));
-
-		while (OidIsValid(elem) && OidIsValid(get_element_type(elem)))
-			elem = get_element_type(elem);
-		if (OidIsValid(elem) && get_typtype(getBaseType(elem)) == TYPTYPE_COMPOSITE &&
-			!pg_type_ownercheck(getBaseType(elem), GetUserId()))
-			aclcheck_error_type(ACLCHECK_NOT_OWNER, getBaseType(elem));
-	}
+	require_target_owner(target);
 
 	options_text = JsonbToCString(NULL, &options->root, VARSIZE(options));
 	ov.name = name;
@@ -125,7 +189,7 @@ validate_shape(const char *name, Oid target, Jsonb *options, bool may_defer)
 	return p != NULL;
 }
 
-/* BEFORE INSERT OR UPDATE ON serde.shapes FOR EACH ROW */
+/* BEFORE INSERT OR UPDATE OR DELETE ON serde.shapes FOR EACH ROW, and BEFORE TRUNCATE */
 Datum
 serde_shapes_validate(PG_FUNCTION_ARGS)
 {
@@ -153,13 +217,23 @@ serde_shapes_validate(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
 				 errmsg("serde_shapes_validate must be called as a trigger")));
 	td = (TriggerData *) fcinfo->context;
-	if (!TRIGGER_FIRED_BEFORE(td->tg_event) || !TRIGGER_FIRED_FOR_ROW(td->tg_event) ||
-		TRIGGER_FIRED_BY_DELETE(td->tg_event) || TRIGGER_FIRED_BY_TRUNCATE(td->tg_event))
-		ereport(ERROR,
-				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
-				 errmsg("serde_shapes_validate must fire BEFORE INSERT OR UPDATE FOR EACH ROW")));
 	rel = td->tg_relation;
 	desc = RelationGetDescr(rel);
+	if (TRIGGER_FIRED_BEFORE(td->tg_event) && TRIGGER_FIRED_BY_TRUNCATE(td->tg_event))
+	{
+		require_owner_of_all(rel);
+		return PointerGetDatum(NULL);
+	}
+	if (!TRIGGER_FIRED_BEFORE(td->tg_event) || !TRIGGER_FIRED_FOR_ROW(td->tg_event) ||
+		TRIGGER_FIRED_BY_TRUNCATE(td->tg_event))
+		ereport(ERROR,
+				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
+				 errmsg("serde_shapes_validate must fire BEFORE INSERT OR UPDATE OR DELETE FOR EACH ROW or BEFORE TRUNCATE")));
+	/* the row replaced or removed: its target's owner decides as much as the new one's */
+	if (!TRIGGER_FIRED_BY_INSERT(td->tg_event))
+		require_old_target_owner(td->tg_trigtuple, desc);
+	if (TRIGGER_FIRED_BY_DELETE(td->tg_event))
+		return PointerGetDatum(td->tg_trigtuple);
 	tuple = TRIGGER_FIRED_BY_UPDATE(td->tg_event) ? td->tg_newtuple : td->tg_trigtuple;
 
 	a_name = column_of(desc, "name");

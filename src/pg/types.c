@@ -146,8 +146,9 @@ build_domain(SdTypeBuilder *b, Oid typid, int32 typmod)
 	h->is_domain = true;
 	h->dom_notnull = domain_chain_notnull(typid);
 	h->name = format_type_with_typemod(typid, typmod);
-	h->domref = palloc0(sizeof(DomainConstraintRef));
-	InitDomainConstraintRef(typid, h->domref, b->cxt, true);
+	h->domref = NULL;			/* per role, at the first check (sd_pg_domain_ref_update) */
+	h->domref_user = InvalidOid;
+	h->domrefs = NULL;
 	st->name = h->name;
 	st->not_null = h->dom_notnull || base->not_null;
 	st->host = h;
@@ -381,6 +382,65 @@ sd_pg_type_get(SdTypeBuilder *b, Oid typid, int32 typmod)
 	MemoryContextSwitchTo(old);
 	b->depth--;
 	return result;
+}
+
+/* ---- domain constraints, per role ----------------------------------------------------------- */
+
+/*
+ * A plan is shared by every role of the backend, but the expression states of a domain's CHECK
+ * constraints are not role-neutral: ExecInitExpr checks the EXECUTE right on each function
+ * they call, once, when it builds them.  States built for the role that happened to compile the
+ * plan (the owner of a SECURITY DEFINER function, say) would let every later role run the
+ * CHECK without that check.  So each role gets its own states, built the first time it checks
+ * a value of the domain, and kept while the plan lives.
+ */
+typedef struct SdDomainRef
+{
+	Oid			userid;
+	MemoryContext cxt;			/* the states (and the typcache reference's release callback) */
+	DomainConstraintRef ref;
+	struct SdDomainRef *next;
+} SdDomainRef;
+
+void
+sd_pg_domain_ref_update(MemoryContext plan_cxt, SdPgType *h)
+{
+	Oid			user = GetUserId();
+	SdDomainRef *r;
+
+	if (h->domref == NULL || h->domref_user != user)
+	{
+		for (r = h->domrefs; r; r = r->next)
+			if (r->userid == user)
+				break;
+		if (r == NULL)
+		{
+			MemoryContext cxt = AllocSetContextCreate(plan_cxt, "serde domain checks",
+													  ALLOCSET_SMALL_SIZES);
+			MemoryContext old = CurrentMemoryContext;
+
+			r = MemoryContextAllocZero(cxt, sizeof(SdDomainRef));
+			r->userid = user;
+			r->cxt = cxt;
+			PG_TRY();
+			{
+				/* ExecInitExpr raises 42501 for a function this role may not execute */
+				InitDomainConstraintRef(h->typid, &r->ref, cxt, true);
+			}
+			PG_CATCH();
+			{
+				MemoryContextSwitchTo(old);
+				MemoryContextDelete(cxt);	/* releases the typcache reference too */
+				PG_RE_THROW();
+			}
+			PG_END_TRY();
+			r->next = h->domrefs;
+			h->domrefs = r;
+		}
+		h->domref = &r->ref;
+		h->domref_user = user;
+	}
+	UpdateDomainConstraintRef(h->domref);
 }
 
 /* ---- identity checks ----------------------------------------------------------------------- */

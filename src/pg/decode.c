@@ -815,11 +815,13 @@ errors_put(ReturnSetInfo *rsinfo, SdPgPlan *plan, const char *path, const char *
 {
 	Datum		values[4];
 	bool		nulls[4] = {false, false, false, false};
+	char	   *message;
 
 	values[0] = CStringGetTextDatum(path);
 	values[1] = CStringGetTextDatum(sqlstate);
-	values[2] = PointerGetDatum(cstring_to_text(psprintf("%s: %s: %s", plan->display, path,
-														 problem)));
+	message = psprintf("%s: %s: %s", plan->display, path, problem);
+	values[2] = PointerGetDatum(cstring_to_text(message));
+	pfree(message);
 	if (offset >= 0)
 		values[3] = Int64GetDatum(offset);
 	else
@@ -828,6 +830,9 @@ errors_put(ReturnSetInfo *rsinfo, SdPgPlan *plan, const char *path, const char *
 		nulls[3] = true;
 	}
 	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	/* the tuplestore has its copy: a row's memory does not add up over many rows */
+	for (int i = 0; i < 3; i++)
+		pfree(DatumGetPointer(values[i]));
 }
 
 static int

@@ -1,7 +1,8 @@
 -- errors_all.sql — serde_errors (DESIGN §1, §4): every violation, not just the first, in document
 -- order, as (path, code, message, byte_offset); capped by serde.max_errors; malformed input is one
--- row (22P02) with its offset; adapter-side checks (domain CHECK, NOT NULL domain) appear as a row
--- when the core found nothing; errors raised inside other types' input functions propagate.
+-- row (22P02) with its offset; adapter-side checks (domain CHECK, NOT NULL domain) are reported
+-- for every value the core found whole, each in its place among the core's errors; errors raised
+-- inside other types' input functions and CHECK expressions propagate.
 -- Same argument forms as serde_valid, for text, json, jsonb (no offsets) and bytea documents.
 SET client_min_messages = warning;   -- quiet whether or not an earlier test created it
 CREATE EXTENSION IF NOT EXISTS serde;
@@ -88,7 +89,7 @@ SELECT * FROM serde_errors(NULL::er_invoice, '{"id": "in_1", "status": "new", "t
 -- NOT NULL domain (the core knows it: null where not nullable)
 SELECT * FROM serde_errors(NULL::er_invoice, '{"id": "in_1", "status": "new", "total": 5,
     "currency": null, "due": "2024-06-30", "ref": "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11", "lines": []}');
--- only the first adapter-side failure is reported, and only when the core found nothing
+-- every adapter-side failure is reported, among the core's errors, in document order
 SELECT * FROM serde_errors(NULL::er_invoice, '{"id": "in_1", "status": "new", "total": -5,
     "currency": "euro", "due": "2024-06-30", "ref": "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11", "lines": []}');
 SELECT * FROM serde_errors(NULL::er_invoice, '{"id": "in_1", "status": "new", "total": -5,
@@ -146,6 +147,74 @@ SELECT d, serde_valid(NULL::er_line, d) AS valid, (SELECT count(*) FROM serde_er
 SELECT * FROM serde_errors(NULL::jsonb, '{"a": "\u0000", "b": 1e999999999999, "c": [1, 2e999999999999]}');
 SELECT * FROM serde_errors(NULL::jsonb[], '[{"k": 1e999999999999}, "ok", {"k": [2e999999999999]}]');
 SELECT serde_decode(NULL::jsonb, '{"a": {"b": 1e999999999999}}');
+
+-- ---- domain checks: every violation, in document order (issue 11 item 9) -------------------------
+-- Before the fix, domain CHECK and NOT NULL ran only when the core found nothing, and then only
+-- the first failure was reported: the two documents of the issue gave only $.b / only $.a.
+CREATE DOMAIN er_pos AS int CHECK (VALUE > 0);
+CREATE DOMAIN er_nn AS int NOT NULL;
+CREATE TYPE er_dp AS (a er_pos, b int, c er_pos);
+CREATE DOMAIN er_dpc AS er_dp CHECK ((VALUE).b > 10);       -- a domain over a composite
+CREATE TYPE er_dq AS (x er_pos[], y er_dp, z er_nn[], w er_dpc);
+SELECT * FROM serde_errors(NULL::er_dp, '{"a":-1,"b":"x","c":-2}');
+SELECT * FROM serde_errors(NULL::er_dp, '{"a":-1,"b":1,"c":-2}');
+-- document order, not column order; jsonb: jsonb's key order, no offsets
+SELECT * FROM serde_errors(NULL::er_dp, '{"c":-1,"b":"x","a":-2}');
+SELECT * FROM serde_errors(NULL::er_dp, '{"c":-1,"b":"x","a":-2}'::jsonb);
+SELECT * FROM serde_errors(NULL::er_dp, '{"a":-1,"b":"x","c":-2}'::json);
+SELECT * FROM serde_errors(NULL::er_dp, convert_to('{"a":-1,"b":"x","c":-2}', 'UTF8'));
+-- nested composites, arrays of domains, NOT NULL domains, a domain over a composite: its own
+-- CHECK runs only when the composite is whole (w: b is 1, but c is missing, so only $.w.c)
+SELECT * FROM serde_errors(NULL::er_dq, '{"x":[1,-1,"s",-3],"y":{"a":0,"b":"q","c":5},
+    "z":[1,null,2,null],"w":{"a":-7,"b":1}}');
+SELECT * FROM serde_errors(NULL::er_dq, '{"x":[1,-1,"s",-3],"y":{"a":0,"b":"q","c":5},
+    "z":[1,null,2,null],"w":{"a":-7,"b":1}}'::jsonb);
+-- ... and when it is whole, after the errors inside it
+SELECT * FROM serde_errors(NULL::er_dq, '{"x":[],"y":{"a":1,"b":1,"c":1},"z":[],"w":{"a":1,"b":1,"c":-1}}');
+SELECT * FROM serde_errors(NULL::er_dq, '{"x":[],"y":{"a":1,"b":1,"c":1},"z":[],"w":{"a":1,"b":1,"c":1}}');
+-- root-level domains
+SELECT * FROM serde_errors(NULL::er_pos, '-3');
+SELECT * FROM serde_errors(NULL::er_pos[], '[1,-1,"s",-3]');
+SELECT * FROM serde_errors(NULL::er_pos[], '[1,-1,"s",-3]'::jsonb);
+SELECT * FROM serde_errors(NULL::er_dpc, '{"a":-1,"b":1,"c":1}');
+SELECT * FROM serde_errors(NULL::er_dpc, '{"a":1,"b":1,"c":1}');
+-- a missing required member is not also a NOT NULL violation; an absent optional member is
+-- (nor is a value under a `path` parent that is missing or not an object)
+CREATE TYPE er_dn AS (n er_nn, p er_pos, q er_nn);
+SELECT serde_register('ErDn', 'er_dn',
+    '{"fields": {"n": {"optional": true}, "p": {"path": ["h", "p"]}, "q": {"path": ["h", "q"]}}}');
+SELECT * FROM serde_errors('ErDn', '{"h": {"p": -1, "q": 1}}');
+SELECT * FROM serde_errors('ErDn', '{"h": {"p": 1}}');
+SELECT * FROM serde_errors('ErDn', '{"h": 5}');
+SELECT * FROM serde_errors('ErDn', '{"n": null, "h": {"p": 0, "q": null}}');
+SELECT * FROM serde_errors('ErDn', '{"p": -1}');
+SELECT * FROM serde_errors('ErDn', '{"p": -1}'::jsonb);
+-- serde.max_errors caps the merged list
+SET serde.max_errors = 2;
+SELECT * FROM serde_errors(NULL::er_pos[], '[1,-1,"s",-3]');
+SELECT * FROM serde_errors(NULL::er_pos[], '["a",-1,"s",-3]');
+SELECT * FROM serde_errors(NULL::er_pos[], '[-1,-2,-3,-4,-5]'::jsonb);
+SET serde.max_errors = 1;
+SELECT * FROM serde_errors(NULL::er_dp, '{"a":-1,"b":"x","c":-2}');
+RESET serde.max_errors;
+-- many of them
+SELECT count(*), min(byte_offset), max(byte_offset) FROM serde_errors(NULL::er_pos[],
+    (SELECT jsonb_agg(CASE WHEN g % 2 = 0 THEN -g ELSE g END)::text FROM generate_series(1, 300) g));
+-- serde_valid agrees: false exactly when serde_errors has rows
+SELECT d, serde_valid(NULL::er_dq, d) AS valid, (SELECT count(*) FROM serde_errors(NULL::er_dq, d)) AS errors,
+       serde_valid(NULL::er_dq, d::jsonb) AS valid_jsonb, (SELECT count(*) FROM serde_errors(NULL::er_dq, d::jsonb)) AS errors_jsonb
+  FROM (VALUES ('{"x":[],"y":{"a":1,"b":1,"c":1},"z":[],"w":{"a":1,"b":11,"c":1}}'),
+               ('{"x":[-1],"y":{"a":1,"b":1,"c":1},"z":[],"w":{"a":1,"b":11,"c":1}}'),
+               ('{"x":[],"y":{"a":1,"b":1,"c":1},"z":[null],"w":{"a":1,"b":11,"c":1}}'),
+               ('{"x":[],"y":{"a":1,"b":1,"c":1},"z":[],"w":{"a":1,"b":1,"c":1}}'),
+               ('{"x":[],"y":{"a":1,"b":1,"c":1},"z":[],"w":{"a":1,"b":11,"c":1},"v":1}')) v(d);
+-- a CHECK that raises still propagates, also after other violations
+SELECT * FROM serde_errors(NULL::er_ratio[], '["x", -1, 0]');
+SELECT serde_unregister('ErDn');
+DROP TYPE er_dq, er_dn;
+DROP DOMAIN er_dpc;
+DROP TYPE er_dp;
+DROP DOMAIN er_pos, er_nn;
 
 SELECT p.oid::regprocedure, p.provolatile, p.proparallel, p.prorows
   FROM pg_proc p WHERE p.proname = 'serde_errors' ORDER BY 1::text;

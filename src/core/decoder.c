@@ -71,6 +71,9 @@ release_buffers(sd_decoder *d)
 	sd_hook_free(&d->hooks, d->jev);
 	d->jev = NULL;
 	d->jev_cap = d->jev_len = 0;
+	sd_hook_free(&d->hooks, d->found);
+	d->found = NULL;
+	d->found_cap = 0;
 	sd_arena_free(&d->arena);
 }
 
@@ -101,7 +104,7 @@ sd_decoder_bytes(const sd_decoder *d)
 	return d->padded_cap + (size_t) d->tape_cap * sizeof(sd_val) +
 		(size_t) d->stack_cap * sizeof(sd_val) + (size_t) d->path_cap * sizeof(sd_pathent) +
 		(size_t) d->pairs_cap * sizeof(sd_pair) + (size_t) d->jev_cap * sizeof(sd_jev) +
-		d->arena.bytes +
+		(size_t) d->found_cap * sizeof(sd_found) + d->arena.bytes +
 		(d->parser ? d->kernel->parser_bytes(d->parser) : 0);
 }
 
@@ -170,33 +173,116 @@ sd_decode_json(sd_decoder *d, const sd_plan *plan, const sd_node *node, const ch
 							 d->padded_cap, &lim, NULL, root, err);
 }
 
+bool
+sd_found_add(const sd_hooks *hooks, sd_arena *arena, sd_found **found, uint32_t *cap, int *n,
+			 int max, uint32_t seq, const sd_error *err)
+{
+	sd_found   *f;
+
+	if (*n >= max)
+		return true;
+	/* grown geometrically: memory follows the errors kept, never the cap */
+	if ((uint32_t) *n >= *cap &&
+		!sd_grow(hooks, (void **) found, cap, (uint32_t) *n + 1, sizeof(sd_found)))
+		return false;
+	f = &(*found)[*n];
+	f->code = err->code;
+	f->seq = seq;
+	f->offset = err->offset;
+	f->path = sd_arena_strndup(arena, err->path, strlen(err->path));
+	f->problem = sd_arena_strndup(arena, err->problem, strlen(err->problem));
+	if (!f->path || !f->problem)
+		return false;
+	(*n)++;
+	return true;
+}
+
+uint32_t
+sd_mark_value(bool ok, int errors_before, int errors_now, uint32_t *values)
+{
+	if (!ok)
+		return SD_MARK_FAILED;
+	if (*values < SD_MARK_SEQ)
+		(*values)++;
+	return *values | (errors_now != errors_before ? SD_MARK_DIRTY : 0);
+}
+
+void
+sd_collect_add(sd_collect *c, const sd_error *err)
+{
+	sd_decoder *d = c->d;
+
+	if (!sd_found_add(&d->hooks, &d->arena, &d->found, &d->found_cap, &c->n, c->max, c->values,
+					  err))
+		c->oom = true;
+	c->total++;
+}
+
+int
+sd_check_json_found(sd_decoder *d, const sd_plan *plan, const sd_node *node, const char *doc,
+					size_t len, const sd_limits *limits, int max_errors, const sd_found **found,
+					int *total, uint32_t *root)
+{
+	sd_limits	lim;
+	sd_collect	col = {d, max_errors > 0 ? max_errors : 1, 0, 0, 0, false};
+	sd_error	err;
+
+	*root = UINT32_MAX;
+	each_reset(d);
+	if (!prepare(d, doc, len, limits, &lim, &err) ||
+		!d->kernel->decode(d, plan, node ? node : sd_plan_root(plan), d->padded, len,
+						   d->padded_cap, &lim, &col, root, &err) ||
+		col.oom)
+	{
+		/* malformed input, a limit or a cancel: that one error alone */
+		int			n = 0;
+
+		*root = UINT32_MAX;
+		if (col.oom)
+			sd_error_set(&err, SD_E_NOMEM, -1, "out of memory for the errors found");
+		sd_arena_reset(&d->arena);
+		if (!sd_found_add(&d->hooks, &d->arena, &d->found, &d->found_cap, &n, 1, 0, &err))
+		{
+			/* not even room for that one: a static entry */
+			static sd_found oom = {SD_E_NOMEM, 0, -1, "$", "out of memory for the errors found"};
+
+			*found = &oom;
+			*total = 1;
+			return 1;
+		}
+		*found = d->found;
+		*total = 1;
+		return 1;
+	}
+	*found = d->found;
+	*total = col.total;
+	return col.n;
+}
+
 int
 sd_check_json(sd_decoder *d, const sd_plan *plan, const sd_node *node, const char *doc,
 			  size_t len, const sd_limits *limits, sd_error *errs, int max_errors, int *total)
 {
-	sd_limits	lim;
-	sd_collect	col = {errs, max_errors, 0, 0};
+	const sd_found *found;
 	uint32_t	root;
-	sd_error	err;
+	int			all;
+	int			n;
 
 	if (total)
 		*total = 0;
 	if (max_errors <= 0)
 		return 0;
-	each_reset(d);
-	if (!prepare(d, doc, len, limits, &lim, &err) ||
-		!d->kernel->decode(d, plan, node ? node : sd_plan_root(plan), d->padded, len,
-						   d->padded_cap, &lim, &col, &root, &err))
+	n = sd_check_json_found(d, plan, node, doc, len, limits, max_errors, &found, &all, &root);
+	for (int i = 0; i < n; i++)
 	{
-		/* malformed input, a limit or a cancel: that one error alone */
-		errs[0] = err;
-		if (total)
-			*total = 1;
-		return 1;
+		errs[i].code = found[i].code;
+		errs[i].offset = found[i].offset;
+		snprintf(errs[i].path, sizeof(errs[i].path), "%s", found[i].path);
+		snprintf(errs[i].problem, sizeof(errs[i].problem), "%s", found[i].problem);
 	}
 	if (total)
-		*total = col.total;
-	return col.n;
+		*total = all;
+	return n;
 }
 
 static void

@@ -67,6 +67,8 @@ struct sd_decoder
 	void	   *pairs;          /* unmapped members collected for `extra` columns */
 	uint32_t	pairs_len;
 	uint32_t	pairs_cap;
+	sd_found   *found;          /* sd_check_json_found's entries */
+	uint32_t	found_cap;
 	sd_jev	   *jev;            /* events of jsonb values (sd_decoder_events) */
 	uint32_t	jev_len;
 	uint32_t	jev_cap;
@@ -87,11 +89,16 @@ struct sd_decoder
 /* Error collection for sd_check_json (NULL in first-error mode). */
 typedef struct sd_collect
 {
-	sd_error   *errs;
+	sd_decoder *d;              /* the found entries live in d->found, their texts in d->arena */
 	int			max;
 	int			n;              /* stored */
 	int			total;          /* found */
+	uint32_t	values;         /* values completed (SD_MARK_SEQ) */
+	bool		oom;            /* an entry could not be stored */
 } sd_collect;
+
+/* Records w's error in collect mode (json_walk.cpp's recover) */
+void		sd_collect_add(sd_collect *c, const sd_error *err);
 
 typedef struct sd_pathent
 {

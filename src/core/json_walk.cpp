@@ -761,7 +761,20 @@ walked_span(Walk &w, std::string_view tok)
 /* ---- typed decoding ----------------------------------------------------------------------- */
 
 template <class V>
-bool		decode_value(Walk &w, V &v, const sd_node *n, Dest dst);
+bool		decode_value_in(Walk &w, V &v, const sd_node *n, Dest dst);
+
+/* One value; in serde_errors' mode its slot gets its mark (SD_MARK_*, serde_core.h). */
+template <class V>
+inline bool
+decode_value(Walk &w, V &v, const sd_node *n, Dest dst)
+{
+	int			before = w.collect ? w.collect->total : 0;
+	bool		ok = decode_value_in(w, v, n, dst);
+
+	if (w.collect)
+		slot(w, dst).aux = sd_mark_value(ok, before, w.collect->total, &w.collect->values);
+	return ok;
+}
 bool		decode_members(Walk &w, ond::object obj, const sd_node *n, const sd_members *ms,
 						   uint32_t row, const char *obj_at, bool top);
 
@@ -779,9 +792,7 @@ recover(Walk &w, uint32_t depth)
 	w.depth = depth;
 	if (!w.collect || is_fatal(w.err->code))
 		return false;
-	if (w.collect->n < w.collect->max)
-		w.collect->errs[w.collect->n++] = *w.err;
-	w.collect->total++;
+	sd_collect_add(w.collect, w.err);
 	return true;
 }
 
@@ -1324,6 +1335,7 @@ decode_members(Walk &w, ond::object obj, const sd_node *n, const sd_members *ms,
 			}
 			if (!fd->nullable && w.d->tape[dst.idx].tag == SD_V_NULL)
 			{
+				w.d->tape[dst.idx].aux = SD_MARK_FAILED;
 				fail(w, SD_E_NOTNULL, w.base + w.d->tape[dst.idx].offset,
 					 "null is not allowed for column \"%s\"", fd->column);
 				if (!recover(w, depth))
@@ -1418,7 +1430,7 @@ validate_json(Walk &w, V &v, const sd_node *n, ond::json_type t, std::string_vie
 
 template <class V>
 bool
-decode_value(Walk &w, V &v, const sd_node *n, Dest dst)
+decode_value_in(Walk &w, V &v, const sd_node *n, Dest dst)
 {
 	ond::json_type t;
 	simdjson::error_code e;

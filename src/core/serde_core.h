@@ -347,6 +347,36 @@ int			sd_check_json(sd_decoder *d, const sd_plan *plan, const sd_node *node,
 						  const char *doc, size_t len, const sd_limits *limits,
 						  sd_error *errs, int max_errors, int *total);
 
+/* The same, keeping what it finds compactly in the decoder (memory grows with the errors kept,
+ * never with max_errors): *found gets n entries in document order, their texts and the array
+ * valid until the decoder's next decode.  On success *root is the tape index of the root value
+ * of a tape that mirrors the plan as in sd_decode_json, with marks in sd_val.aux (no jsonb
+ * events then): a value that failed is marked SD_MARK_FAILED (its slot means nothing); one with
+ * errors inside it SD_MARK_DIRTY; every value that was read gets its number in completion order
+ * (post-order, from 1) in SD_MARK_SEQ, and each sd_found its `seq`, the number of values
+ * completed before it was found, so that a host can put its own violations of a value among
+ * the core's in document order.  Slots written without reading a value (missing members,
+ * defaults, variant columns, map entries and keys, `extra`) have aux 0.  After a malformed
+ * document, a limit or a cancel, *found holds that one error and *root is UINT32_MAX. */
+typedef struct sd_found
+{
+	sd_code		code;
+	uint32_t	seq;
+	int64_t		offset;
+	const char *path;
+	const char *problem;
+} sd_found;
+
+#define SD_MARK_FAILED	0x80000000u
+#define SD_MARK_DIRTY	0x40000000u
+#define SD_MARK_SEQ		0x3fffffffu
+
+int			sd_check_json_found(sd_decoder *d, const sd_plan *plan, const sd_node *node,
+								const char *doc, size_t len, const sd_limits *limits,
+								int max_errors, const sd_found **found, int *total,
+								uint32_t *root);
+
+
 /* serde_decode_each: a JSON array (first non-blank byte '[') or newline-delimited JSON (blank
  * lines skipped; empty input -> no rows), one element/line at a time against `node` (the
  * element's node).  An array is copied once and iterated lazily (one element's tape at a time);
@@ -385,6 +415,14 @@ void	   *sd_arena_alloc(sd_arena *a, size_t size);   /* 8-aligned, NULL on OOM *
 char	   *sd_arena_strndup(sd_arena *a, const char *s, size_t n);
 void		sd_arena_reset(sd_arena *a);    /* keeps the newest block, frees the others */
 void		sd_arena_free(sd_arena *a);
+
+/* For walkers in serde_errors' mode (also the host's jsonb walker): keeps err (texts copied into
+ * arena) in *found (grown through hooks) when fewer than max are kept; false on OOM. */
+bool		sd_found_add(const sd_hooks *hooks, sd_arena *arena, sd_found **found,
+						 uint32_t *cap, int *n, int max, uint32_t seq, const sd_error *err);
+/* The mark of a value just read (ok: it did not fail; errors_before: errors found before it
+ * began, errors_now: after it); *values counts the values completed (saturating). */
+uint32_t	sd_mark_value(bool ok, int errors_before, int errors_now, uint32_t *values);
 
 void	   *sd_hook_alloc(const sd_hooks *h, size_t size);
 void	   *sd_hook_realloc(const sd_hooks *h, void *p, size_t size);

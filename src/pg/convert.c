@@ -131,15 +131,37 @@ conv_fail(SdConvert *cx, const ConvFrame *f, const sd_val *v, int sqlstate, cons
 
 	if (cx->soft && !cx->option_path)
 	{
-		if (cx->capture && !cx->failed)
+		if (cx->collect && !cx->failed)
 		{
-			/* serde_errors: keep the first adapter-side violation as a row */
-			cx->fail_sqlstate = sqlstate;
-			cx->fail_offset = (cx->offsets && v) ? conv_offset(cx, v) : -1;
-			render_path(cx, f, cx->fail_path);
+			/* serde_errors: every adapter-side violation becomes a row */
+			SdPgFound  *e;
+			char		path[SD_PATH_MAX];
+
+			if (cx->nfound >= cx->found_cap)
+			{
+				/* at most max_found can be reported: keep the list near that */
+				if ((int64) cx->nfound >= 2 * (int64) cx->max_found)
+					sd_pg_found_sort(cx);
+				if (cx->nfound >= cx->found_cap)
+				{
+					cx->found_cap = cx->found_cap ? cx->found_cap * 2 : 16;
+					cx->found = cx->found ?
+						repalloc_huge(cx->found, sizeof(SdPgFound) * (Size) cx->found_cap) :
+						palloc(sizeof(SdPgFound) * cx->found_cap);
+				}
+			}
+			e = &cx->found[cx->nfound];
+			e->key = cx->key;
+			e->order = (uint32) cx->nfound;
+			e->sqlstate = sqlstate;
+			e->offset = (cx->offsets && v) ? conv_offset(cx, v) : -1;
+			render_path(cx, f, path);
+			e->path = pstrdup(path);
 			va_start(ap, fmt);
-			vsnprintf(cx->fail_problem, sizeof(cx->fail_problem), fmt, ap);
+			vsnprintf(problem, sizeof(problem), fmt, ap);
 			va_end(ap);
+			e->problem = pstrdup(problem);
+			cx->nfound++;
 		}
 		cx->failed = true;
 		return;
@@ -164,6 +186,83 @@ conv_internal(SdConvert *cx, const sd_node *node, const sd_val *v)
 {
 	elog(ERROR, "serde: %s: unexpected tape value %d for type %s",
 		 cx->plan->display, (int) v->tag, node->type->name);
+}
+
+static int
+found_cmp(const void *a, const void *b)
+{
+	const SdPgFound *x = a;
+	const SdPgFound *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+void
+sd_pg_found_sort(SdConvert *cx)
+{
+	if (cx->nfound > 1)
+		qsort(cx->found, cx->nfound, sizeof(SdPgFound), found_cmp);
+	for (int i = cx->max_found; i < cx->nfound; i++)
+	{
+		pfree(cx->found[i].path);
+		pfree(cx->found[i].problem);
+	}
+	if (cx->nfound > cx->max_found)
+		cx->nfound = cx->max_found;
+}
+
+static int
+path_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *) a, *(const char *const *) b);
+}
+
+static bool
+core_path_is(SdConvert *cx, const char *path)
+{
+	return bsearch(&path, cx->core_paths, cx->ncore_paths, sizeof(char *), path_cmp) != NULL;
+}
+
+/*
+ * serde_errors: did the core report an error at this value's path or above it (a missing
+ * member, or a missing `path` parent)?  Then its unmarked NULL slot is no value.
+ */
+static bool
+core_error_at(SdConvert *cx, const ConvFrame *f)
+{
+	char		path[SD_PATH_MAX];
+	bool		quoted = false;
+
+	if (cx->ncore_paths == 0)
+		return false;
+	render_path(cx, f, path);
+	for (int i = 1; path[i]; i++)
+	{
+		if (quoted)
+		{
+			if (path[i] == '\\' && path[i + 1])
+				i++;
+			else if (path[i] == '"')
+				quoted = false;
+			continue;
+		}
+		if (path[i] == '"')
+			quoted = true;
+		else if (path[i] == '.' || path[i] == '[')
+		{
+			char		c = path[i];
+			bool		hit;
+
+			path[i] = '\0';
+			hit = core_path_is(cx, path);
+			path[i] = c;
+			if (hit)
+				return true;
+		}
+	}
+	return core_path_is(cx, path);
 }
 
 void
@@ -266,6 +365,8 @@ eval_check(SdConvert *cx, SdPgType *h, DomainConstraintState *con, Datum d, bool
 		econtext = CreateStandaloneExprContext();
 		own = true;
 	}
+	/* whatever an earlier CHECK left behind goes now at the latest (see the PG_CATCH) */
+	ResetExprContext(econtext);
 	econtext->domainValue_datum = MakeExpandedObjectReadOnly(d, isnull, h->typlen);
 	econtext->domainValue_isNull = isnull;
 	PG_TRY();
@@ -276,9 +377,18 @@ eval_check(SdConvert *cx, SdPgType *h, DomainConstraintState *con, Datum d, bool
 	{
 		char	   *prefix;
 
-		if (!own)
-			p->econtext_busy = false;
+		/*
+		 * A raising CHECK: its per-row memory goes with it.  The plan's econtext lives in the
+		 * plan's context, so memory left there would stay for the plan's lifetime.
+		 */
 		MemoryContextSwitchTo(oldcxt);
+		if (own)
+			FreeExprContext(econtext, false);
+		else
+		{
+			ResetExprContext(econtext);
+			p->econtext_busy = false;
+		}
 		prefix = conv_prefix(cx, f);
 		sd_pg_rethrow_prefixed(oldcxt, prefix,
 							   cx->option_path ? ERRCODE_INVALID_PARAMETER_VALUE : 0);
@@ -504,7 +614,7 @@ conv_json(SdConvert *cx, const sd_node *node, SdPgType *h, const sd_val *v, cons
 {
 	Jsonb	   *jb;
 
-	if (v->aux == SD_PG_AUX_JSONB)
+	if (v->aux == SD_PG_AUX_JSONB && !cx->collect)
 	{
 		/* a container of a jsonb document: its bytes are the Jsonb's (copied into the result's
 		 * memory: the document's goes away after the call) */
@@ -560,6 +670,7 @@ conv_array(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame 
 	int			dims[1];
 	int			lbs[1];
 	ArrayType  *a;
+	bool		bad = false;
 
 	if (en == NULL)
 		conv_internal(cx, node, v);
@@ -581,12 +692,28 @@ conv_array(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame 
 		if ((i & 4095) == 4095)
 			CHECK_FOR_INTERRUPTS();	/* big arrays: cancel and statement_timeout act promptly */
 		/* a map (an object read into (key, value) rows): the step is the member's key */
+		fr.key = NULL;
 		if (node->is_map && ev->tag == SD_V_ROW && ev->len >= 1 &&
 			cx->tape[ev->u.first].tag == SD_V_STR)
 			fr.key = &cx->tape[ev->u.first];
+		else if (node->is_map && cx->collect)
+		{
+			bad = true;			/* serde_errors: an entry whose key failed */
+			continue;
+		}
 		vals[i] = conv(cx, en, ev, &fr, &nulls[i]);
 		if (cx->failed)
-			return (Datum) 0;
+		{
+			if (!cx->collect)
+				return (Datum) 0;
+			cx->failed = false; /* serde_errors: the other elements are still checked */
+			bad = true;
+		}
+	}
+	if (bad)
+	{
+		cx->failed = true;
+		return (Datum) 0;
 	}
 	dims[0] = (int) n;
 	lbs[0] = 1;
@@ -619,6 +746,7 @@ conv_row(SdConvert *cx, const sd_node *node, SdPgType *h, const sd_val *v, const
 	bool	   *nulls = nbuf;
 	ConvFrame	fr;
 	HeapTuple	tup;
+	bool		bad = false;
 
 	if (td == NULL || v->len != (uint32) node->nfields || node->nfields != h->ncols)
 		conv_internal(cx, node, v);
@@ -643,7 +771,17 @@ conv_row(SdConvert *cx, const sd_node *node, SdPgType *h, const sd_val *v, const
 		fr.silent = (f && f->key) || is_variant_column(node, fld->col);
 		vals[a] = conv(cx, fld->node, &cx->tape[v->u.first + fld->col], &fr, &nulls[a]);
 		if (cx->failed)
-			return (Datum) 0;
+		{
+			if (!cx->collect)
+				return (Datum) 0;
+			cx->failed = false; /* serde_errors: the other columns are still checked */
+			bad = true;
+		}
+	}
+	if (bad)
+	{
+		cx->failed = true;
+		return (Datum) 0;
 	}
 	tup = heap_form_tuple(td, vals, nulls);
 	if (vals != vbuf)
@@ -657,7 +795,7 @@ conv_row(SdConvert *cx, const sd_node *node, SdPgType *h, const sd_val *v, const
 /* ---- one value ------------------------------------------------------------------------------- */
 
 static Datum
-conv(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame *f, bool *isnull)
+conv_value(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame *f, bool *isnull)
 {
 	SdPgType   *h = sd_pg_host(node->type);
 	Datum		d = (Datum) 0;
@@ -768,6 +906,50 @@ conv(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame *f, bo
 	if (h->is_domain)
 		check_domain(cx, h, d, *isnull, f, v);
 	return d;
+}
+
+/* serde_errors: a value of a tape with marks (SdConvert.collect) */
+static Datum
+conv_marked(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame *f,
+			bool *isnull)
+{
+	uint32		mark = v->aux;
+	uint32		saved = cx->key;
+	Datum		d = (Datum) 0;
+
+	*isnull = true;
+	if ((mark & SD_MARK_FAILED) ||
+		(mark == 0 && v->tag == SD_V_NULL && cx->dirty > 0 && core_error_at(cx, f)))
+	{
+		cx->failed = true;		/* the core reported it */
+		return (Datum) 0;
+	}
+	if (mark & SD_MARK_SEQ)
+		cx->key = mark & SD_MARK_SEQ;
+	if (mark & SD_MARK_DIRTY)
+	{
+		/* errors inside: not a whole value, but what is whole inside it is still checked */
+		if (v->tag == SD_V_ROW || v->tag == SD_V_ARRAY)
+		{
+			cx->dirty++;
+			(void) conv_value(cx, node, v, f, isnull);
+			cx->dirty--;
+		}
+		*isnull = true;
+		cx->failed = true;
+	}
+	else
+		d = conv_value(cx, node, v, f, isnull);
+	cx->key = saved;
+	return d;
+}
+
+static Datum
+conv(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame *f, bool *isnull)
+{
+	if (cx->collect)
+		return conv_marked(cx, node, v, f, isnull);
+	return conv_value(cx, node, v, f, isnull);
 }
 
 Datum

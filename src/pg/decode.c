@@ -228,11 +228,15 @@ convert_init(SdConvert *cx, SdPgPlan *plan, const sd_val *tape, bool soft, bool 
 	cx->located = false;
 	cx->root_path[0] = '\0';
 	cx->offset_base = 0;
-	cx->capture = false;
-	cx->fail_sqlstate = 0;
-	cx->fail_offset = -1;
-	cx->fail_path[0] = '\0';
-	cx->fail_problem[0] = '\0';
+	cx->collect = false;
+	cx->key = 0;
+	cx->dirty = 0;
+	cx->max_found = 0;
+	cx->nfound = 0;
+	cx->found_cap = 0;
+	cx->found = NULL;
+	cx->core_paths = NULL;
+	cx->ncore_paths = 0;
 }
 
 SdDecodeStatus
@@ -818,11 +822,13 @@ errors_put(ReturnSetInfo *rsinfo, SdPgPlan *plan, const char *path, const char *
 {
 	Datum		values[4];
 	bool		nulls[4] = {false, false, false, false};
+	char	   *message;
 
 	values[0] = CStringGetTextDatum(path);
 	values[1] = CStringGetTextDatum(sqlstate);
-	values[2] = PointerGetDatum(cstring_to_text(psprintf("%s: %s: %s", plan->display, path,
-														 problem)));
+	message = psprintf("%s: %s: %s", plan->display, path, problem);
+	values[2] = PointerGetDatum(cstring_to_text(message));
+	pfree(message);
 	if (offset >= 0)
 		values[3] = Int64GetDatum(offset);
 	else
@@ -831,47 +837,83 @@ errors_put(ReturnSetInfo *rsinfo, SdPgPlan *plan, const char *path, const char *
 		nulls[3] = true;
 	}
 	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	/* the tuplestore has its copy: a row's memory does not add up over many rows */
+	for (int i = 0; i < 3; i++)
+		pfree(DatumGetPointer(values[i]));
 }
 
-static void
-errors_put_core(ReturnSetInfo *rsinfo, SdPgPlan *plan, const sd_error *e, bool offsets)
+static int
+errors_path_cmp(const void *a, const void *b)
 {
-	errors_put(rsinfo, plan, e->path, sd_code_sqlstate(e->code), e->problem,
-			   offsets ? e->offset : -1);
+	return strcmp(*(const char *const *) a, *(const char *const *) b);
 }
 
-/* The violations the core found (n of them); raises for limits, memory and cancels. */
+/*
+ * Every violation of the document, in document order, at most serde.max_errors: the core's
+ * (found[0..n), with the tape it left, marks in sd_val.aux) and, merged among them, the
+ * adapter's own checks (NOT NULL and CHECK of domains, numeric storage limits ...) run softly
+ * over every value the core found whole.  A limit, memory or a cancel (root UINT32_MAX) raises.
+ * Errors raised inside other types' input functions or CHECK expressions propagate (DESIGN §1
+ * Soft errors).  Memory: the entries found, never the cap.
+ */
 static void
-errors_emit(ReturnSetInfo *rsinfo, SdPgPlan *plan, const sd_error *errs, int n, bool offsets)
-{
-	for (int i = 0; i < n; i++)
-	{
-		if (!soft_code(errs[i].code))
-			sd_pg_raise_core_error(plan->display, &errs[i], offsets);
-		errors_put_core(rsinfo, plan, &errs[i], offsets);
-	}
-}
-
-/* After a clean core pass: the adapter's own checks (NOT NULL and CHECK of domains, numeric
- * storage limits ...) run softly; the first failure becomes a row.  Errors raised inside other
- * types' input functions or CHECK expressions propagate (DESIGN §1 Soft errors). */
-static void
-errors_convert(ReturnSetInfo *rsinfo, SdPgPlan *plan, const sd_node *node, const sd_val *tape,
-			   uint32 root, bool offsets)
+errors_report(ReturnSetInfo *rsinfo, SdPgPlan *plan, const sd_node *node, const sd_val *tape,
+			  uint32 root, const sd_found *found, int n, bool offsets)
 {
 	SdConvert	cx;
 	bool		isnull;
+	int			i = 0,
+				j = 0;
 
+	for (int k = 0; k < n; k++)
+		if (!soft_code(found[k].code))
+		{
+			sd_error	err;
+
+			err.code = found[k].code;
+			err.offset = found[k].offset;
+			strlcpy(err.path, found[k].path, sizeof(err.path));
+			strlcpy(err.problem, found[k].problem, sizeof(err.problem));
+			sd_pg_raise_core_error(plan->display, &err, offsets);
+		}
+	if (root == UINT32_MAX)
+	{
+		/* malformed input: that one error (never converted) */
+		for (int k = 0; k < n; k++)
+			errors_put(rsinfo, plan, found[k].path, sd_code_sqlstate(found[k].code),
+					   found[k].problem, offsets ? found[k].offset : -1);
+		return;
+	}
 	convert_init(&cx, plan, tape, true, offsets, NULL);
-	cx.capture = true;
+	cx.collect = true;
+	cx.max_found = sd_pg_max_errors;
+	if (n > 0)
+	{
+		cx.core_paths = palloc(sizeof(char *) * n);
+		for (int k = 0; k < n; k++)
+			cx.core_paths[k] = found[k].path;
+		qsort(cx.core_paths, n, sizeof(char *), errors_path_cmp);
+		cx.ncore_paths = n;
+	}
 	(void) sd_pg_convert(&cx, node, root, &isnull);
-	if (cx.failed)
-		errors_put(rsinfo, plan, cx.fail_path, unpack_sql_state(cx.fail_sqlstate),
-				   cx.fail_problem, cx.fail_offset);
+	sd_pg_found_sort(&cx);
+	/* a core error goes before an adapter's found at a value completed after it */
+	for (int rows = 0; rows < sd_pg_max_errors && (i < n || j < cx.nfound); rows++)
+	{
+		if (j >= cx.nfound || (i < n && found[i].seq < cx.found[j].key))
+		{
+			errors_put(rsinfo, plan, found[i].path, sd_code_sqlstate(found[i].code),
+					   found[i].problem, offsets ? found[i].offset : -1);
+			i++;
+		}
+		else
+		{
+			errors_put(rsinfo, plan, cx.found[j].path, unpack_sql_state(cx.found[j].sqlstate),
+					   cx.found[j].problem, cx.found[j].offset);
+			j++;
+		}
+	}
 }
-
-/* First pass with room for a few errors; a second one when more were found and allowed. */
-#define SD_ERRORS_FIRST_PASS 128
 
 static void
 errors_text(ReturnSetInfo *rsinfo, SdPgPlan *plan, const sd_node *node, const char *doc,
@@ -887,52 +929,22 @@ errors_text(ReturnSetInfo *rsinfo, SdPgPlan *plan, const sd_node *node, const ch
 	slot = decoder_acquire();
 	PG_TRY();
 	{
-		int			cap = Min(sd_pg_max_errors, SD_ERRORS_FIRST_PASS);
-		sd_error   *errs;
+		const sd_found *found;
 		int			n = 0;
 		int			total = 0;
+		uint32		root = UINT32_MAX;
 
-		MemoryContextSwitchTo(tmp);
-		errs = palloc(sizeof(sd_error) * cap);
-		for (int pass = 0; pass < 2; pass++)
+		for (int attempt = 0;; attempt++)
 		{
-			for (int attempt = 0;; attempt++)
-			{
-				n = sd_check_json(slot->d, plan->plan, node, doc, len, &lim, errs, cap, &total);
-				if (!(n == 1 && errs[0].code == SD_E_CANCELED))
-					break;
-				serve_interrupt(attempt);
-			}
-			if (total <= n || cap >= sd_pg_max_errors)
+			n = sd_check_json_found(slot->d, plan->plan, node, doc, len, &lim, sd_pg_max_errors,
+									&found, &total, &root);
+			if (!(n == 1 && found[0].code == SD_E_CANCELED))
 				break;
-			/* more violations than the first pass kept, and more are allowed: once more */
-			cap = Min(sd_pg_max_errors, total);
-			errs = repalloc_huge(errs, sizeof(sd_error) * (Size) cap);
+			serve_interrupt(attempt);
 		}
+		MemoryContextSwitchTo(tmp);
+		errors_report(rsinfo, plan, node, sd_decoder_tape(slot->d), root, found, n, true);
 		MemoryContextSwitchTo(caller);
-		errors_emit(rsinfo, plan, errs, n, true);
-		if (n == 0)
-		{
-			uint32		root = 0;
-			sd_error	err;
-			bool		ok;
-
-			for (int attempt = 0;; attempt++)
-			{
-				ok = sd_decode_json(slot->d, plan->plan, node, doc, len, &lim, &root, &err);
-				if (ok || err.code != SD_E_CANCELED)
-					break;
-				serve_interrupt(attempt);
-			}
-			if (!ok)
-				errors_emit(rsinfo, plan, &err, 1, true);
-			else
-			{
-				MemoryContextSwitchTo(tmp);
-				errors_convert(rsinfo, plan, node, sd_decoder_tape(slot->d), root, true);
-				MemoryContextSwitchTo(caller);
-			}
-		}
 	}
 	PG_FINALLY();
 	{
@@ -954,41 +966,16 @@ errors_jsonb(ReturnSetInfo *rsinfo, SdPgPlan *plan, const sd_node *node, Jsonb *
 	plan->refcount++;
 	PG_TRY();
 	{
-		int			cap = Min(sd_pg_max_errors, SD_ERRORS_FIRST_PASS);
-		sd_error   *errs;
-		int			n = 0;
+		const sd_found *found;
+		const sd_val *tape;
 		int			total = 0;
+		uint32		root;
+		int			n;
 
 		MemoryContextSwitchTo(tmp);
-		errs = palloc(sizeof(sd_error) * cap);
-		n = sd_pg_jsonb_check(jb, node, errs, cap, &total);
-		if (total > n && cap < sd_pg_max_errors)
-		{
-			cap = Min(sd_pg_max_errors, total);
-			errs = repalloc_huge(errs, sizeof(sd_error) * (Size) cap);
-			n = sd_pg_jsonb_check(jb, node, errs, cap, &total);
-		}
+		n = sd_pg_jsonb_check(jb, node, sd_pg_max_errors, &found, &total, &tape, &root);
+		errors_report(rsinfo, plan, node, tape, root, found, n, false);
 		MemoryContextSwitchTo(caller);
-		errors_emit(rsinfo, plan, errs, n, false);
-		if (n == 0)
-		{
-			const sd_val *tape = NULL;
-			uint32		root = 0;
-			sd_error	err;
-			bool		ok;
-
-			MemoryContextSwitchTo(tmp);
-			ok = sd_pg_jsonb_decode(jb, node, &tape, &root, &err);
-			MemoryContextSwitchTo(caller);
-			if (!ok)
-				errors_emit(rsinfo, plan, &err, 1, false);
-			else
-			{
-				MemoryContextSwitchTo(tmp);
-				errors_convert(rsinfo, plan, node, tape, root, false);
-				MemoryContextSwitchTo(caller);
-			}
-		}
 	}
 	PG_FINALLY();
 	{

@@ -38,11 +38,13 @@ typedef struct Jw
 	int			path_cap;
 	int			max_depth;
 	sd_error   *err;
-	/* serde_errors mode */
-	sd_error   *errs;
+	/* serde_errors mode: what is found (texts in arena), and the values' marks */
+	sd_found   *found;
+	uint32		found_cap;
 	int			max_errs;
 	int			nerrs;
 	int			total;
+	uint32		values;
 	bool		collect;
 	StringInfoData pairs;		/* extra: pending "key":value texts, separated by NUL */
 } Jw;
@@ -63,6 +65,16 @@ static void *
 jw_alloc(void *ud, size_t size)
 {
 	return MemoryContextAllocExtended(CurrentMemoryContext, size, MCXT_ALLOC_NO_OOM);
+}
+
+/* PostgreSQL 15 has no repalloc that returns NULL: this one raises (a C frame calls it) */
+static void *
+jw_realloc(void *ud, void *p, size_t size)
+{
+	if (p == NULL)
+		return MemoryContextAllocExtended(CurrentMemoryContext, size,
+										  MCXT_ALLOC_HUGE | MCXT_ALLOC_NO_OOM);
+	return repalloc_huge(p, size);
 }
 
 static void
@@ -135,9 +147,23 @@ jw_recover(Jw *w, int depth)
 	w->depth = depth;
 	if (!w->collect || jw_fatal(w->err->code))
 		return false;
-	if (w->nerrs < w->max_errs)
-		w->errs[w->nerrs++] = *w->err;
+	if (!sd_found_add(&w->arena.hooks, &w->arena, &w->found, &w->found_cap, &w->nerrs,
+					  w->max_errs, w->values, w->err))
+		ereport(ERROR,
+				(errcode(ERRCODE_OUT_OF_MEMORY),
+				 errmsg("out of memory for the errors found")));
 	w->total++;
+	return true;
+}
+
+/* serde_errors: a fatal error (a limit) as the only entry */
+static bool
+jw_recover_fatal(Jw *w, const sd_error *err)
+{
+	if (!sd_found_add(&w->arena.hooks, &w->arena, &w->found, &w->found_cap, &w->nerrs, 1, 0, err))
+		ereport(ERROR,
+				(errcode(ERRCODE_OUT_OF_MEMORY),
+				 errmsg("out of memory for the errors found")));
 	return true;
 }
 
@@ -534,6 +560,7 @@ jw_members(Jw *w, JsonbContainer *jc, const sd_node *n, const sd_members *ms, ui
 			}
 			if (!fd->nullable && w->tape[dst.idx].tag == SD_V_NULL)
 			{
+				w->tape[dst.idx].aux = SD_MARK_FAILED;
 				jw_fail(w, SD_E_NOTNULL, "null is not allowed for column \"%s\"", fd->column);
 				if (!jw_recover(w, depth))
 					return false;
@@ -677,8 +704,22 @@ jw_object(Jw *w, JsonbContainer *jc, const sd_node *n, JwDest dst)
 	return true;
 }
 
+static bool jw_value_in(Jw *w, JsonbValue *v, const sd_node *n, JwDest dst);
+
+/* One value; in serde_errors' mode its slot gets its mark (SD_MARK_*, serde_core.h). */
 static bool
 jw_value(Jw *w, JsonbValue *v, const sd_node *n, JwDest dst)
+{
+	int			before = w->total;
+	bool		ok = jw_value_in(w, v, n, dst);
+
+	if (w->collect)
+		jw_slot(w, dst)->aux = sd_mark_value(ok, before, w->total, &w->values);
+	return ok;
+}
+
+static bool
+jw_value_in(Jw *w, JsonbValue *v, const sd_node *n, JwDest dst)
 {
 	sd_val		out;
 
@@ -784,7 +825,7 @@ jw_value(Jw *w, JsonbValue *v, const sd_node *n, JwDest dst)
 static void
 jw_init(Jw *w, sd_error *err)
 {
-	static const sd_hooks hooks = {jw_alloc, NULL, jw_free, NULL, NULL};
+	static const sd_hooks hooks = {jw_alloc, jw_realloc, jw_free, NULL, NULL};
 
 	memset(w, 0, sizeof(*w));
 	w->err = err;
@@ -841,25 +882,31 @@ sd_pg_jsonb_decode_element(JsonbValue *v, uint64 index, const sd_node *node,
 }
 
 int
-sd_pg_jsonb_check(Jsonb *jb, const sd_node *node, sd_error *errs, int max_errors, int *total)
+sd_pg_jsonb_check(Jsonb *jb, const sd_node *node, int max_errors, const sd_found **found,
+				  int *total, const sd_val **tape, uint32 *root)
 {
 	Jw			w;
 	JsonbValue	rv;
 	sd_error	err;
-	uint32		root;
 
 	jw_init(&w, &err);
 	w.collect = true;
-	w.errs = errs;
-	w.max_errs = max_errors;
+	w.max_errs = Max(max_errors, 1);
 	jw_root(jb, &rv);
-	root = jw_reserve(&w, 1);
-	if (!jw_value(&w, &rv, node, (JwDest) {false, root}) && !jw_recover(&w, 0))
+	*root = jw_reserve(&w, 1);
+	if (!jw_value(&w, &rv, node, (JwDest) {false, *root}) && !jw_recover(&w, 0))
 	{
-		errs[0] = err;
+		/* a limit: that one error alone */
+		w.nerrs = 0;
+		(void) jw_recover_fatal(&w, &err);
+		*found = w.found;
 		*total = 1;
+		*tape = NULL;
+		*root = UINT32_MAX;
 		return 1;
 	}
+	*found = w.found;
 	*total = w.total;
+	*tape = w.tape;
 	return w.nerrs;
 }

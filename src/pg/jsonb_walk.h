@@ -15,8 +15,11 @@ extern bool sd_pg_jsonb_decode(Jsonb *jb, const sd_node *node, const sd_val **ta
  * serde_decode_each walks a big jsonb array one element at a time. */
 extern bool sd_pg_jsonb_decode_element(JsonbValue *v, uint64 index, const sd_node *node,
 									   const sd_val **tape, uint32 *root, sd_error *err);
-/* serde_errors over jsonb: every violation in (jsonb) document order, up to max_errors. */
-extern int	sd_pg_jsonb_check(Jsonb *jb, const sd_node *node, sd_error *errs, int max_errors,
-							  int *total);
+/* serde_errors over jsonb: every violation in (jsonb) document order, up to max_errors, as
+ * sd_check_json_found does (entries and tape with marks palloc'd in CurrentMemoryContext;
+ * after a limit the one entry, *tape NULL and *root UINT32_MAX). */
+extern int	sd_pg_jsonb_check(Jsonb *jb, const sd_node *node, int max_errors,
+							  const sd_found **found, int *total, const sd_val **tape,
+							  uint32 *root);
 
 #endif

@@ -246,13 +246,38 @@ typedef struct SdConvert
 	bool		located;
 	char		root_path[64];
 	int64		offset_base;
-	/* serde_errors: with capture set, the first soft failure is described here */
-	bool		capture;
-	int			fail_sqlstate;
-	int64		fail_offset;	/* -1 when unknown (or not JSON text) */
-	char		fail_path[SD_PATH_MAX];
-	char		fail_problem[SD_PROBLEM_MAX];
+	/*
+	 * serde_errors: with collect set, the tape is sd_check_json_found's (marks in sd_val.aux),
+	 * a value that failed in the core or inside which the core found errors is not checked
+	 * itself (what is whole inside it still is), and every soft failure goes to found[] (sorted
+	 * by key and cut to max_found by decode.c).  core_paths: the core's error paths, sorted (a
+	 * missing member leaves an unmarked NULL slot behind).
+	 */
+	bool		collect;
+	uint32		key;			/* SD_MARK_SEQ of the value being converted (or its container's) */
+	int			dirty;			/* containers with errors inside around it */
+	int			max_found;
+	int			nfound;
+	int			found_cap;
+	struct SdPgFound *found;
+	const char **core_paths;
+	int			ncore_paths;
 } SdConvert;
+
+/* One soft failure found by the adapter in serde_errors (SdConvert.collect). */
+typedef struct SdPgFound
+{
+	uint32		key;			/* SdConvert.key when found: merged after the core errors whose
+								 * sd_found.seq is below it */
+	uint32		order;			/* in the order found */
+	int			sqlstate;
+	int64		offset;			/* -1 when unknown (or not JSON text) */
+	char	   *path;
+	char	   *problem;
+} SdPgFound;
+
+/* Sorts cx->found by (key, order) and keeps the first max_found. */
+extern void sd_pg_found_sort(SdConvert *cx);
 
 /* Converts tape[root] decoded with `node` into a Datum of node's type. */
 extern Datum sd_pg_convert(SdConvert *cx, const sd_node *node, uint32 root, bool *isnull);

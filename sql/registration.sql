@@ -93,6 +93,7 @@ SELECT options, pg_temp.reg(options) AS result FROM (VALUES
     ('{"fields": {"n": {"nullable": 0}}}'),
     ('{"fields": {"n": {"skip": null}}}'),
     ('{"fields": {"n": {"skip": true, "default": 1}}}'),
+    ('{"fields": {"n": {"optional": false, "default": 1}}}'),
     ('{"fields": {"n": {"default": 1.5}}}'),
     ('{"fields": {"n": {"default": "1"}}}'),
     ('{"fields": {"n": {"default": 2147483648}}}'),
@@ -139,6 +140,48 @@ SELECT pg_temp.reg('{"extra": "j"}') AS extra_jsonb, pg_temp.reg('{"extra": "js"
 SELECT serde_unregister('RgBad');
 -- nothing invalid was stored
 SELECT name FROM serde.shapes WHERE name LIKE 'Rg%' ORDER BY name;
+
+-- ---- options that do not apply to a column are errors, not ignored ---------------------------------
+-- The "extra" column takes no option; a skipped column only "skip" (and no NOT NULL domain: it
+-- decodes to NULL); a variant column only "shape"; the column receiving the tag no default and
+-- no "optional": true (a missing tag is an error whatever the column says).
+CREATE DOMAIN rg_nn AS int4 NOT NULL;
+CREATE TYPE rg_va AS (x int4);
+CREATE TYPE rg_vb AS (y int4);
+CREATE TYPE rg_un AS (kind text, a rg_va, b rg_vb, rest jsonb, s text, nn rg_nn);
+SELECT serde_register('RgVa', 'rg_va');
+SELECT options, pg_temp.try(format($q$SELECT 'ok' FROM serde_register('RgUn', 'rg_un', %L)$q$, options)) AS result
+  FROM (VALUES
+    ('{"extra": "rest", "fields": {"rest": {"name": "r"}}}'),
+    ('{"extra": "rest", "fields": {"rest": {"path": ["r", "s"]}}}'),
+    ('{"extra": "rest", "fields": {"rest": {"skip": true}}}'),
+    ('{"extra": "rest", "fields": {"rest": {"default": {}}}}'),
+    ('{"extra": "rest", "fields": {"rest": {"optional": false}}}'),
+    ('{"extra": "rest", "fields": {"rest": {"nullable": false}}}'),
+    ('{"extra": "rest", "fields": {"rest": {"shape": "RgVa"}}}'),
+    ('{"extra": "rest", "fields": {"rest": {}}}'),
+    ('{"fields": {"s": {"skip": true, "name": "t"}}}'),
+    ('{"fields": {"s": {"skip": true, "path": ["p", "s"]}}}'),
+    ('{"fields": {"s": {"skip": true, "optional": true}}}'),
+    ('{"fields": {"s": {"skip": true, "nullable": false}}}'),
+    ('{"fields": {"a": {"skip": true, "shape": "RgVa"}}}'),
+    ('{"fields": {"s": {"skip": false, "name": "t"}}}'),
+    ('{"fields": {"nn": {"skip": true}}}'),
+    ('{"tag": "kind", "variants": {"A": "a", "B": "b"}, "fields": {"a": {"name": "x"}}}'),
+    ('{"tag": "kind", "variants": {"A": "a", "B": "b"}, "fields": {"a": {"optional": true}}}'),
+    ('{"tag": "kind", "variants": {"A": "a", "B": "b"}, "fields": {"a": {"default": {"x": 1}}}}'),
+    ('{"tag": "kind", "variants": {"A": "a", "B": "b"}, "fields": {"b": {"nullable": false}}}'),
+    ('{"tag": "kind", "variants": {"A": "a", "B": "b"}, "fields": {"b": {"skip": true}}}'),
+    ('{"tag": "kind", "variants": {"A": "a", "B": "b"}, "fields": {"a": {"shape": "RgVa"}}}'),
+    ('{"tag": "kind", "variants": {"A": "a", "B": "b"}, "fields": {"kind": {"default": "A"}}}'),
+    ('{"tag": "kind", "variants": {"A": "a", "B": "b"}, "fields": {"kind": {"optional": true}}}'),
+    ('{"tag": "type", "variants": {"A": "a"}, "fields": {"kind": {"name": "type", "optional": true}}}'),
+    ('{"tag": "kind", "variants": {"A": "a", "B": "b"}, "fields": {"kind": {"optional": false, "nullable": false}}}'),
+    ('{"tag": "kind", "variants": {"A": "a"}, "optional": true}')
+) v(options);
+SELECT serde_unregister('RgUn'), serde_unregister('RgVa');
+DROP TYPE rg_un, rg_va, rg_vb;
+DROP DOMAIN rg_nn;
 
 -- ---- the same validation for plain INSERT and UPDATE on serde.shapes ------------------------------
 SELECT options, pg_temp.ins(options) AS "insert", pg_temp.upd(options) AS "update" FROM (VALUES
@@ -301,20 +344,35 @@ DROP TYPE rg_all, rg_point, rg_colour;
 DROP DOMAIN rg_pos;
 -- check_function_bodies = off (every pg_dump script sets it): a shape may refer to a shape that
 -- does not exist yet — a --inserts dump restores one row per statement in physical order, so a
--- referring shape can come before its referee.  Like a function body then, such options are
--- compiled at first use (RgTree2's unknown column too); name, target and ownership are still
--- checked.  With the setting on, the reference must resolve.
+-- referring shape can come before its referee.  Like a function body naming a table restored
+-- later, only that reference (and a default decoded through it) is checked at first use; every
+-- other option is validated as usual, and name, target and ownership too.  With the setting on,
+-- the reference must resolve.
 CREATE TYPE rg_leaf AS (v int);
-CREATE TYPE rg_tree AS (leaf rg_leaf);
-SELECT pg_temp.try($$SELECT serde_register('RgTree', 'rg_tree', '{"fields": {"leaf": {"shape": "RgLeaf"}}}')$$);
+CREATE TYPE rg_tree AS (leaf rg_leaf, n int4, ip inet);
+SELECT pg_temp.try($$SELECT serde_register('RgTree', 'rg_tree', '{"optional": true, "fields": {"leaf": {"shape": "RgLeaf"}}}')$$);
 SET check_function_bodies = off;
-SELECT pg_temp.try($$SELECT serde_register('RgTree', 'rg_tree', '{"fields": {"leaf": {"shape": "RgLeaf"}}}')$$);
-SELECT pg_temp.try($$SELECT serde_register('RgTree2', 'rg_tree', '{"fields": {"nope": {"shape": "RgLeaf"}}}')$$);
+SELECT pg_temp.try($$SELECT serde_register('RgTree', 'rg_tree', '{"optional": true, "fields": {"leaf": {"shape": "RgLeaf"}}}')$$);
+SELECT options, pg_temp.try(format($q$SELECT 'ok' FROM serde_register('RgTree2', 'rg_tree', %L)$q$, options)) AS result
+  FROM (VALUES
+    ('{"fields": {"nope": {"shape": "RgLeaf"}}}'),
+    ('{"rename": "snake", "fields": {"leaf": {"shape": "RgLeaf"}}}'),
+    ('{"fields": {"leaf": {"shape": "RgLeaf", "format": "unix"}}}'),
+    ('{"fields": {"leaf": {"shape": "RgLeaf", "colour": "blue"}}}'),
+    ('{"fields": {"leaf": {"shape": "RgLeaf"}, "n": {"default": "x"}}}'),
+    ('{"fields": {"leaf": {"shape": "RgLeaf"}, "ip": {"default": "not an address"}}}'),
+    ('{"fields": {"leaf": {"shape": "RgLeaf"}, "n": {"name": "leaf"}}}'),
+    -- the default of the deferred column decodes through RgLeaf: checked with it
+    ('{"optional": true, "fields": {"leaf": {"shape": "RgLeaf", "default": {"w": 1}}, "ip": {"default": "10.0.0.1"}}}')
+) v(options);
+-- the same through a plain INSERT (the catalog trigger defers only the reference)
+SELECT pg_temp.try($$INSERT INTO serde.shapes (name, target, options)
+    VALUES ('RgTree5', 'rg_tree', '{"fields": {"leaf": {"shape": "RgLeaf"}, "n": {"default": 1.5}}}') RETURNING 'ok'$$) AS insert_deferred;
 RESET check_function_bodies;
 SELECT pg_temp.try($$SELECT (serde_decode(NULL::rg_tree, '{"leaf": {"w": 1}}', 'RgTree')).leaf$$);
 SELECT pg_temp.try($$SELECT serde_register('RgLeaf', 'rg_leaf', '{"fields": {"v": {"name": "w"}}}')$$);
 SELECT pg_temp.try($$SELECT (serde_decode(NULL::rg_tree, '{"leaf": {"w": 1}}', 'RgTree')).leaf$$);
-SELECT pg_temp.try($$SELECT (serde_decode(NULL::rg_tree, '{"leaf": {"w": 1}}', 'RgTree2')).leaf$$);
+SELECT pg_temp.try($$SELECT (serde_decode(NULL::rg_tree, '{}', 'RgTree2')).leaf$$);
 SET check_function_bodies = off;
 SELECT pg_temp.try($$SELECT serde_register('RgTree3', 'rg_nope', '{"fields": {"leaf": {"shape": "RgMissing"}}}')$$);
 RESET check_function_bodies;

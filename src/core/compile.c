@@ -51,6 +51,7 @@ typedef struct cctx
 	int			ref_depth;
 	dflt	   *defaults;
 	int			ndefaults;
+	int			ndeferred;      /* shape references the resolver deferred */
 	sd_decoder *checker;        /* decodes defaults */
 } cctx;
 
@@ -102,20 +103,24 @@ want_kind(cctx *c, const char *member, const sd_jnode *v, sd_jkind k, const char
 }
 
 static bool
+in_list(const char *s, const char *const *list)
+{
+	for (; *list; list++)
+		if (strcmp(*list, s) == 0)
+			return true;
+	return false;
+}
+
+static bool
 check_keys(cctx *c, const sd_jnode *obj, const char *const *allowed)
 {
 	for (int i = 0; i < obj->n; i++)
 	{
-		bool		found = false;
-
 		for (int k = 0; k < i; k++)
 			if (strcmp(obj->keys[k], obj->keys[i]) == 0)
 				return opt_fail(c, obj->keys[i], "duplicate option \"%s\"", obj->keys[i], NULL);
 
-		for (const char *const *k = allowed; *k; k++)
-			if (strcmp(*k, obj->keys[i]) == 0)
-				found = true;
-		if (!found)
+		if (!in_list(obj->keys[i], allowed))
 			return opt_fail(c, obj->keys[i], "unknown option \"%s\"", obj->keys[i], NULL);
 	}
 	return true;
@@ -405,6 +410,12 @@ shape_node(cctx *c, const char *shape, const sd_type *coltype, sd_format fmt)
 	sd_error_clear(&rerr);
 	if (!c->resolver->resolve(c->resolver->ud, shape, &options, &target, &rerr))
 		return opt_fail(c, "shape", "%s", rerr.problem[0] ? rerr.problem : "shape does not exist", NULL), NULL;
+	if (!options)
+	{
+		/* the host checks this reference later: a stand-in, so the other options are checked */
+		c->ndeferred++;
+		return build_node(c, coltype, &(policy) {0}, fmt);
+	}
 	if (!validate && target != coltype)
 		return opt_fail(c, "shape", "shape \"%s\" decodes into %s, not the column's type",
 						shape, target->name), NULL;
@@ -555,10 +566,12 @@ format_ok(const sd_type *t, const char *f, sd_format *out)
 	return true;
 }
 
-/* Compiles one column's field options (fo may be NULL) into f. */
+enum {ROLE_NONE, ROLE_EXTRA, ROLE_VARIANT, ROLE_SKIPPED};
+
+/* Compiles one column's field options (fo may be NULL) into f; role: what else the column is. */
 static bool
 build_field(cctx *c, sd_node *node, sd_field *f, const sd_column *col, const policy *pol,
-			const sd_jnode *fo)
+			const sd_jnode *fo, int role)
 {
 	static const char *const fkeys[] = {"name", "path", "optional", "default", "nullable", "skip",
 	"format", "shape", "map", "xml", "xml_item", NULL};
@@ -573,13 +586,27 @@ build_field(cctx *c, sd_node *node, sd_field *f, const sd_column *col, const pol
 	f->optional = pol->optional;
 	if (fo)
 	{
+		/* columns the document does not decode by themselves take no option about how to */
+		static const char *const roles[] = {NULL, "the \"extra\" column", "a variant column",
+		"a skipped column"};
+		static const char *const allowed[][2] = {{NULL}, {NULL}, {"shape", NULL}, {"skip", NULL}};
+
 		if (!want_kind(c, NULL, fo, SD_J_OBJECT, "an object") || !check_keys(c, fo, fkeys))
 			return false;
+		if (role == ROLE_NONE && (v = sd_jget(fo, "skip")) && v->kind == SD_J_TRUE)
+			role = ROLE_SKIPPED;
+		for (int i = 0; role != ROLE_NONE && i < fo->n; i++)
+			if (!in_list(fo->keys[i], allowed[role]))
+				return opt_fail(c, fo->keys[i], "option \"%s\" does not apply to %s", fo->keys[i],
+								roles[role]);
 		if ((v = sd_jget(fo, "skip")))
 		{
 			if (!want_kind(c, "skip", v, SD_J_TRUE, "a boolean"))
 				return false;
 			f->skip = v->kind == SD_J_TRUE;
+			if (f->skip && col->type->not_null)
+				return opt_fail(c, "skip", "column \"%s\" has a NOT NULL domain type %s, and a skipped column decodes to NULL",
+								col->name, col->type->name);
 		}
 		if ((v = sd_jget(fo, "name")))
 		{
@@ -679,6 +706,8 @@ build_field(cctx *c, sd_node *node, sd_field *f, const sd_column *col, const pol
 		f->path = path;
 		f->npath = 1;
 	}
+	int			ndeferred = c->ndeferred;
+
 	if (shape)
 		f->node = shape_node(c, shape, col->type, fmt);
 	else
@@ -689,16 +718,18 @@ build_field(cctx *c, sd_node *node, sd_field *f, const sd_column *col, const pol
 		((sd_node *) f->node)->is_map = true;
 	if (fo && (v = sd_jget(fo, "default")))
 	{
+		if (has_optional && !f->optional)
+			return opt_fail(c, "default", "a default is used only for a missing member, which \"optional\": false forbids",
+							NULL, NULL);
 		f->has_default = true;
-		if (!has_optional)
-			f->optional = true;
+		f->optional = true;
 		if (!(f->default_json = sd_arena_strndup(c->a, v->text, v->text_len)))
 			return oom(c);
 		if (v->kind == SD_J_NULL && !f->nullable)
 			return opt_fail(c, "default", "default null does not fit non-nullable column \"%s\"",
 							col->name, NULL);
-		if (f->skip)
-			return opt_fail(c, "default", "a skipped column has no default", NULL, NULL);
+		if (c->ndeferred > ndeferred)
+			return true;		/* decodes through a deferred shape: checked with it */
 		dflt	   *d = sd_arena_alloc(c->a, sizeof(dflt));
 
 		if (!d)
@@ -960,8 +991,16 @@ build_composite(cctx *c, sd_node *node, const sd_type *t, const policy *inherite
 			sd_path_member(c->opath, "fields", 6);
 			sd_path_member(c->opath, col->name, strlen(col->name));
 		}
-		if (!build_field(c, node, &fs[i], col, &pol, fo))
+		if (!build_field(c, node, &fs[i], col, &pol, fo,
+						 extra && strcmp(extra, col->name) == 0 ? ROLE_EXTRA :
+						 is_variant_col(variants, col->name) ? ROLE_VARIANT : ROLE_NONE))
 			return false;
+		/* the column that receives the tag: the tag is required, whatever the column says */
+		if (tag && fo && !fs[i].skip && fs[i].npath == 1 && strcmp(fs[i].name, tag) == 0 &&
+			(sd_jget(fo, "default") || (sd_jget(fo, "optional") && fs[i].optional)))
+			return opt_fail(c, sd_jget(fo, "default") ? "default" : "optional",
+							"column \"%s\" receives the tag \"%s\", which is never optional",
+							col->name, tag);
 		c->opath[plen] = '\0';
 	}
 	if (extra)

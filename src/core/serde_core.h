@@ -234,7 +234,9 @@ typedef struct sd_variant
 typedef struct sd_plan sd_plan;
 
 /* Resolves a shape named by a `shape` option: its options JSON and target type.  Returns false
- * with err set (SD_E_OPTIONS) when it does not exist.  The host records the dependency. */
+ * with err set (SD_E_OPTIONS) when it does not exist.  The host records the dependency.  A host
+ * that checks the reference later returns true with *options_json NULL: the column then compiles
+ * as if it had no `shape` (a plan for validation only; a default on it is not checked). */
 typedef struct sd_resolver
 {
 	bool		(*resolve) (void *ud, const char *shape, const char **options_json,

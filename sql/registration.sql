@@ -93,7 +93,6 @@ SELECT options, pg_temp.reg(options) AS result FROM (VALUES
     ('{"fields": {"n": {"nullable": 0}}}'),
     ('{"fields": {"n": {"skip": null}}}'),
     ('{"fields": {"n": {"skip": true, "default": 1}}}'),
-    ('{"fields": {"n": {"optional": false, "default": 1}}}'),
     ('{"fields": {"n": {"default": 1.5}}}'),
     ('{"fields": {"n": {"default": "1"}}}'),
     ('{"fields": {"n": {"default": 2147483648}}}'),

@@ -220,7 +220,8 @@ static const ccase cases[] = {
 	CC(T_C1, "{'fields':{'name':{'default':'a\\u0000'}}}", "ERROR 22023 $.fields.name.default: default does not fit column \"name\": \\u0000 cannot be stored in text"),
 	CC(T_C1, "{'fields':{'name':{'default':null,'nullable':false}}}", "ERROR 22023 $.fields.name.default: default null does not fit non-nullable column \"name\""),
 	CC(T_NN, "{'fields':{'v':{'default':null}}}", "ERROR 22023 $.fields.v.default: default null does not fit non-nullable column \"v\""),
-	CC(T_C1, "{'fields':{'name':{'default':'x','skip':true}}}", "ERROR 22023 $.fields.name.default: a skipped column has no default"),
+	CC(T_C1, "{'fields':{'name':{'default':'x','skip':true}}}", "ERROR 22023 $.fields.name.default: option \"default\" does not apply to a skipped column"),
+	CC(T_C1, "{'fields':{'name':{'skip':true,'name':'x'}}}", "ERROR 22023 $.fields.name.name: option \"name\" does not apply to a skipped column"),
 	CC(T_OUTER, "{'fields':{'in':{'default':{'n':'1','s':'x'}}}}", "ERROR 22023 $.fields.in.default: default does not fit column \"in\": $.n: expected integer, found string \"1\""),
 	CC(T_OUTER, "{'fields':{'in':{'default':{'n':1}}}}", "ERROR 22023 $.fields.in.default: default does not fit column \"in\": $.s: missing required member"),
 	CC(T_OUTER, "{'coerce':true,'fields':{'in':{'default':{'n':'1','s':2}}}}", "ok"),
@@ -395,7 +396,7 @@ resolve(void *ud, const char *shape, const char **options_json, const sd_type **
 	for (int i = 0; i < 8 && shapes[i].name; i++)
 		if (strcmp(shapes[i].name, shape) == 0)
 		{
-			*options_json = shapes[i].opts;
+			*options_json = shapes[i].opts;		/* NULL: deferred by the host */
 			*target = shapes[i].type;
 			return true;
 		}
@@ -441,6 +442,7 @@ test_shapes(void)
 	shapes[1] = (shapedef) {"Bad", "{\"foo\":1}", inner};
 	shapes[2] = (shapedef) {"Node", "{\"optional\":true,\"fields\":{\"kids\":{\"shape\":\"Node\"}}}", &node_type};
 	shapes[3] = (shapedef) {"Other", "{}", c1};
+	shapes[4] = (shapedef) {"Later", NULL, NULL};
 
 	/* the referenced shape's own options apply, not the referring shape's */
 	p = compile(outer, "{'unknown':'reject','fields':{'in':{'shape':'Inner'},'list':{'shape':'Inner'}}}", &r, &err);
@@ -471,6 +473,18 @@ test_shapes(void)
 	CHECK(!p);
 	CHECK_STR(err.problem, "shape \"Other\" decodes into c1, not the column's type");
 	sd_plan_free(p);
+
+	/* a reference the host defers (options NULL): only it waits, every other option is checked,
+	 * and a default decoded through it is left for later */
+	p = compile(outer, "{'fields':{'in':{'shape':'Later','default':{'zz':1}},'list':{'shape':'Later'}}}", &r, &err);
+	CHECK(p != NULL && sd_plan_ndefaults(p) == 0);
+	sd_plan_free(p);
+	p = compile(outer, "{'fields':{'in':{'shape':'Later'},'j':{'default':{}},'list':{'format':'hex'}}}", &r, &err);
+	CHECK(!p);
+	CHECK_STR(err.path, "$.fields.list.format");
+	p = compile(outer, "{'fields':{'in':{'shape':'Later'},'list':{'default':[1]}}}", &r, &err);
+	CHECK(!p);
+	CHECK_STR(err.path, "$.fields.list.default");
 
 	/* a recursive shape on a jsonb column: validated to any depth, kept as text */
 	p = compile(&node_type, "{'fields':{'kids':{'shape':'Node'}}}", &r, &err);

@@ -718,11 +718,9 @@ build_field(cctx *c, sd_node *node, sd_field *f, const sd_column *col, const pol
 		((sd_node *) f->node)->is_map = true;
 	if (fo && (v = sd_jget(fo, "default")))
 	{
-		if (has_optional && !f->optional)
-			return opt_fail(c, "default", "a default is used only for a missing member, which \"optional\": false forbids",
-							NULL, NULL);
 		f->has_default = true;
-		f->optional = true;
+		if (!has_optional)
+			f->optional = true;
 		if (!(f->default_json = sd_arena_strndup(c->a, v->text, v->text_len)))
 			return oom(c);
 		if (v->kind == SD_J_NULL && !f->nullable)

@@ -128,6 +128,10 @@ SELECT options, pg_temp.reg(options) AS result FROM (VALUES
     ('{"extra": 1}'),
     ('{"extra": "j", "unknown": "reject"}')
 ) v(options);
+-- options nest at most 64 levels (the root object is level 1): a clear 22023 naming the limit
+SELECT pg_temp.reg('{"fields": {"j": {"default": ' || repeat('[', 61) || repeat(']', 61) || '}}}') AS depth_64,
+       pg_temp.reg('{"fields": {"j": {"default": ' || repeat('[', 62) || repeat(']', 62) || '}}}') AS depth_65,
+       pg_temp.reg('{"colour": ' || repeat('{"a": ', 100) || '1' || repeat('}', 100) || '}') AS depth_101;
 -- a shape named by "shape" must decode into the column's type
 SELECT serde_register('RgPoint', 'rg_point');
 SELECT pg_temp.reg('{"fields": {"pt": {"shape": "RgPoint"}, "pts": {"shape": "RgPoint"}}}') AS composite_and_array;

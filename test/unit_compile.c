@@ -235,7 +235,7 @@ static const ccase cases[] = {
 	CC(T_C1, "{'fields':{'id':{'shape':'Inner'}}}", "ERROR 22023 $.fields.id.shape: option \"shape\" needs a composite, composite array, json or jsonb column, not integer"),
 	/* options nested beyond the parser's limit */
 	CC(T_C1, "{'fields':{'raw':{'default':[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}}}",
-	   "ERROR 22023 $: options are not valid JSON: nesting deeper than 64 levels @89"),
+	   "ERROR 22023 $: options nest deeper than 64 levels (a limit of shape options, defaults included) @89"),
 };
 
 /* ---- the plan itself ------------------------------------------------------------------------- */

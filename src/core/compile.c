@@ -18,6 +18,8 @@ struct sd_plan
 	const sd_field **defaults;
 };
 
+#define OPTIONS_MAX_DEPTH 64		/* nesting of shape options (the root object is level 1) */
+
 typedef struct policy
 {
 	const char *rename;
@@ -370,6 +372,26 @@ build_node(cctx *c, const sd_type *t, const policy *pol, sd_format fmt)
 	return n;
 }
 
+/* Options as a tree; bad JSON, or nesting deeper than OPTIONS_MAX_DEPTH, is SD_E_OPTIONS at $. */
+static sd_jnode *
+parse_options(sd_arena *a, const char *text, size_t len, sd_error *err)
+{
+	sd_jnode   *opts = sd_jparse(a, text, len, OPTIONS_MAX_DEPTH, err);
+	char		problem[SD_PROBLEM_MAX];
+
+	if (opts || (err->code != SD_E_SYNTAX && err->code != SD_E_DEPTH))
+		return opts;
+	if (err->code == SD_E_DEPTH)
+		snprintf(problem, sizeof(problem), "options nest deeper than %d levels (a limit of shape options, "
+				 "defaults included)", OPTIONS_MAX_DEPTH);
+	else
+		snprintf(problem, sizeof(problem), "options are not valid JSON: %s", err->problem);
+	strcpy(err->problem, problem);
+	err->code = SD_E_OPTIONS;
+	strcpy(err->path, "$");
+	return NULL;
+}
+
 /* The node of a registered shape used for a column (composite, array of composite, or a
  * json/jsonb column validated against it). */
 static const sd_node *
@@ -426,7 +448,7 @@ shape_node(cctx *c, const char *shape, const sd_type *coltype, sd_format fmt)
 		return opt_fail(c, "shape", "too many shape references", NULL, NULL), NULL;
 
 	/* parse the referenced shape's options and compile it in its own option-path context */
-	sd_jnode   *opts = sd_jparse(c->a, options, strlen(options), 64, c->err);
+	sd_jnode   *opts = parse_options(c->a, options, strlen(options), c->err);
 
 	if (!opts)
 		return NULL;
@@ -1058,21 +1080,9 @@ sd_compile(const char *shape_name, const char *options_json, size_t options_len,
 	c.resolver = resolver;
 	strcpy(c.opath, "$");
 	plan->shape = sd_arena_strndup(&arena, shape_name ? shape_name : "", shape_name ? strlen(shape_name) : 0);
-	opts = sd_jparse(&arena, options_json ? options_json : "{}",
-					 options_json ? options_len : 2, 64, err);
+	opts = parse_options(&arena, options_json ? options_json : "{}", options_json ? options_len : 2, err);
 	if (!opts || !plan->shape)
-	{
-		if (err->code == SD_E_SYNTAX || err->code == SD_E_DEPTH)
-		{
-			char		problem[SD_PROBLEM_MAX];
-
-			snprintf(problem, sizeof(problem), "options are not valid JSON: %s", err->problem);
-			strcpy(err->problem, problem);
-			err->code = SD_E_OPTIONS;
-			strcpy(err->path, "$");
-		}
 		goto fail;
-	}
 	sd_node    *root = new_node(&c, target, &(policy) {0}, SD_FMT_NONE);
 
 	if (!root)

@@ -186,6 +186,31 @@ SELECT serde_unregister('RgUn'), serde_unregister('RgVa');
 DROP TYPE rg_un, rg_va, rg_vb;
 DROP DOMAIN rg_nn;
 
+-- ---- shape names have at most 63 bytes (NAMEDATALEN - 1): they head every message --------------
+-- a longer one is 22023 at registration; one looked up (no such shape can exist) is cut in the
+-- message at 63 bytes on a character boundary; messages stay valid UTF-8 wherever a long value
+-- is cut (valid_utf8: convert_from verifies the bytes)
+CREATE FUNCTION pg_temp.valid_utf8(t text) RETURNS boolean LANGUAGE sql AS $f$
+    SELECT convert_from(convert_to(t, 'UTF8'), 'UTF8') = t
+$f$;
+SELECT n, pg_temp.try(format($q$SELECT 'ok' FROM serde_register(%L, 'int4')$q$, n)) AS result
+  FROM (VALUES (repeat('x', 63)), (repeat('é', 31) || 'x'), (repeat('x', 64)), (repeat('é', 32))) v(n);
+SELECT octet_length(r) AS message_bytes, left(r, 60) AS message_starts, pg_temp.valid_utf8(r) AS valid_utf8
+  FROM (SELECT pg_temp.try(format($q$SELECT 'ok' FROM serde_register(%L, 'int4')$q$, repeat('ü', 100000))) AS r) s;
+SELECT pg_temp.try(format($q$INSERT INTO serde.shapes (name, target) VALUES (%L, 'int4') RETURNING 'ok'$q$, repeat('y', 64))) AS insert_long;
+SELECT q, octet_length(r) AS message_bytes, r AS message, pg_temp.valid_utf8(r) AS valid_utf8 FROM (
+    SELECT q, pg_temp.try(format(q, repeat('é', 100000))) AS r FROM (VALUES
+        ($$SELECT serde_decode(%L, '1')::text$$),
+        ($$SELECT serde_decode(NULL::int4, '1', %L)::text$$),
+        ($$SELECT serde_describe(%L)::text$$),
+        ($$SELECT 'ok' FROM serde_register('RgLong', 'rg_all', jsonb_build_object('fields', jsonb_build_object('pt', jsonb_build_object('shape', %L))))$$)
+    ) v(q)) s;
+-- an option value that overflows the message is cut at a character, with "..."
+SELECT octet_length(r) < 450 AS bounded, right(r, 6) AS message_ends, pg_temp.valid_utf8(r) AS valid_utf8
+  FROM (SELECT pg_temp.reg(jsonb_build_object('rename', repeat('é', 400))::text) AS r) s;
+SELECT serde_unregister(repeat('x', 63)), serde_unregister(repeat('é', 31) || 'x');
+DROP FUNCTION pg_temp.valid_utf8(text);
+
 -- ---- the same validation for plain INSERT and UPDATE on serde.shapes ------------------------------
 SELECT options, pg_temp.ins(options) AS "insert", pg_temp.upd(options) AS "update" FROM (VALUES
     ('{"colour": "blue"}'),

@@ -522,12 +522,71 @@ test_duplicate_keys(void)
 	}
 }
 
+/* ---- messages cut at a buffer's end stay valid UTF-8 ------------------------------------- */
+
+static bool
+utf8_ok(const char *s)
+{
+	const unsigned char *p = (const unsigned char *) s;
+
+	while (*p)
+	{
+		size_t		n = *p < 0x80 ? 1 : *p >= 0xF0 ? 4 : *p >= 0xE0 ? 3 : *p >= 0xC0 ? 2 : 0;
+
+		if (n == 0)
+			return false;
+		for (size_t i = 1; i < n; i++)
+			if ((p[i] & 0xC0) != 0x80)
+				return false;
+		p += n;
+	}
+	return true;
+}
+
+static void
+test_utf8_cuts(void)
+{
+	char		long_e[2 * 400 + 1];
+	char		path[SD_PATH_MAX];
+	sd_error	err;
+	size_t		n;
+
+	for (int i = 0; i < 400; i++)
+		memcpy(long_e + 2 * i, "\xc3\xa9", 2);	/* é */
+	long_e[800] = '\0';
+	/* formatted past the buffer: a whole last character, then "..." */
+	for (int pre = 0; pre < 3; pre++)
+	{
+		sd_error_set(&err, SD_E_OPTIONS, -1, "%.*sunknown style \"%s\"", pre, "xxx", long_e);
+		n = strlen(err.problem);
+		CHECK(utf8_ok(err.problem) && n < SD_PROBLEM_MAX && n >= SD_PROBLEM_MAX - 5);
+		CHECK_STR(err.problem + n - 5, "\xc3\xa9...");
+	}
+	/* an argument already cut in the middle of a character */
+	sd_error_set(&err, SD_E_OPTIONS, -1, "in shape: %s", "ab\xc3");
+	CHECK_STR(err.problem, "in shape: ab...");
+	sd_error_set(&err, SD_E_OPTIONS, -1, "%s", "caf\xc3\xa9");
+	CHECK_STR(err.problem, "caf\xc3\xa9");
+	/* a member name longer than the path: cut at a character, ending in "..." */
+	for (int skew = 0; skew < 2; skew++)
+	{
+		strcpy(path, skew ? "$.a" : "$");
+		sd_path_member(path, long_e, 800);
+		n = strlen(path);
+		CHECK(utf8_ok(path) && n < SD_PATH_MAX);
+		CHECK_STR(path + n - 6, "\xc3\xa9\"...");
+		sd_path_member(path, "next", 4);		/* nothing after the "..." */
+		CHECK(strlen(path) == n);
+	}
+}
+
 void		unit_compile(void);
 
 void
 unit_compile(void)
 {
 	setup();
+	test_utf8_cuts();
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 	{
 		char	   *opts = unquote(cases[i].opts);

@@ -386,8 +386,7 @@ parse_options(sd_arena *a, const char *text, size_t len, sd_error *err)
 				 "defaults included)", OPTIONS_MAX_DEPTH);
 	else
 		snprintf(problem, sizeof(problem), "options are not valid JSON: %s", err->problem);
-	strcpy(err->problem, problem);
-	err->code = SD_E_OPTIONS;
+	sd_error_set(err, SD_E_OPTIONS, err->offset, "%s", problem);
 	strcpy(err->path, "$");
 	return NULL;
 }
@@ -483,7 +482,7 @@ shape_node(cctx *c, const char *shape, const sd_type *coltype, sd_format fmt)
 
 		snprintf(problem, sizeof(problem), "in shape \"%s\" at %s: %s", shape, c->err->path,
 				 c->err->problem);
-		strcpy(c->err->problem, problem);
+		sd_error_set(c->err, c->err->code, c->err->offset, "%s", problem);
 		strcpy(c->err->path, saved);
 		sd_path_member(c->err->path, "shape", 5);
 		return NULL;
@@ -688,6 +687,13 @@ build_field(cctx *c, sd_node *node, sd_field *f, const sd_column *col, const pol
 		{
 			if (!want_kind(c, "shape", v, SD_J_STRING, "a string"))
 				return false;
+			if (v->len > SD_SHAPE_NAME_MAX)
+			{
+				char		n[24];
+
+				snprintf(n, sizeof(n), "%zu", v->len);
+				return opt_fail(c, "shape", "shape names have at most 63 bytes, not %s", n, NULL);
+			}
 			shape = v->str;
 		}
 		if ((v = sd_jget(fo, "map")))
@@ -917,7 +923,7 @@ build_variants(cctx *c, sd_node *node, const mbuild *base, const char *tag, cons
 				char		problem[SD_PROBLEM_MAX];
 
 				snprintf(problem, sizeof(problem), "variant \"%s\": %s", vv->keys[i], c->err->problem);
-				strcpy(c->err->problem, problem);
+				sd_error_set(c->err, c->err->code, c->err->offset, "%s", problem);
 				return false;
 			}
 		if (!mb_find(&mb, tag))

@@ -57,6 +57,9 @@ typedef enum sd_code
 
 #define SD_PATH_MAX     512
 #define SD_PROBLEM_MAX  384
+/* Shape names are at most this many bytes (NAMEDATALEN - 1, like PostgreSQL's own names): they
+ * head every message ("<shape>: <path>: <problem>"). */
+#define SD_SHAPE_NAME_MAX 63
 
 typedef struct sd_error
 {

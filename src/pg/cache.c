@@ -703,7 +703,7 @@ raise_unknown_shape(const char *name)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_UNDEFINED_OBJECT),
-			 errmsg("shape \"%s\" does not exist", name)));
+			 errmsg("shape \"%s\" does not exist", sd_pg_shape_name_shown(name))));
 }
 
 SdPgPlan *

@@ -118,6 +118,9 @@ extern List *sd_pg_shapes_for_type(Oid typid, Snapshot snap);
 extern bool sd_pg_type_exists_in(Oid typid, Snapshot snap);
 /* Names referenced by `shape` options (fields.<column>.shape) of an options value. */
 extern List *sd_pg_referenced_shapes(Jsonb *options);
+/* name as a message shows it: longer than SD_SHAPE_NAME_MAX bytes (no such shape can exist), cut
+ * there at a character boundary, with "..." */
+extern const char *sd_pg_shape_name_shown(const char *name);
 
 /* ---- plans and the plan cache (cache.c) --------------------------------------------------- */
 

@@ -87,6 +87,12 @@ validate_shape(const char *name, Oid target, Jsonb *options, bool may_defer)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("shape name must not be empty")));
+	if (strlen(name) > SD_SHAPE_NAME_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("shape name \"%s\" is too long", sd_pg_shape_name_shown(name)),
+				 errdetail("It has %zu bytes; shape names have at most %d.", strlen(name),
+						   SD_SHAPE_NAME_MAX)));
 	tup = SearchSysCache1(TYPEOID, ObjectIdGetDatum(target));
 	if (!HeapTupleIsValid(tup))
 		ereport(ERROR,

@@ -165,6 +165,8 @@ struct sd_type
 	int			nlabels;        /* SD_K_ENUM: labels in sort order */
 	const char *const *labels;
 	void	   *host;           /* host-private (PostgreSQL: type oid, typmod, I/O info) */
+	const int  *label_order;    /* SD_K_ENUM, optional: label indexes in strcmp order, so that
+								 * a label is found by binary search (else a linear scan) */
 };
 
 /* ------------------------------------------------------------------------------------------ */

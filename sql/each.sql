@@ -106,6 +106,38 @@ SELECT t.* FROM serde_decode_each('EaSlim', E'{"id": 1, "sku": "a"}\nnull\n{"id"
 SELECT t.* FROM serde_decode_each('EaSlim', '[{"id": 3, "sku": "c"}]'::jsonb) AS t(id int8, sku text);
 SELECT t.* FROM serde_decode_each('EaSlim', '[{"id": 3, "sku": "c"}]') AS t(id int8, sku varchar);
 SELECT t.* FROM serde_decode_each(NULL::ea_slim, '[{"id": 4, "sku": "d"}]') t;
+-- a column definition list as long as the type with its dropped columns (or of any other
+-- length) is 42804 with a clear message, never an internal error; the same for serde_decode's
+-- record form, also for a domain over the type, and whatever the document (NULL too)
+CREATE FUNCTION pg_temp.ea_try(q text) RETURNS text LANGUAGE plpgsql AS $f$
+DECLARE r text; st text; msg text; det text; hint text;
+BEGIN
+    EXECUTE q INTO r;
+    RETURN coalesce(r, '<NULL>');
+EXCEPTION WHEN OTHERS THEN
+    GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT, det = PG_EXCEPTION_DETAIL,
+                            hint = PG_EXCEPTION_HINT;
+    RETURN 'ERROR ' || st || ': ' || msg || coalesce(' [' || nullif(det, '') || ']', '')
+           || coalesce(' HINT: ' || nullif(hint, ''), '');
+END $f$;
+CREATE DOMAIN ea_slim_d AS ea_slim;
+SELECT serde_register('EaSlimD', 'ea_slim_d');
+SELECT q, pg_temp.ea_try(q) AS result FROM (VALUES
+    ($$SELECT t::text FROM serde_decode_each('EaSlim', '[{"id": 3, "sku": "c"}]') AS t(id int8, gone text, sku text)$$),
+    ($$SELECT t::text FROM serde_decode_each('EaSlim', '[{"id": 3, "sku": "c"}]'::jsonb) AS t(id int8, gone int4, sku text)$$),
+    ($$SELECT t::text FROM serde_decode_each('EaSlim', NULL::text) AS t(id int8, gone text, sku text)$$),
+    ($$SELECT t::text FROM serde_decode_each('EaSlimD', '[{"id": 3, "sku": "c"}]') AS t(id int8, gone text, sku text)$$),
+    ($$SELECT t::text FROM serde_decode_each('EaSlim', '[{"id": 3, "sku": "c"}]') AS t(id int8)$$),
+    ($$SELECT t::text FROM serde_decode_each('EaSlim', '[{"id": 3, "sku": "c"}]') AS t(id int8, sku int4)$$),
+    ($$SELECT t::text FROM serde_decode_each('EaItem', '[{"id": 3, "sku": "c", "qty": 1}]') AS t(id int8, sku text, qty int4, at timestamptz, more int4)$$),
+    ($$SELECT t::text FROM serde_decode('EaSlim', '{"id": 3, "sku": "c"}') AS t(id int8, gone text, sku text)$$),
+    ($$SELECT t::text FROM serde_decode('EaSlim', NULL::jsonb) AS t(id int8, gone text, sku text)$$),
+    ($$SELECT t::text FROM serde_decode('EaSlimD', '{"id": 3, "sku": "c"}') AS t(id int8, gone text, sku text)$$),
+    ($$SELECT t::text FROM serde_decode('EaSlim', '{"id": 3, "sku": "c"}') AS t(id int8, sku text)$$),
+    ($$SELECT t::text FROM serde_decode('EaSlimD', '{"id": 3, "sku": "c"}') AS t(id int8, sku text)$$)
+) v(q);
+SELECT serde_unregister('EaSlimD');
+DROP DOMAIN ea_slim_d;
 -- over a table of batches, LATERAL
 CREATE TEMP TABLE ea_batches (batch int, body text);
 INSERT INTO ea_batches VALUES

@@ -7,6 +7,16 @@ CREATE EXTENSION IF NOT EXISTS serde;
 RESET client_min_messages;
 \set SHOW_CONTEXT never
 
+-- each_err(doc): serde_decode_each's error as "<SQLSTATE>: <message>"
+CREATE FUNCTION pg_temp.each_err(doc text) RETURNS text LANGUAGE plpgsql AS $f$
+DECLARE st text; msg text;
+BEGIN
+    PERFORM * FROM serde_decode_each(NULL::mp_product, doc);
+    RETURN 'ok';
+EXCEPTION WHEN OTHERS THEN
+    GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT;
+    RETURN st || ': ' || msg;
+END $f$;
 CREATE DOMAIN mp_pct AS int2 CHECK (VALUE BETWEEN 0 AND 100);
 CREATE TYPE mp_label AS (key text, value text);
 CREATE TYPE mp_money AS (amount numeric(10,2), currency char(3));
@@ -58,9 +68,28 @@ SELECT l.* FROM serde_decode(NULL::mp_product,
     '{"labels": {"a\"b": "quote", "caf\u00e9": "accent", "日本": "kanji"}}') d, unnest(d.labels) l;
 -- a domain value and a varchar(4) key
 SELECT s.* FROM serde_decode(NULL::mp_product, '{"shares": {"ann": 60, "bob": 40}}') d, unnest(d.shares) s;
--- duplicate keys: text keeps both entries, jsonb has only the last
-SELECT d.labels FROM serde_decode(NULL::mp_product, '{"labels": {"k": "1", "k": "2"}}') d;
+-- a repeated key: 22030 "duplicate member" at the repeated key (text, json, bytea; also when
+-- spelled with escapes); jsonb has already kept only the last
+SELECT serde_decode(NULL::mp_product, '{"labels": {"k": "1", "k": "2"}}');
+SELECT * FROM serde_errors(NULL::mp_product, '{"labels": {"k": "1", "j": "x", "k": "2", "\u006b": 3, "j": "y"}}');
+SELECT * FROM serde_errors(NULL::mp_product, '{"labels": {"k": "1", "k": "2"}}'::json);
+SELECT * FROM serde_errors(NULL::mp_product, convert_to('{"labels": {"caf\u00e9": "1", "café": "2"}}', 'UTF8'));
+SELECT serde_valid(NULL::mp_product, '{"labels": {"k": "1", "k": "2"}}') AS text_valid,
+       serde_valid(NULL::mp_product, '{"labels": {"k": "1", "K": "2", "k ": "3", "": "4"}}') AS distinct_keys_valid;
 SELECT d.labels FROM serde_decode(NULL::mp_product, '{"labels": {"k": "1", "k": "2"}}'::jsonb) d;
+-- a map of maps: keys repeat across inner maps freely, not within one
+SELECT d.matrix FROM serde_decode(NULL::mp_product, '{"matrix": {"r1": {"c": 1}, "r2": {"c": 2}}}') d;
+SELECT * FROM serde_errors(NULL::mp_product, '{"matrix": {"r1": {"c": 1, "c": 2}, "r2": {"c": 3}, "r1": {}}}');
+-- serde_decode_each, per element and per line
+SELECT * FROM serde_errors(NULL::mp_product, '{"shares": {"ann": 1, "bob": 2, "ann": 3}}');
+SELECT pg_temp.each_err(E'{"labels": {"a": "1"}}\n{"labels": {"b": "1", "b": "2"}}');
+-- many keys (20,000 distinct, then one repeated at the end)
+SELECT cardinality(d.labels) AS n
+  FROM (SELECT '{"labels": {' || string_agg(format('"k%s": "v"', i), ', ') || '}}' AS doc
+          FROM generate_series(1, 20000) i) g, LATERAL serde_decode(NULL::mp_product, g.doc) d;
+SELECT e.path, e.code, e.message
+  FROM (SELECT '{"labels": {' || string_agg(format('"k%s": "v"', i), ', ') || ', "k7": "again"}}' AS doc
+          FROM generate_series(1, 20000) i) g, LATERAL serde_errors(NULL::mp_product, g.doc) e;
 
 -- bad documents: each error names the member (."odd key" quoted as jsonpath)
 SELECT serde_decode(NULL::mp_product, '{"labels": ["a", "b"]}');

@@ -128,6 +128,10 @@ SELECT options, pg_temp.reg(options) AS result FROM (VALUES
     ('{"extra": 1}'),
     ('{"extra": "j", "unknown": "reject"}')
 ) v(options);
+-- options nest at most 64 levels (the root object is level 1): a clear 22023 naming the limit
+SELECT pg_temp.reg('{"fields": {"j": {"default": ' || repeat('[', 61) || repeat(']', 61) || '}}}') AS depth_64,
+       pg_temp.reg('{"fields": {"j": {"default": ' || repeat('[', 62) || repeat(']', 62) || '}}}') AS depth_65,
+       pg_temp.reg('{"colour": ' || repeat('{"a": ', 100) || '1' || repeat('}', 100) || '}') AS depth_101;
 -- a shape named by "shape" must decode into the column's type
 SELECT serde_register('RgPoint', 'rg_point');
 SELECT pg_temp.reg('{"fields": {"pt": {"shape": "RgPoint"}, "pts": {"shape": "RgPoint"}}}') AS composite_and_array;
@@ -139,6 +143,73 @@ SELECT pg_temp.reg('{"extra": "j"}') AS extra_jsonb, pg_temp.reg('{"extra": "js"
 SELECT serde_unregister('RgBad');
 -- nothing invalid was stored
 SELECT name FROM serde.shapes WHERE name LIKE 'Rg%' ORDER BY name;
+
+-- ---- options that do not apply to a column are errors, not ignored ---------------------------------
+-- The "extra" column takes no option; a skipped column only "skip" (and no NOT NULL domain: it
+-- decodes to NULL); a variant column only "shape"; the column receiving the tag no default and
+-- no "optional": true (a missing tag is an error whatever the column says).
+CREATE DOMAIN rg_nn AS int4 NOT NULL;
+CREATE TYPE rg_va AS (x int4);
+CREATE TYPE rg_vb AS (y int4);
+CREATE TYPE rg_un AS (kind text, a rg_va, b rg_vb, rest jsonb, s text, nn rg_nn);
+SELECT serde_register('RgVa', 'rg_va');
+SELECT options, pg_temp.try(format($q$SELECT 'ok' FROM serde_register('RgUn', 'rg_un', %L)$q$, options)) AS result
+  FROM (VALUES
+    ('{"extra": "rest", "fields": {"rest": {"name": "r"}}}'),
+    ('{"extra": "rest", "fields": {"rest": {"path": ["r", "s"]}}}'),
+    ('{"extra": "rest", "fields": {"rest": {"skip": true}}}'),
+    ('{"extra": "rest", "fields": {"rest": {"default": {}}}}'),
+    ('{"extra": "rest", "fields": {"rest": {"optional": false}}}'),
+    ('{"extra": "rest", "fields": {"rest": {"nullable": false}}}'),
+    ('{"extra": "rest", "fields": {"rest": {"shape": "RgVa"}}}'),
+    ('{"extra": "rest", "fields": {"rest": {}}}'),
+    ('{"fields": {"s": {"skip": true, "name": "t"}}}'),
+    ('{"fields": {"s": {"skip": true, "path": ["p", "s"]}}}'),
+    ('{"fields": {"s": {"skip": true, "optional": true}}}'),
+    ('{"fields": {"s": {"skip": true, "nullable": false}}}'),
+    ('{"fields": {"a": {"skip": true, "shape": "RgVa"}}}'),
+    ('{"fields": {"s": {"skip": false, "name": "t"}}}'),
+    ('{"fields": {"nn": {"skip": true}}}'),
+    ('{"tag": "kind", "variants": {"A": "a", "B": "b"}, "fields": {"a": {"name": "x"}}}'),
+    ('{"tag": "kind", "variants": {"A": "a", "B": "b"}, "fields": {"a": {"optional": true}}}'),
+    ('{"tag": "kind", "variants": {"A": "a", "B": "b"}, "fields": {"a": {"default": {"x": 1}}}}'),
+    ('{"tag": "kind", "variants": {"A": "a", "B": "b"}, "fields": {"b": {"nullable": false}}}'),
+    ('{"tag": "kind", "variants": {"A": "a", "B": "b"}, "fields": {"b": {"skip": true}}}'),
+    ('{"tag": "kind", "variants": {"A": "a", "B": "b"}, "fields": {"a": {"shape": "RgVa"}}}'),
+    ('{"tag": "kind", "variants": {"A": "a", "B": "b"}, "fields": {"kind": {"default": "A"}}}'),
+    ('{"tag": "kind", "variants": {"A": "a", "B": "b"}, "fields": {"kind": {"optional": true}}}'),
+    ('{"tag": "type", "variants": {"A": "a"}, "fields": {"kind": {"name": "type", "optional": true}}}'),
+    ('{"tag": "kind", "variants": {"A": "a", "B": "b"}, "fields": {"kind": {"optional": false, "nullable": false}}}'),
+    ('{"tag": "kind", "variants": {"A": "a"}, "optional": true}')
+) v(options);
+SELECT serde_unregister('RgUn'), serde_unregister('RgVa');
+DROP TYPE rg_un, rg_va, rg_vb;
+DROP DOMAIN rg_nn;
+
+-- ---- shape names have at most 63 bytes (NAMEDATALEN - 1): they head every message --------------
+-- a longer one is 22023 at registration; one looked up (no such shape can exist) is cut in the
+-- message at 63 bytes on a character boundary; messages stay valid UTF-8 wherever a long value
+-- is cut (valid_utf8: convert_from verifies the bytes)
+CREATE FUNCTION pg_temp.valid_utf8(t text) RETURNS boolean LANGUAGE sql AS $f$
+    SELECT convert_from(convert_to(t, 'UTF8'), 'UTF8') = t
+$f$;
+SELECT n, pg_temp.try(format($q$SELECT 'ok' FROM serde_register(%L, 'int4')$q$, n)) AS result
+  FROM (VALUES (repeat('x', 63)), (repeat('é', 31) || 'x'), (repeat('x', 64)), (repeat('é', 32))) v(n);
+SELECT octet_length(r) AS message_bytes, left(r, 60) AS message_starts, pg_temp.valid_utf8(r) AS valid_utf8
+  FROM (SELECT pg_temp.try(format($q$SELECT 'ok' FROM serde_register(%L, 'int4')$q$, repeat('ü', 100000))) AS r) s;
+SELECT pg_temp.try(format($q$INSERT INTO serde.shapes (name, target) VALUES (%L, 'int4') RETURNING 'ok'$q$, repeat('y', 64))) AS insert_long;
+SELECT q, octet_length(r) AS message_bytes, r AS message, pg_temp.valid_utf8(r) AS valid_utf8 FROM (
+    SELECT q, pg_temp.try(format(q, repeat('é', 100000))) AS r FROM (VALUES
+        ($$SELECT serde_decode(%L, '1')::text$$),
+        ($$SELECT serde_decode(NULL::int4, '1', %L)::text$$),
+        ($$SELECT serde_describe(%L)::text$$),
+        ($$SELECT 'ok' FROM serde_register('RgLong', 'rg_all', jsonb_build_object('fields', jsonb_build_object('pt', jsonb_build_object('shape', %L))))$$)
+    ) v(q)) s;
+-- an option value that overflows the message is cut at a character, with "..."
+SELECT octet_length(r) < 450 AS bounded, right(r, 6) AS message_ends, pg_temp.valid_utf8(r) AS valid_utf8
+  FROM (SELECT pg_temp.reg(jsonb_build_object('rename', repeat('é', 400))::text) AS r) s;
+SELECT serde_unregister(repeat('x', 63)), serde_unregister(repeat('é', 31) || 'x');
+DROP FUNCTION pg_temp.valid_utf8(text);
 
 -- ---- the same validation for plain INSERT and UPDATE on serde.shapes ------------------------------
 SELECT options, pg_temp.ins(options) AS "insert", pg_temp.upd(options) AS "update" FROM (VALUES
@@ -302,20 +373,35 @@ DROP TYPE rg_all, rg_point, rg_colour;
 DROP DOMAIN rg_pos;
 -- check_function_bodies = off (every pg_dump script sets it): a shape may refer to a shape that
 -- does not exist yet — a --inserts dump restores one row per statement in physical order, so a
--- referring shape can come before its referee.  Like a function body then, such options are
--- compiled at first use (RgTree2's unknown column too); name, target and ownership are still
--- checked.  With the setting on, the reference must resolve.
+-- referring shape can come before its referee.  Like a function body naming a table restored
+-- later, only that reference (and a default decoded through it) is checked at first use; every
+-- other option is validated as usual, and name, target and ownership too.  With the setting on,
+-- the reference must resolve.
 CREATE TYPE rg_leaf AS (v int);
-CREATE TYPE rg_tree AS (leaf rg_leaf);
-SELECT pg_temp.try($$SELECT serde_register('RgTree', 'rg_tree', '{"fields": {"leaf": {"shape": "RgLeaf"}}}')$$);
+CREATE TYPE rg_tree AS (leaf rg_leaf, n int4, ip inet);
+SELECT pg_temp.try($$SELECT serde_register('RgTree', 'rg_tree', '{"optional": true, "fields": {"leaf": {"shape": "RgLeaf"}}}')$$);
 SET check_function_bodies = off;
-SELECT pg_temp.try($$SELECT serde_register('RgTree', 'rg_tree', '{"fields": {"leaf": {"shape": "RgLeaf"}}}')$$);
-SELECT pg_temp.try($$SELECT serde_register('RgTree2', 'rg_tree', '{"fields": {"nope": {"shape": "RgLeaf"}}}')$$);
+SELECT pg_temp.try($$SELECT serde_register('RgTree', 'rg_tree', '{"optional": true, "fields": {"leaf": {"shape": "RgLeaf"}}}')$$);
+SELECT options, pg_temp.try(format($q$SELECT 'ok' FROM serde_register('RgTree2', 'rg_tree', %L)$q$, options)) AS result
+  FROM (VALUES
+    ('{"fields": {"nope": {"shape": "RgLeaf"}}}'),
+    ('{"rename": "snake", "fields": {"leaf": {"shape": "RgLeaf"}}}'),
+    ('{"fields": {"leaf": {"shape": "RgLeaf", "format": "unix"}}}'),
+    ('{"fields": {"leaf": {"shape": "RgLeaf", "colour": "blue"}}}'),
+    ('{"fields": {"leaf": {"shape": "RgLeaf"}, "n": {"default": "x"}}}'),
+    ('{"fields": {"leaf": {"shape": "RgLeaf"}, "ip": {"default": "not an address"}}}'),
+    ('{"fields": {"leaf": {"shape": "RgLeaf"}, "n": {"name": "leaf"}}}'),
+    -- the default of the deferred column decodes through RgLeaf: checked with it
+    ('{"optional": true, "fields": {"leaf": {"shape": "RgLeaf", "default": {"w": 1}}, "ip": {"default": "10.0.0.1"}}}')
+) v(options);
+-- the same through a plain INSERT (the catalog trigger defers only the reference)
+SELECT pg_temp.try($$INSERT INTO serde.shapes (name, target, options)
+    VALUES ('RgTree5', 'rg_tree', '{"fields": {"leaf": {"shape": "RgLeaf"}, "n": {"default": 1.5}}}') RETURNING 'ok'$$) AS insert_deferred;
 RESET check_function_bodies;
 SELECT pg_temp.try($$SELECT (serde_decode(NULL::rg_tree, '{"leaf": {"w": 1}}', 'RgTree')).leaf$$);
 SELECT pg_temp.try($$SELECT serde_register('RgLeaf', 'rg_leaf', '{"fields": {"v": {"name": "w"}}}')$$);
 SELECT pg_temp.try($$SELECT (serde_decode(NULL::rg_tree, '{"leaf": {"w": 1}}', 'RgTree')).leaf$$);
-SELECT pg_temp.try($$SELECT (serde_decode(NULL::rg_tree, '{"leaf": {"w": 1}}', 'RgTree2')).leaf$$);
+SELECT pg_temp.try($$SELECT (serde_decode(NULL::rg_tree, '{}', 'RgTree2')).leaf$$);
 SET check_function_bodies = off;
 SELECT pg_temp.try($$SELECT serde_register('RgTree3', 'rg_nope', '{"fields": {"leaf": {"shape": "RgMissing"}}}')$$);
 RESET check_function_bodies;

@@ -259,6 +259,57 @@ SELECT doc, pg_temp.try(format($q$SELECT coalesce(to_char(d.tz AT TIME ZONE 'UTC
     ('{"ts": "2024-02-30T03:04:05"}'),
     ('{"ts": "2024-01-02"}')
 ) v(doc);
+-- a leap second rolls into the next minute, and fractions round, exactly as PostgreSQL's own
+-- input does: each column against the cast of the same text (timetz goes through its input
+-- function).  23:59:60 with a fraction would pass 24:00:00 and is refused, as by the cast.
+CREATE TYPE ty_clock AS (tz timestamptz, ts timestamp, t time, ttz timetz);
+CREATE FUNCTION pg_temp.clock_doc(v text) RETURNS text LANGUAGE sql AS $f$
+    SELECT json_build_object('tz', v, 'ts', left(v, -6), 't', substr(v, 12, length(v) - 17),
+                             'ttz', substr(v, 12))::text
+$f$;
+CREATE FUNCTION pg_temp.clock_show(tz timestamptz, ts timestamp, t time, ttz timetz) RETURNS text
+LANGUAGE sql AS $f$
+    SELECT concat_ws(' | ', to_char(tz AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.US'),
+                     to_char(ts, 'YYYY-MM-DD HH24:MI:SS.US'), t, ttz)
+$f$;
+SELECT v, pg_temp.try(format($q$SELECT pg_temp.clock_show(d.tz, d.ts, d.t, d.ttz)
+                                  FROM serde_decode(NULL::ty_clock, pg_temp.clock_doc(%L)) d$q$, v)) AS "serde: utc | timestamp | time | timetz",
+       pg_temp.try(format($q$SELECT pg_temp.clock_show(%1$L::timestamptz, left(%1$L, -6)::timestamp,
+                                                      substr(%1$L, 12, length(%1$L) - 17)::time, substr(%1$L, 12)::timetz)$q$, v)) AS "the casts"
+  FROM (VALUES
+    ('2016-12-31T23:59:60+00:00'),
+    ('2016-12-31T23:59:60.0000005+00:00'),
+    ('2016-12-31T12:30:60.25+01:00'),
+    ('2016-12-31T23:59:60.5+00:00'),
+    ('2016-12-31T23:59:60.000001+00:00'),
+    ('2016-12-31T23:59:61+00:00'),
+    ('2024-01-02T03:04:05.1234565+00:00'),
+    ('2024-01-02T03:04:05.0000025+00:00'),
+    ('2024-01-02T03:04:05.0000035+00:00'),
+    ('2024-01-02T03:04:59.99999950+00:00')
+) v(v);
+-- 20,000 values, most of them exact ties at the 7th fraction digit (and 9 and 16 digits),
+-- from text and from jsonb: not one differs from the cast
+SELECT count(*) AS "values",
+       count(*) FILTER (WHERE d.tz IS DISTINCT FROM v::timestamptz OR d.ts IS DISTINCT FROM left(v, -6)::timestamp
+                              OR d.t IS DISTINCT FROM substr(v, 12, length(v) - 17)::time
+                              OR d.ttz IS DISTINCT FROM substr(v, 12)::timetz) AS differ_text,
+       count(*) FILTER (WHERE j.tz IS DISTINCT FROM v::timestamptz OR j.ts IS DISTINCT FROM left(v, -6)::timestamp
+                              OR j.t IS DISTINCT FROM substr(v, 12, length(v) - 17)::time
+                              OR j.ttz IS DISTINCT FROM substr(v, 12)::timetz) AS differ_jsonb
+  FROM (SELECT format('%s-%s-%sT%s:%s:%s.%s%s', 1900 + i % 200, lpad((1 + i % 12)::text, 2, '0'),
+                      lpad((1 + i % 28)::text, 2, '0'), lpad((i % 24)::text, 2, '0'),
+                      lpad((i * 7 % 60)::text, 2, '0'), lpad((i * 13 % 60)::text, 2, '0'),
+                      CASE i % 4 WHEN 0 THEN lpad((i * 7919 % 1000000)::text, 6, '0') || '5'
+                                 WHEN 1 THEN lpad((i * 104729 % 1000000)::text, 6, '0') || '500'
+                                 WHEN 2 THEN lpad((i * 15485863 % 1000000000)::text, 9, '0')
+                                 ELSE lpad((i * 31 % 100000)::text, 6, '0') || '5000000000' END,
+                      CASE WHEN i % 3 = 0 THEN '+00:00' ELSE '-03:30' END) AS v
+          FROM generate_series(1::int8, 20000) i) g,
+       LATERAL serde_decode(NULL::ty_clock, pg_temp.clock_doc(v)) d,
+       LATERAL serde_decode(NULL::ty_clock, pg_temp.clock_doc(v)::jsonb) j;
+DROP FUNCTION pg_temp.clock_doc(text), pg_temp.clock_show(timestamptz, timestamp, time, timetz);
+DROP TYPE ty_clock;
 -- as the session shows them: the odd settings change the display, never the parsing
 SELECT d.tz, d.ts, d.tz = '2024-01-02 03:04:05+00'::timestamptz AS same_instant
   FROM serde_decode(NULL::ty_ts, '{"tz": "2024-01-02T03:04:05Z", "ts": "2024-01-02T03:04:05"}') d;

@@ -220,7 +220,8 @@ static const ccase cases[] = {
 	CC(T_C1, "{'fields':{'name':{'default':'a\\u0000'}}}", "ERROR 22023 $.fields.name.default: default does not fit column \"name\": \\u0000 cannot be stored in text"),
 	CC(T_C1, "{'fields':{'name':{'default':null,'nullable':false}}}", "ERROR 22023 $.fields.name.default: default null does not fit non-nullable column \"name\""),
 	CC(T_NN, "{'fields':{'v':{'default':null}}}", "ERROR 22023 $.fields.v.default: default null does not fit non-nullable column \"v\""),
-	CC(T_C1, "{'fields':{'name':{'default':'x','skip':true}}}", "ERROR 22023 $.fields.name.default: a skipped column has no default"),
+	CC(T_C1, "{'fields':{'name':{'default':'x','skip':true}}}", "ERROR 22023 $.fields.name.default: option \"default\" does not apply to a skipped column"),
+	CC(T_C1, "{'fields':{'name':{'skip':true,'name':'x'}}}", "ERROR 22023 $.fields.name.name: option \"name\" does not apply to a skipped column"),
 	CC(T_OUTER, "{'fields':{'in':{'default':{'n':'1','s':'x'}}}}", "ERROR 22023 $.fields.in.default: default does not fit column \"in\": $.n: expected integer, found string \"1\""),
 	CC(T_OUTER, "{'fields':{'in':{'default':{'n':1}}}}", "ERROR 22023 $.fields.in.default: default does not fit column \"in\": $.s: missing required member"),
 	CC(T_OUTER, "{'coerce':true,'fields':{'in':{'default':{'n':'1','s':2}}}}", "ok"),
@@ -234,7 +235,7 @@ static const ccase cases[] = {
 	CC(T_C1, "{'fields':{'id':{'shape':'Inner'}}}", "ERROR 22023 $.fields.id.shape: option \"shape\" needs a composite, composite array, json or jsonb column, not integer"),
 	/* options nested beyond the parser's limit */
 	CC(T_C1, "{'fields':{'raw':{'default':[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}}}",
-	   "ERROR 22023 $: options are not valid JSON: nesting deeper than 64 levels @89"),
+	   "ERROR 22023 $: options nest deeper than 64 levels (a limit of shape options, defaults included) @89"),
 };
 
 /* ---- the plan itself ------------------------------------------------------------------------- */
@@ -395,7 +396,7 @@ resolve(void *ud, const char *shape, const char **options_json, const sd_type **
 	for (int i = 0; i < 8 && shapes[i].name; i++)
 		if (strcmp(shapes[i].name, shape) == 0)
 		{
-			*options_json = shapes[i].opts;
+			*options_json = shapes[i].opts;		/* NULL: deferred by the host */
 			*target = shapes[i].type;
 			return true;
 		}
@@ -441,6 +442,7 @@ test_shapes(void)
 	shapes[1] = (shapedef) {"Bad", "{\"foo\":1}", inner};
 	shapes[2] = (shapedef) {"Node", "{\"optional\":true,\"fields\":{\"kids\":{\"shape\":\"Node\"}}}", &node_type};
 	shapes[3] = (shapedef) {"Other", "{}", c1};
+	shapes[4] = (shapedef) {"Later", NULL, NULL};
 
 	/* the referenced shape's own options apply, not the referring shape's */
 	p = compile(outer, "{'unknown':'reject','fields':{'in':{'shape':'Inner'},'list':{'shape':'Inner'}}}", &r, &err);
@@ -471,6 +473,18 @@ test_shapes(void)
 	CHECK(!p);
 	CHECK_STR(err.problem, "shape \"Other\" decodes into c1, not the column's type");
 	sd_plan_free(p);
+
+	/* a reference the host defers (options NULL): only it waits, every other option is checked,
+	 * and a default decoded through it is left for later */
+	p = compile(outer, "{'fields':{'in':{'shape':'Later','default':{'zz':1}},'list':{'shape':'Later'}}}", &r, &err);
+	CHECK(p != NULL && sd_plan_ndefaults(p) == 0);
+	sd_plan_free(p);
+	p = compile(outer, "{'fields':{'in':{'shape':'Later'},'j':{'default':{}},'list':{'format':'hex'}}}", &r, &err);
+	CHECK(!p);
+	CHECK_STR(err.path, "$.fields.list.format");
+	p = compile(outer, "{'fields':{'in':{'shape':'Later'},'list':{'default':[1]}}}", &r, &err);
+	CHECK(!p);
+	CHECK_STR(err.path, "$.fields.list.default");
 
 	/* a recursive shape on a jsonb column: validated to any depth, kept as text */
 	p = compile(&node_type, "{'fields':{'kids':{'shape':'Node'}}}", &r, &err);
@@ -508,12 +522,71 @@ test_duplicate_keys(void)
 	}
 }
 
+/* ---- messages cut at a buffer's end stay valid UTF-8 ------------------------------------- */
+
+static bool
+utf8_ok(const char *s)
+{
+	const unsigned char *p = (const unsigned char *) s;
+
+	while (*p)
+	{
+		size_t		n = *p < 0x80 ? 1 : *p >= 0xF0 ? 4 : *p >= 0xE0 ? 3 : *p >= 0xC0 ? 2 : 0;
+
+		if (n == 0)
+			return false;
+		for (size_t i = 1; i < n; i++)
+			if ((p[i] & 0xC0) != 0x80)
+				return false;
+		p += n;
+	}
+	return true;
+}
+
+static void
+test_utf8_cuts(void)
+{
+	char		long_e[2 * 400 + 1];
+	char		path[SD_PATH_MAX];
+	sd_error	err;
+	size_t		n;
+
+	for (int i = 0; i < 400; i++)
+		memcpy(long_e + 2 * i, "\xc3\xa9", 2);	/* é */
+	long_e[800] = '\0';
+	/* formatted past the buffer: a whole last character, then "..." */
+	for (int pre = 0; pre < 3; pre++)
+	{
+		sd_error_set(&err, SD_E_OPTIONS, -1, "%.*sunknown style \"%s\"", pre, "xxx", long_e);
+		n = strlen(err.problem);
+		CHECK(utf8_ok(err.problem) && n < SD_PROBLEM_MAX && n >= SD_PROBLEM_MAX - 5);
+		CHECK_STR(err.problem + n - 5, "\xc3\xa9...");
+	}
+	/* an argument already cut in the middle of a character */
+	sd_error_set(&err, SD_E_OPTIONS, -1, "in shape: %s", "ab\xc3");
+	CHECK_STR(err.problem, "in shape: ab...");
+	sd_error_set(&err, SD_E_OPTIONS, -1, "%s", "caf\xc3\xa9");
+	CHECK_STR(err.problem, "caf\xc3\xa9");
+	/* a member name longer than the path: cut at a character, ending in "..." */
+	for (int skew = 0; skew < 2; skew++)
+	{
+		strcpy(path, skew ? "$.a" : "$");
+		sd_path_member(path, long_e, 800);
+		n = strlen(path);
+		CHECK(utf8_ok(path) && n < SD_PATH_MAX);
+		CHECK_STR(path + n - 6, "\xc3\xa9\"...");
+		sd_path_member(path, "next", 4);		/* nothing after the "..." */
+		CHECK(strlen(path) == n);
+	}
+}
+
 void		unit_compile(void);
 
 void
 unit_compile(void)
 {
 	setup();
+	test_utf8_cuts();
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 	{
 		char	   *opts = unquote(cases[i].opts);

@@ -640,7 +640,8 @@ test_timestamp(void)
 	CHECK(ts("2024-01-01T00:00:00 Z", true, &us, &had) == SD_E_KIND);
 	CHECK(ts("2024-01-01T00:00:00UTC", true, &us, &had) == SD_E_KIND);
 
-	/* fractions: 1..9+ digits, rounded half away from zero to microseconds */
+	/* fractions: 1..9+ digits, rounded to microseconds as PostgreSQL rounds them (the double of
+	 * the fraction times 1e6, then ties to even): exact up to 6 digits */
 	CHECK(ts("1970-01-01T00:00:00.5Z", true, &us, &had) == SD_OK && us == 500000);
 	CHECK(ts("1970-01-01T00:00:00.12Z", true, &us, &had) == SD_OK && us == 120000);
 	CHECK(ts("1970-01-01T00:00:00.123Z", true, &us, &had) == SD_OK && us == 123000);
@@ -648,11 +649,18 @@ test_timestamp(void)
 	CHECK(ts("1970-01-01T00:00:00.12345Z", true, &us, &had) == SD_OK && us == 123450);
 	CHECK(ts("1970-01-01T00:00:00.123456Z", true, &us, &had) == SD_OK && us == 123456);
 	CHECK(ts("1970-01-01T00:00:00.1234564Z", true, &us, &had) == SD_OK && us == 123456);
-	CHECK(ts("1970-01-01T00:00:00.1234565Z", true, &us, &had) == SD_OK && us == 123457);
+	CHECK(ts("1970-01-01T00:00:00.1234565Z", true, &us, &had) == SD_OK && us == 123456);	/* double below the tie */
+	CHECK(ts("1970-01-01T00:00:00.0000015Z", true, &us, &had) == SD_OK && us == 2);
+	CHECK(ts("1970-01-01T00:00:00.0000025Z", true, &us, &had) == SD_OK && us == 2);	/* tie to even */
+	CHECK(ts("1970-01-01T00:00:00.0000035Z", true, &us, &had) == SD_OK && us == 4);
+	CHECK(ts("1970-01-01T00:00:00.0000005Z", true, &us, &had) == SD_OK && us == 0);
+	CHECK(ts("1970-01-01T00:00:00.0000005000000000000000000000000000001Z", true, &us, &had) == SD_OK &&
+		  us == 0);	/* its double is below the tie */
+	CHECK(ts("1970-01-01T00:00:00.00000050000000001Z", true, &us, &had) == SD_OK && us == 1);
 	CHECK(ts("1970-01-01T00:00:00.12345649999Z", true, &us, &had) == SD_OK && us == 123456);
 	CHECK(ts("1970-01-01T00:00:00.123456789Z", true, &us, &had) == SD_OK && us == 123457);
 	CHECK(ts("1970-01-01T00:00:00.000000500000000000000000000000Z", true, &us, &had) == SD_OK &&
-		  us == 1);
+		  us == 0);
 	CHECK(ts("1970-01-01T00:00:00.0000004999Z", true, &us, &had) == SD_OK && us == 0);
 	CHECK(ts("1970-01-01T00:00:00.000000Z", true, &us, &had) == SD_OK && us == 0);
 	/* rounding carries into the next second, minute, day, year */
@@ -686,8 +694,18 @@ test_timestamp(void)
 	CHECK_STR(P, "invalid timestamp \"2024-01-01T24:00:00Z\": hour out of range");
 	CHECK(ts("2024-01-01T23:60:00Z", true, &us, &had) == SD_E_DATETIME);
 	CHECK_STR(P, "invalid timestamp \"2024-01-01T23:60:00Z\": minute out of range");
-	CHECK(ts("2016-12-31T23:59:60Z", true, &us, &had) == SD_E_DATETIME);	/* leap second */
-	CHECK_STR(P, "invalid timestamp \"2016-12-31T23:59:60Z\": second out of range");
+	/* a leap second rolls into the next minute (as PostgreSQL does), not past 24:00:00 */
+	CHECK(ts("2016-12-31T23:59:60Z", true, &us, &had) == SD_OK && us == INT64_C(1483228800) * US_PER_SEC);
+	CHECK(ts("2016-12-31T23:59:60.0000005Z", true, &us, &had) == SD_OK && us == INT64_C(1483228800) * US_PER_SEC);
+	CHECK(ts("2016-12-31T12:30:60.25+01:00", true, &us, &had) == SD_OK &&
+		  us == INT64_C(1483183860) * US_PER_SEC + 250000);
+	CHECK(ts("2016-12-31T23:59:60.5Z", true, &us, &had) == SD_E_DATETIME);
+	CHECK_STR(P, "invalid timestamp \"2016-12-31T23:59:60.5Z\": time of day past 24:00:00");
+	CHECK(ts("2016-12-31T23:59:60.0000006Z", true, &us, &had) == SD_E_DATETIME);
+	CHECK(ts("2016-12-31T23:59:61Z", true, &us, &had) == SD_E_DATETIME);
+	CHECK_STR(P, "invalid timestamp \"2016-12-31T23:59:61Z\": second out of range");
+	CHECK(ts("9999-12-31T23:59:60Z", true, &us, &had) == SD_E_DATETIME);
+	CHECK_STR(P, "invalid timestamp \"9999-12-31T23:59:60Z\": rounds past 9999-12-31 23:59:59.999999");
 	CHECK(ts("0000-01-01T00:00:00Z", true, &us, &had) == SD_E_DATETIME);
 	CHECK_STR(P, "invalid timestamp \"0000-01-01T00:00:00Z\": year out of range");
 	CHECK(ts("0001-01-01T00:00:00Z", true, &us, &had) == SD_OK && us == MIN_TS);
@@ -785,20 +803,26 @@ test_time(void)
 	CHECK(tm("12:34:56", &us) == SD_OK && us == (12 * 3600 + 34 * 60 + 56) * US_PER_SEC);
 	CHECK(tm("23:59:59.999999", &us) == SD_OK && us == US_PER_DAY - 1);
 	CHECK(tm("12:00:00.5", &us) == SD_OK && us == 12 * 3600 * US_PER_SEC + 500000);
-	CHECK(tm("12:00:00.1234565", &us) == SD_OK && us == 12 * 3600 * US_PER_SEC + 123457);
+	CHECK(tm("12:00:00.1234565", &us) == SD_OK && us == 12 * 3600 * US_PER_SEC + 123456);
+	CHECK(tm("12:00:00.1234575", &us) == SD_OK && us == 12 * 3600 * US_PER_SEC + 123458);
 	CHECK(tm("24:00:00", &us) == SD_OK && us == US_PER_DAY);
 	CHECK(tm("24:00:00.000000", &us) == SD_OK && us == US_PER_DAY);
 	CHECK(tm("24:00:00.0000004", &us) == SD_OK && us == US_PER_DAY);	/* rounds to 24:00 */
 	CHECK(tm("23:59:59.9999995", &us) == SD_OK && us == US_PER_DAY);
-	CHECK(tm("24:00:00.0000005", &us) == SD_E_DATETIME);
+	CHECK(tm("24:00:00.0000005", &us) == SD_OK && us == US_PER_DAY);	/* rounds down, as in PostgreSQL */
+	CHECK(tm("24:00:00.0000006", &us) == SD_E_DATETIME);
 	CHECK(tm("24:00:01", &us) == SD_E_DATETIME);
 	CHECK_STR(P, "invalid time \"24:00:01\": time out of range");
 	CHECK(tm("24:01:00", &us) == SD_E_DATETIME);
 	CHECK(tm("25:00:00", &us) == SD_E_DATETIME);
 	CHECK_STR(P, "invalid time \"25:00:00\": hour out of range");
 	CHECK(tm("12:60:00", &us) == SD_E_DATETIME);
-	CHECK(tm("12:00:60", &us) == SD_E_DATETIME);
-	CHECK_STR(P, "invalid time \"12:00:60\": second out of range");
+	CHECK(tm("12:00:60", &us) == SD_OK && us == (12 * 3600 + 60) * US_PER_SEC);	/* leap second */
+	CHECK(tm("23:59:60", &us) == SD_OK && us == US_PER_DAY);
+	CHECK(tm("23:59:60.5", &us) == SD_E_DATETIME);
+	CHECK_STR(P, "invalid time \"23:59:60.5\": time out of range");
+	CHECK(tm("12:00:61", &us) == SD_E_DATETIME);
+	CHECK_STR(P, "invalid time \"12:00:61\": second out of range");
 	CHECK(tm("12:00", &us) == SD_E_KIND);
 	CHECK_STR(P, "invalid time \"12:00\": expected hh:mm:ss[.fraction]");
 	CHECK(tm("12:00:00Z", &us) == SD_E_KIND);

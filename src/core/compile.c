@@ -18,6 +18,8 @@ struct sd_plan
 	const sd_field **defaults;
 };
 
+#define OPTIONS_MAX_DEPTH 64		/* nesting of shape options (the root object is level 1) */
+
 typedef struct policy
 {
 	const char *rename;
@@ -51,6 +53,7 @@ typedef struct cctx
 	int			ref_depth;
 	dflt	   *defaults;
 	int			ndefaults;
+	int			ndeferred;      /* shape references the resolver deferred */
 	sd_decoder *checker;        /* decodes defaults */
 } cctx;
 
@@ -102,20 +105,24 @@ want_kind(cctx *c, const char *member, const sd_jnode *v, sd_jkind k, const char
 }
 
 static bool
+in_list(const char *s, const char *const *list)
+{
+	for (; *list; list++)
+		if (strcmp(*list, s) == 0)
+			return true;
+	return false;
+}
+
+static bool
 check_keys(cctx *c, const sd_jnode *obj, const char *const *allowed)
 {
 	for (int i = 0; i < obj->n; i++)
 	{
-		bool		found = false;
-
 		for (int k = 0; k < i; k++)
 			if (strcmp(obj->keys[k], obj->keys[i]) == 0)
 				return opt_fail(c, obj->keys[i], "duplicate option \"%s\"", obj->keys[i], NULL);
 
-		for (const char *const *k = allowed; *k; k++)
-			if (strcmp(*k, obj->keys[i]) == 0)
-				found = true;
-		if (!found)
+		if (!in_list(obj->keys[i], allowed))
 			return opt_fail(c, obj->keys[i], "unknown option \"%s\"", obj->keys[i], NULL);
 	}
 	return true;
@@ -365,6 +372,25 @@ build_node(cctx *c, const sd_type *t, const policy *pol, sd_format fmt)
 	return n;
 }
 
+/* Options as a tree; bad JSON, or nesting deeper than OPTIONS_MAX_DEPTH, is SD_E_OPTIONS at $. */
+static sd_jnode *
+parse_options(sd_arena *a, const char *text, size_t len, sd_error *err)
+{
+	sd_jnode   *opts = sd_jparse(a, text, len, OPTIONS_MAX_DEPTH, err);
+	char		problem[SD_PROBLEM_MAX];
+
+	if (opts || (err->code != SD_E_SYNTAX && err->code != SD_E_DEPTH))
+		return opts;
+	if (err->code == SD_E_DEPTH)
+		snprintf(problem, sizeof(problem), "options nest deeper than %d levels (a limit of shape options, "
+				 "defaults included)", OPTIONS_MAX_DEPTH);
+	else
+		snprintf(problem, sizeof(problem), "options are not valid JSON: %s", err->problem);
+	sd_error_set(err, SD_E_OPTIONS, err->offset, "%s", problem);
+	strcpy(err->path, "$");
+	return NULL;
+}
+
 /* The node of a registered shape used for a column (composite, array of composite, or a
  * json/jsonb column validated against it). */
 static const sd_node *
@@ -405,6 +431,12 @@ shape_node(cctx *c, const char *shape, const sd_type *coltype, sd_format fmt)
 	sd_error_clear(&rerr);
 	if (!c->resolver->resolve(c->resolver->ud, shape, &options, &target, &rerr))
 		return opt_fail(c, "shape", "%s", rerr.problem[0] ? rerr.problem : "shape does not exist", NULL), NULL;
+	if (!options)
+	{
+		/* the host checks this reference later: a stand-in, so the other options are checked */
+		c->ndeferred++;
+		return build_node(c, coltype, &(policy) {0}, fmt);
+	}
 	if (!validate && target != coltype)
 		return opt_fail(c, "shape", "shape \"%s\" decodes into %s, not the column's type",
 						shape, target->name), NULL;
@@ -415,7 +447,7 @@ shape_node(cctx *c, const char *shape, const sd_type *coltype, sd_format fmt)
 		return opt_fail(c, "shape", "too many shape references", NULL, NULL), NULL;
 
 	/* parse the referenced shape's options and compile it in its own option-path context */
-	sd_jnode   *opts = sd_jparse(c->a, options, strlen(options), 64, c->err);
+	sd_jnode   *opts = parse_options(c->a, options, strlen(options), c->err);
 
 	if (!opts)
 		return NULL;
@@ -450,7 +482,7 @@ shape_node(cctx *c, const char *shape, const sd_type *coltype, sd_format fmt)
 
 		snprintf(problem, sizeof(problem), "in shape \"%s\" at %s: %s", shape, c->err->path,
 				 c->err->problem);
-		strcpy(c->err->problem, problem);
+		sd_error_set(c->err, c->err->code, c->err->offset, "%s", problem);
 		strcpy(c->err->path, saved);
 		sd_path_member(c->err->path, "shape", 5);
 		return NULL;
@@ -555,10 +587,12 @@ format_ok(const sd_type *t, const char *f, sd_format *out)
 	return true;
 }
 
-/* Compiles one column's field options (fo may be NULL) into f. */
+enum {ROLE_NONE, ROLE_EXTRA, ROLE_VARIANT, ROLE_SKIPPED};
+
+/* Compiles one column's field options (fo may be NULL) into f; role: what else the column is. */
 static bool
 build_field(cctx *c, sd_node *node, sd_field *f, const sd_column *col, const policy *pol,
-			const sd_jnode *fo)
+			const sd_jnode *fo, int role)
 {
 	static const char *const fkeys[] = {"name", "path", "optional", "default", "nullable", "skip",
 	"format", "shape", "map", "xml", "xml_item", NULL};
@@ -573,13 +607,27 @@ build_field(cctx *c, sd_node *node, sd_field *f, const sd_column *col, const pol
 	f->optional = pol->optional;
 	if (fo)
 	{
+		/* columns the document does not decode by themselves take no option about how to */
+		static const char *const roles[] = {NULL, "the \"extra\" column", "a variant column",
+		"a skipped column"};
+		static const char *const allowed[][2] = {{NULL}, {NULL}, {"shape", NULL}, {"skip", NULL}};
+
 		if (!want_kind(c, NULL, fo, SD_J_OBJECT, "an object") || !check_keys(c, fo, fkeys))
 			return false;
+		if (role == ROLE_NONE && (v = sd_jget(fo, "skip")) && v->kind == SD_J_TRUE)
+			role = ROLE_SKIPPED;
+		for (int i = 0; role != ROLE_NONE && i < fo->n; i++)
+			if (!in_list(fo->keys[i], allowed[role]))
+				return opt_fail(c, fo->keys[i], "option \"%s\" does not apply to %s", fo->keys[i],
+								roles[role]);
 		if ((v = sd_jget(fo, "skip")))
 		{
 			if (!want_kind(c, "skip", v, SD_J_TRUE, "a boolean"))
 				return false;
 			f->skip = v->kind == SD_J_TRUE;
+			if (f->skip && col->type->not_null)
+				return opt_fail(c, "skip", "column \"%s\" has a NOT NULL domain type %s, and a skipped column decodes to NULL",
+								col->name, col->type->name);
 		}
 		if ((v = sd_jget(fo, "name")))
 		{
@@ -639,6 +687,13 @@ build_field(cctx *c, sd_node *node, sd_field *f, const sd_column *col, const pol
 		{
 			if (!want_kind(c, "shape", v, SD_J_STRING, "a string"))
 				return false;
+			if (v->len > SD_SHAPE_NAME_MAX)
+			{
+				char		n[24];
+
+				snprintf(n, sizeof(n), "%zu", v->len);
+				return opt_fail(c, "shape", "shape names have at most 63 bytes, not %s", n, NULL);
+			}
 			shape = v->str;
 		}
 		if ((v = sd_jget(fo, "map")))
@@ -679,6 +734,8 @@ build_field(cctx *c, sd_node *node, sd_field *f, const sd_column *col, const pol
 		f->path = path;
 		f->npath = 1;
 	}
+	int			ndeferred = c->ndeferred;
+
 	if (shape)
 		f->node = shape_node(c, shape, col->type, fmt);
 	else
@@ -697,8 +754,8 @@ build_field(cctx *c, sd_node *node, sd_field *f, const sd_column *col, const pol
 		if (v->kind == SD_J_NULL && !f->nullable)
 			return opt_fail(c, "default", "default null does not fit non-nullable column \"%s\"",
 							col->name, NULL);
-		if (f->skip)
-			return opt_fail(c, "default", "a skipped column has no default", NULL, NULL);
+		if (c->ndeferred > ndeferred)
+			return true;		/* decodes through a deferred shape: checked with it */
 		dflt	   *d = sd_arena_alloc(c->a, sizeof(dflt));
 
 		if (!d)
@@ -866,7 +923,7 @@ build_variants(cctx *c, sd_node *node, const mbuild *base, const char *tag, cons
 				char		problem[SD_PROBLEM_MAX];
 
 				snprintf(problem, sizeof(problem), "variant \"%s\": %s", vv->keys[i], c->err->problem);
-				strcpy(c->err->problem, problem);
+				sd_error_set(c->err, c->err->code, c->err->offset, "%s", problem);
 				return false;
 			}
 		if (!mb_find(&mb, tag))
@@ -960,8 +1017,16 @@ build_composite(cctx *c, sd_node *node, const sd_type *t, const policy *inherite
 			sd_path_member(c->opath, "fields", 6);
 			sd_path_member(c->opath, col->name, strlen(col->name));
 		}
-		if (!build_field(c, node, &fs[i], col, &pol, fo))
+		if (!build_field(c, node, &fs[i], col, &pol, fo,
+						 extra && strcmp(extra, col->name) == 0 ? ROLE_EXTRA :
+						 is_variant_col(variants, col->name) ? ROLE_VARIANT : ROLE_NONE))
 			return false;
+		/* the column that receives the tag: the tag is required, whatever the column says */
+		if (tag && fo && !fs[i].skip && fs[i].npath == 1 && strcmp(fs[i].name, tag) == 0 &&
+			(sd_jget(fo, "default") || (sd_jget(fo, "optional") && fs[i].optional)))
+			return opt_fail(c, sd_jget(fo, "default") ? "default" : "optional",
+							"column \"%s\" receives the tag \"%s\", which is never optional",
+							col->name, tag);
 		c->opath[plen] = '\0';
 	}
 	if (extra)
@@ -1021,21 +1086,9 @@ sd_compile(const char *shape_name, const char *options_json, size_t options_len,
 	c.resolver = resolver;
 	strcpy(c.opath, "$");
 	plan->shape = sd_arena_strndup(&arena, shape_name ? shape_name : "", shape_name ? strlen(shape_name) : 0);
-	opts = sd_jparse(&arena, options_json ? options_json : "{}",
-					 options_json ? options_len : 2, 64, err);
+	opts = parse_options(&arena, options_json ? options_json : "{}", options_json ? options_len : 2, err);
 	if (!opts || !plan->shape)
-	{
-		if (err->code == SD_E_SYNTAX || err->code == SD_E_DEPTH)
-		{
-			char		problem[SD_PROBLEM_MAX];
-
-			snprintf(problem, sizeof(problem), "options are not valid JSON: %s", err->problem);
-			strcpy(err->problem, problem);
-			err->code = SD_E_OPTIONS;
-			strcpy(err->path, "$");
-		}
 		goto fail;
-	}
 	sd_node    *root = new_node(&c, target, &(policy) {0}, SD_FMT_NONE);
 
 	if (!root)

@@ -221,6 +221,39 @@ sd_convert_bool(const sd_node *n, bool b, sd_val *out, sd_error *err)
 	return true;
 }
 
+/* The index of label s[0..len) (no NUL inside) of an enum, or -1: a binary search when the host
+ * gave the labels' strcmp order, else a scan. */
+static int
+enum_find(const sd_type *t, const char *s, size_t len)
+{
+	int			lo = 0,
+				hi = t->nlabels - 1;
+
+	if (!t->label_order)
+	{
+		for (int i = 0; i < t->nlabels; i++)
+			if (strncmp(t->labels[i], s, len) == 0 && t->labels[i][len] == '\0')
+				return i;
+		return -1;
+	}
+	while (lo <= hi)
+	{
+		int			mid = lo + (hi - lo) / 2;
+		const char *l = t->labels[t->label_order[mid]];
+		int			cmp = strncmp(l, s, len);
+
+		if (cmp == 0 && l[len] != '\0')
+			cmp = 1;			/* s is a proper prefix of l */
+		if (cmp == 0)
+			return t->label_order[mid];
+		if (cmp < 0)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return -1;
+}
+
 bool
 sd_convert_string(sd_arena *arena, const sd_node *n, const char *s, size_t len, sd_val *out,
 				  sd_error *err)
@@ -249,14 +282,13 @@ sd_convert_string(sd_arena *arena, const sd_node *n, const char *s, size_t len, 
 			out->len = (uint32_t) len;
 			return true;
 		case SD_K_ENUM:
-			for (int i = 0; i < n->type->nlabels; i++)
 			{
-				const char *l = n->type->labels[i];
+				int			li = enum_find(n->type, s, len);
 
-				if (strncmp(l, s, len) == 0 && l[len] == '\0')
+				if (li >= 0)
 				{
 					out->tag = SD_V_ENUM;
-					out->u.i = i;
+					out->u.i = li;
 					return true;
 				}
 			}
@@ -264,11 +296,22 @@ sd_convert_string(sd_arena *arena, const sd_node *n, const char *s, size_t len, 
 				char		list[256];
 				char		desc[256];
 				size_t		used = 0;
+				int			i;
 
+				/* whole labels only; the rest as ", ... (N labels)" */
 				list[0] = '\0';
-				for (int i = 0; i < n->type->nlabels && used + 8 < sizeof(list); i++)
+				for (i = 0; i < n->type->nlabels; i++)
+				{
+					size_t		ll = strlen(n->type->labels[i]);
+
+					if (used + ll + 2 + 24 >= sizeof(list))
+						break;
 					used += (size_t) snprintf(list + used, sizeof(list) - used, "%s%s",
 											  i ? ", " : "", n->type->labels[i]);
+				}
+				if (i < n->type->nlabels)
+					snprintf(list + used, sizeof(list) - used, "%s... (%d labels)", i ? ", " : "",
+							 n->type->nlabels);
 				sd_describe_scalar(desc, sizeof(desc), SD_J_STRING, s, len);
 				return sd_error_set(err, SD_E_KIND, err->offset,
 									"unknown label %s for enum %s, expected one of: %s",

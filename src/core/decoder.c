@@ -29,6 +29,75 @@ sd_grow(const sd_hooks *h, void **buf, uint32_t *cap, uint32_t need, size_t elem
 	return true;
 }
 
+typedef struct sd_keyent
+{
+	const char *key;            /* NULL: free slot */
+	size_t		len;
+	uint64_t	hash;
+} sd_keyent;
+
+static uint64_t
+key_hash(uint64_t seed, const char *s, size_t len)
+{
+	uint64_t	h = seed ^ ((uint64_t) len * 0x9E3779B97F4A7C15ull);
+	uint64_t	v;
+
+	for (; len >= 8; s += 8, len -= 8)
+	{
+		memcpy(&v, s, 8);
+		h = (h ^ v) * 0xff51afd7ed558ccdull;
+		h ^= h >> 31;
+	}
+	v = 0;
+	memcpy(&v, s, len);
+	h = (h ^ v) * 0xc4ceb9fe1a85ec53ull;
+	return h ^ (h >> 29);
+}
+
+static void
+keyset_put(sd_keyent *e, uint32_t cap, const sd_keyent *x)
+{
+	uint32_t	i = (uint32_t) x->hash & (cap - 1);
+
+	while (e[i].key)
+		i = (i + 1) & (cap - 1);
+	e[i] = *x;
+}
+
+bool
+sd_map_key_new(sd_decoder *d, sd_keyset *ks, const char *key, size_t len, sd_error *err)
+{
+	/* the seed: where this backend's decoder lives, not known to the document's author */
+	sd_keyent	x = {key ? key : "", len, key_hash((uint64_t) (uintptr_t) d * 0x2545F4914F6CDD1Dull, key, len)};
+
+	if ((uint64_t) ks->n * 2 + 2 > ks->cap)
+	{
+		uint32_t	cap = ks->cap ? ks->cap * 2 : 16;
+		sd_keyent  *e;
+
+		if (cap < ks->cap || !(e = sd_arena_alloc(&d->arena, sizeof(sd_keyent) * (size_t) cap)))
+			return sd_error_set(err, SD_E_NOMEM, -1, "out of memory");
+		memset(e, 0, sizeof(sd_keyent) * (size_t) cap);
+		for (uint32_t i = 0; i < ks->cap; i++)
+			if (ks->e[i].key)
+				keyset_put(e, cap, &ks->e[i]);
+		ks->e = e;
+		ks->cap = cap;
+	}
+	for (uint32_t i = (uint32_t) x.hash & (ks->cap - 1);; i = (i + 1) & (ks->cap - 1))
+	{
+		const sd_keyent *y = &ks->e[i];
+
+		if (!y->key)
+			break;
+		if (y->hash == x.hash && y->len == len && memcmp(y->key, x.key, len) == 0)
+			return sd_error_set(err, SD_E_DUPLICATE, -1, "duplicate member");
+	}
+	keyset_put(ks->e, ks->cap, &x);
+	ks->n++;
+	return true;
+}
+
 sd_decoder *
 sd_decoder_create(const sd_hooks *hooks)
 {

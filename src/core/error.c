@@ -59,16 +59,50 @@ sd_error_clear(sd_error *err)
 	err->problem[0] = '\0';
 }
 
+/* Text that was cut (by a buffer's size, here or where an argument was formatted) ends in a
+ * whole UTF-8 character and "...": messages stay valid UTF-8. */
+static void
+fit_utf8(char *buf, size_t size, bool cut)
+{
+	size_t		n = strlen(buf),
+				i = n;
+
+	while (i > 0 && n - i < 4 && ((unsigned char) buf[i - 1] & 0xC0) == 0x80)
+		i--;
+	if (i > 0 && (unsigned char) buf[i - 1] >= 0xC0)
+	{
+		unsigned char c = (unsigned char) buf[i - 1];
+		size_t		need = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+
+		if (n - (i - 1) < need)
+		{
+			n = i - 1;			/* an incomplete last character */
+			cut = true;
+		}
+	}
+	if (!cut)
+		return;
+	while (n > 0 && n + 4 > size)
+	{
+		n--;
+		while (n > 0 && ((unsigned char) buf[n] & 0xC0) == 0x80)
+			n--;
+	}
+	memcpy(buf + n, "...", 4);
+}
+
 bool
 sd_error_set(sd_error *err, sd_code code, int64_t offset, const char *fmt,...)
 {
 	va_list		ap;
+	int			r;
 
 	err->code = code;
 	err->offset = offset;
 	va_start(ap, fmt);
-	vsnprintf(err->problem, sizeof(err->problem), fmt, ap);
+	r = vsnprintf(err->problem, sizeof(err->problem), fmt, ap);
 	va_end(ap);
+	fit_utf8(err->problem, sizeof(err->problem), r >= (int) sizeof(err->problem));
 	return false;
 }
 
@@ -122,12 +156,24 @@ sd_path_member(char *path, const char *name, size_t len)
 	}
 	else
 	{
+		size_t		i;
+
 		buf[n++] = '"';
-		for (size_t i = 0; i < len && n < sizeof(buf) - 8; i++)
+		for (i = 0; i < len && n < sizeof(buf) - 12; i++)
 		{
 			unsigned char c = (unsigned char) name[i];
+			size_t		clen = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
 
-			if (c == '"' || c == '\\')
+			if (clen > 1)
+			{
+				/* a whole character, or none: the path stays valid UTF-8 */
+				if (n + clen >= sizeof(buf) - 12 || i + clen > len)
+					break;
+				memcpy(buf + n, name + i, clen);
+				n += clen;
+				i += clen - 1;
+			}
+			else if (c == '"' || c == '\\')
 			{
 				buf[n++] = '\\';
 				buf[n++] = (char) c;
@@ -138,6 +184,12 @@ sd_path_member(char *path, const char *name, size_t len)
 				buf[n++] = (char) c;
 		}
 		buf[n++] = '"';
+		if (i < len)
+		{
+			/* a cut name: the path ends here, in "..." as a path that no longer fits does */
+			memcpy(buf + n, "...", 3);
+			n += 3;
+		}
 	}
 	path_append(path, buf, n);
 }

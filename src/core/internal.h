@@ -115,6 +115,17 @@ typedef struct sd_pair
 	size_t		value_len;
 } sd_pair;
 
+/* The keys of one map object being decoded (map: true), to find a repeated one (decoder.c). */
+typedef struct sd_keyset
+{
+	struct sd_keyent *e;        /* open addressing in d->arena; cap a power of two */
+	uint32_t	cap;
+	uint32_t	n;
+} sd_keyset;
+/* Adds key (unescaped, valid for the document) to the set, which starts zeroed: true when it is
+ * new; false with err SD_E_DUPLICATE "duplicate member" when the map had it already, or
+ * SD_E_NOMEM.  Hashed with a per-decoder seed, so crafted keys cannot make it quadratic. */
+bool		sd_map_key_new(sd_decoder *d, sd_keyset *ks, const char *key, size_t len, sd_error *err);
 /* Grows *buf (elements of elem_size) to hold at least need elements; false on OOM. */
 bool		sd_grow(const sd_hooks *h, void **buf, uint32_t *cap, uint32_t need, size_t elem_size);
 

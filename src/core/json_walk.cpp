@@ -925,6 +925,7 @@ decode_map(Walk &w, ond::object obj, const sd_node *n, Dest dst, const char *at)
 {
 	uint32_t	start = w.d->stack_len;
 	const sd_node *pair = n->elem;
+	sd_keyset	keys = {};			/* a repeated key is 22030, as for mapped members */
 
 	if (!container_guard(w, at))
 		return false;
@@ -960,7 +961,8 @@ decode_map(Walk &w, ond::object obj, const sd_node *n, Dest dst, const char *at)
 
 		k.offset = offset_of(w, key_at);
 		w.err->offset = k.offset;
-		if (!sd_convert_string(&w.d->arena, pair->fields[0].node, key.data(), key.size(), &k, w.err))
+		if (!sd_map_key_new(w.d, &keys, key.data(), key.size(), w.err) ||
+			!sd_convert_string(&w.d->arena, pair->fields[0].node, key.data(), key.size(), &k, w.err))
 		{
 			convert_failed(w, key_at);
 			if (!recover_value(w, v, depth, depth + 1))

@@ -771,9 +771,46 @@ typedef struct clock_fields
 static const int64_t frac_scale[7] = {1000000, 100000, 10000, 1000, 100, 10, 1};
 
 /*
+ * A fraction of a second of more than 6 digits in microseconds, as PostgreSQL's own input
+ * rounds it (ParseFractionalSecond: rint(strtod(".ddd") * 1000000) in doubles): the digits
+ * correctly rounded to a double, times 1e6 in double arithmetic, then to the nearest integer,
+ * ties to even.  So a tie such as .0000005 goes the way the double of the fraction falls.
+ */
+static int64_t
+frac_us_as_postgres(const char *fp, size_t n)
+{
+	numlit		L = {.has_frac = true, .ip = "0", .nint = 1, .fp = fp, .nfrac = n};
+	sigspan		S;
+	double		x,
+				y,
+				whole;
+
+	find_sig(&L, &S);
+	if (S.zero)
+		return 0;
+	x = -1;
+#if SD_EXACT_FAST_PATH
+	if (S.l - S.f < 19 && S.j >= -22)
+	{
+		uint64_t	m = lit_digits_value(&L, S.f, S.l - S.f + 1);
+
+		if (m <= ((uint64_t) 1 << 53))
+			x = (double) m / pow10_dbl[-S.j];
+	}
+#endif
+	if (x < 0)
+		x = float_slow(&L, &S, false);
+	y = x * 1e6;
+	whole = (double) (int64_t) y;	/* y < 1e6: exact */
+	if (y - whole > 0.5 || (y - whole == 0.5 && ((int64_t) whole & 1)))
+		whole += 1;
+	return (int64_t) whole;
+}
+
+/*
  * hh:mm:ss[.fraction] at s[pos..len).  Returns the position after it, or 0 when the text does
- * not follow the grammar.  The fraction is rounded to microseconds, half away from zero: the
- * 7th digit decides, digits after it only need to be digits.
+ * not follow the grammar.  The fraction is rounded to microseconds as PostgreSQL rounds it: up
+ * to 6 digits are exact; with more, see frac_us_as_postgres.
  */
 static inline size_t
 scan_clock(const char *s, size_t len, size_t pos, clock_fields *C)
@@ -793,19 +830,16 @@ scan_clock(const char *s, size_t len, size_t pos, clock_fields *C)
 	{
 		size_t		f0 = ++pos,
 					n;
-		int64_t		us = 0,
-					up = 0;
+		int64_t		us = 0;
 
 		while (pos < len && pos - f0 < 6 && is_digit(s[pos]))
 			us = us * 10 + (s[pos++] - '0');
-		if (pos < len && pos - f0 == 6 && is_digit(s[pos]))
-			up = s[pos] >= '5';
 		while (pos < len && is_digit(s[pos]))
 			pos++;
 		n = pos - f0;
 		if (n == 0)
 			return 0;
-		C->frac_us = us * frac_scale[n < 6 ? n : 6] + up;
+		C->frac_us = n <= 6 ? us * frac_scale[n] : frac_us_as_postgres(s + f0, n);
 	}
 	return pos;
 }
@@ -874,8 +908,11 @@ sd_parse_timestamp(const char *s, size_t len, bool require_offset, int64_t *us,
 		return bad_datetime(SD_E_DATETIME, "timestamp", s, len, "hour out of range", problem);
 	if (C.mi > 59)
 		return bad_datetime(SD_E_DATETIME, "timestamp", s, len, "minute out of range", problem);
-	if (C.sec > 59)
+	/* a leap second (:60) rolls into the next minute, as in PostgreSQL; not past 24:00:00 */
+	if (C.sec > 60)
 		return bad_datetime(SD_E_DATETIME, "timestamp", s, len, "second out of range", problem);
+	if (clock_us(&C) > USECS_PER_DAY)
+		return bad_datetime(SD_E_DATETIME, "timestamp", s, len, "time of day past 24:00:00", problem);
 	if (off_h > MAX_OFFSET_HOUR || off_m > 59)
 		return bad_datetime(SD_E_DATETIME, "timestamp", s, len,
 							"time zone offset out of range", problem);
@@ -918,9 +955,9 @@ sd_parse_time(const char *s, size_t len, int64_t *us, char *problem)
 		return bad_datetime(SD_E_DATETIME, "time", s, len, "hour out of range", problem);
 	if (C.mi > 59)
 		return bad_datetime(SD_E_DATETIME, "time", s, len, "minute out of range", problem);
-	if (C.sec > 59)
+	if (C.sec > 60)
 		return bad_datetime(SD_E_DATETIME, "time", s, len, "second out of range", problem);
-	/* 24:00:00 is allowed, as PostgreSQL does, and so is what rounds to it */
+	/* 24:00:00 is allowed, as PostgreSQL does, and so is what rounds to it (and 23:59:60) */
 	t = clock_us(&C);
 	if (t > USECS_PER_DAY)
 		return bad_datetime(SD_E_DATETIME, "time", s, len, "time out of range", problem);

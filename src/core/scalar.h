@@ -63,14 +63,17 @@ sd_code		sd_parse_float(const char *s, size_t len, bool as_float4, double *out, 
 
 /* RFC 3339 date-time: YYYY-MM-DD(T|t| )hh:mm:ss[.fraction](Z|z|+hh:mm|-hh:mm).
  * require_offset: a missing offset is SD_E_KIND "timestamp \"...\" has no time zone offset".
- * The fraction is rounded to microseconds (half away from zero); any number (>= 1) of fraction
- * digits accepted; rounding carries into the next second/minute/day/year.  Result:
+ * The fraction is rounded to microseconds exactly as PostgreSQL's timestamp input rounds it
+ * (rint of the fraction's double times 1e6: ties go the way that double falls, then to even);
+ * any number (>= 1) of fraction digits accepted; rounding carries into the next
+ * second/minute/day/year.  Result:
  * microseconds since 1970-01-01T00:00:00 after subtracting the offset (UTC); without offset,
  * the wall time as is.  *had_offset tells which.  Text that does not follow the grammar is
  * SD_E_KIND "invalid timestamp \"hello\": expected RFC 3339 date-time" (checked first, then
  * the missing offset).  Out-of-range fields are SD_E_DATETIME "invalid timestamp \"...\":
  * <year|month|day|hour|minute|second> out of range": an impossible date (2024-02-30, month 13),
- * hour 24, second 60 (leap seconds are rejected).  Offsets are accepted up to +-15:59 as
+ * hour 24, second 61; a leap second (second 60) rolls into the next minute as in PostgreSQL,
+ * but not past 24:00:00 ("time of day past 24:00:00" for 23:59:60.5).  Offsets are accepted up to +-15:59 as
  * PostgreSQL does ("time zone offset out of range" beyond); -00:00 is UTC.  Years 0001-9999
  * as written: a value that rounds past 9999-12-31 23:59:59.999999 is SD_E_DATETIME; the
  * offset may then move the UTC instant a few hours outside those years (PostgreSQL holds it). */
@@ -79,9 +82,9 @@ sd_code		sd_parse_timestamp(const char *s, size_t len, bool require_offset, int6
 /* YYYY-MM-DD -> days since 1970-01-01.  Same error rules ("invalid date \"...\": expected
  * YYYY-MM-DD" / "...: day out of range"). */
 sd_code		sd_parse_date(const char *s, size_t len, int32_t *days, char *problem);
-/* hh:mm:ss[.fraction] -> microseconds since midnight (no offset).  24:00:00 is allowed as
- * PostgreSQL does, and so is anything that rounds to it (23:59:59.9999999,
- * 24:00:00.0000004); beyond it SD_E_DATETIME "invalid time \"24:00:01\": time out of range". */
+/* hh:mm:ss[.fraction] -> microseconds since midnight (no offset), rounded as timestamps are.
+ * 24:00:00 is allowed as PostgreSQL does, and so is anything that rounds to it (23:59:59.9999999,
+ * 24:00:00.0000004) and the leap second 23:59:60 (second 60 rolls into the next minute); beyond it SD_E_DATETIME "invalid time \"24:00:01\": time out of range". */
 sd_code		sd_parse_time(const char *s, size_t len, int64_t *us, char *problem);
 /* A JSON number literal of seconds (unit_us = 1000000) or milliseconds (unit_us = 1000) since
  * the epoch, integer or with fraction or exponent (exact decimal arithmetic, rounded to

@@ -57,6 +57,9 @@ typedef enum sd_code
 
 #define SD_PATH_MAX     512
 #define SD_PROBLEM_MAX  384
+/* Shape names are at most this many bytes (NAMEDATALEN - 1, like PostgreSQL's own names): they
+ * head every message ("<shape>: <path>: <problem>"). */
+#define SD_SHAPE_NAME_MAX 63
 
 typedef struct sd_error
 {
@@ -162,6 +165,8 @@ struct sd_type
 	int			nlabels;        /* SD_K_ENUM: labels in sort order */
 	const char *const *labels;
 	void	   *host;           /* host-private (PostgreSQL: type oid, typmod, I/O info) */
+	const int  *label_order;    /* SD_K_ENUM, optional: label indexes in strcmp order, so that
+								 * a label is found by binary search (else a linear scan) */
 };
 
 /* ------------------------------------------------------------------------------------------ */
@@ -234,7 +239,9 @@ typedef struct sd_variant
 typedef struct sd_plan sd_plan;
 
 /* Resolves a shape named by a `shape` option: its options JSON and target type.  Returns false
- * with err set (SD_E_OPTIONS) when it does not exist.  The host records the dependency. */
+ * with err set (SD_E_OPTIONS) when it does not exist.  The host records the dependency.  A host
+ * that checks the reference later returns true with *options_json NULL: the column then compiles
+ * as if it had no `shape` (a plan for validation only; a default on it is not checked). */
 typedef struct sd_resolver
 {
 	bool		(*resolve) (void *ud, const char *shape, const char **options_json,

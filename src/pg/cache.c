@@ -157,6 +157,8 @@ typedef struct SdResolved
 typedef struct SdResolveState
 {
 	List	   *resolved;		/* SdResolved * */
+	bool		defer;			/* a missing shape is checked later: resolve it as deferred */
+	bool		deferred;		/* ... and one was */
 } SdResolveState;
 
 static bool
@@ -176,6 +178,13 @@ resolve_shape(void *ud, const char *shape, const char **options_json, const sd_t
 			*target = r->target;
 			return true;
 		}
+	}
+	if (st->defer)
+	{
+		*options_json = NULL;
+		*target = NULL;
+		st->deferred = true;
+		return true;
 	}
 	sd_error_set(err, SD_E_OPTIONS, -1, "shape \"%s\" does not exist", shape);
 	return false;
@@ -315,13 +324,17 @@ type_is_settled(const sd_type *t, int depth)
 	return true;
 }
 
-/* The body of sd_pg_plan_build, in p's context; false when the build is deferred. */
+/*
+ * The body of sd_pg_plan_build, in p's context; false when a referenced shape is missing and
+ * override->defer_missing is set: then everything else has been checked, with that shape's
+ * columns compiled as if they had no `shape`.
+ */
 static bool
 build_plan(SdPgPlan *p, const char *shape, Oid typid, const char *options, Jsonb *options_jb,
 		   int64 version, const SdShapeOverride *override)
 {
 	SdTypeBuilder b;
-	SdResolveState rs = {NIL};
+	SdResolveState rs = {NIL, override && override->defer_missing, false};
 	sd_resolver resolver;
 	List	   *deps = NIL;
 	ListCell   *lc;
@@ -343,9 +356,7 @@ build_plan(SdPgPlan *p, const char *shape, Oid typid, const char *options, Jsonb
 	}
 	sd_pg_types_init(&b, p->cxt);
 	p->target = sd_pg_type_get(&b, typid, -1);
-	if (!collect_references(p, &b, options_jb, override, &rs, &deps) &&
-		override && override->defer_missing)
-		return false;			/* refers to a shape not written yet: checked later */
+	(void) collect_references(p, &b, options_jb, override, &rs, &deps);
 	p->ndeps = list_length(deps);
 	p->deps = palloc(sizeof(SdShapeDep) * Max(p->ndeps, 1));
 	i = 0;
@@ -385,7 +396,7 @@ build_plan(SdPgPlan *p, const char *shape, Oid typid, const char *options, Jsonb
 		if (f && !type_is_settled(f->node->type, 0))
 			p->default_state[i] = SD_DEFAULT_PER_USE;
 	}
-	return true;
+	return !rs.deferred;		/* refers to a shape not written yet: checked later */
 }
 
 /*
@@ -436,7 +447,7 @@ sd_pg_plan_build(const char *shape, Oid typid, const char *options, Jsonb *optio
 		 * use are converted here only to validate a catalog row (at registration they must
 		 * convert for the role and settings registering them).
 		 */
-		for (int i = 0; built && i < p->ndefaults; i++)
+		for (int i = 0; i < p->ndefaults; i++)
 		{
 			bool		isnull;
 
@@ -750,7 +761,7 @@ raise_unknown_shape(const char *name)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_UNDEFINED_OBJECT),
-			 errmsg("shape \"%s\" does not exist", name)));
+			 errmsg("shape \"%s\" does not exist", sd_pg_shape_name_shown(name))));
 }
 
 SdPgPlan *

@@ -14,6 +14,7 @@
 #include "catalog/namespace.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
+#include "mb/pg_wchar.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
 #include "utils/jsonb.h"
@@ -219,4 +220,15 @@ sd_pg_referenced_shapes(Jsonb *options)
 			names = lappend(names, pnstrdup(s->val.string.val, s->val.string.len));
 	}
 	return names;
+}
+
+const char *
+sd_pg_shape_name_shown(const char *name)
+{
+	size_t		len = strlen(name);
+
+	if (len <= SD_SHAPE_NAME_MAX)
+		return name;
+	return psprintf("%.*s...", pg_mbcliplen(name, (int) Min(len, (size_t) 1024), SD_SHAPE_NAME_MAX),
+					name);
 }

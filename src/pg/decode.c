@@ -706,7 +706,9 @@ doc_drop(SdDoc *doc)
  * The record forms in FROM with a column definition list: a composite with dropped columns has
  * more attributes than the list, and PostgreSQL insists on equal counts.  Returns a map to the
  * list's shape (by position, dropped columns skipped) and the blessed descriptor to build the
- * rows with, or NULL when the rows fit as they are.
+ * rows with, or NULL when the rows fit as they are.  A list that names more columns than the
+ * type has live ones is 42804 here: as long as the type with its dropped columns, it would
+ * reach the executor's check, which cannot name a dropped column's type (XX000).
  */
 static TupleConversionMap *
 record_map(FunctionCallInfo fcinfo, SdCallSite *cs, SdPgPlan *p, TupleDesc *outdesc)
@@ -714,10 +716,24 @@ record_map(FunctionCallInfo fcinfo, SdCallSite *cs, SdPgPlan *p, TupleDesc *outd
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	TupleDesc	typdesc = sd_pg_host(p->target)->tupdesc;
 	MemoryContext old;
+	int			live = 0;
 
 	if (rsinfo == NULL || !IsA(rsinfo, ReturnSetInfo) || rsinfo->expectedDesc == NULL ||
-		typdesc == NULL || rsinfo->expectedDesc->natts == typdesc->natts)
+		typdesc == NULL)
 		return NULL;
+	for (int i = 0; i < typdesc->natts; i++)
+		live += !TupleDescAttr(typdesc, i)->attisdropped;
+	if (live != rsinfo->expectedDesc->natts)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("function return row and query-specified return row do not match"),
+				 errdetail("Shape \"%s\" returns %d column%s of type %s, the column definition list has %d.",
+						   p->display, live, live == 1 ? "" : "s", p->target->name,
+						   rsinfo->expectedDesc->natts),
+				 live == typdesc->natts || live > rsinfo->expectedDesc->natts ? 0 :
+				 errhint("Dropped columns of the type are not returned: leave them out of the list.")));
+	if (live == typdesc->natts)
+		return NULL;			/* the executor checks the column types */
 	if (cs->rmap == NULL || cs->rmap_from != typdesc || cs->rmap_expected != rsinfo->expectedDesc)
 	{
 		old = MemoryContextSwitchTo(cs->mcxt);
@@ -755,6 +771,9 @@ decode_common(FunctionCallInfo fcinfo, bool typed, bool soft)
 	Datum		result;
 	bool		isnull;
 	SdDecodeStatus status;
+	TupleDesc	want;
+	/* a column definition list is checked whatever the document (as serde_decode_each does) */
+	TupleConversionMap *map = typed || soft ? NULL : record_map(fcinfo, cs, p, &want);
 
 	if (PG_ARGISNULL(1))
 		PG_RETURN_NULL();
@@ -774,14 +793,8 @@ decode_common(FunctionCallInfo fcinfo, bool typed, bool soft)
 		PG_RETURN_BOOL(status == SD_DECODED);
 	if (isnull)
 		PG_RETURN_NULL();
-	if (!typed)
-	{
-		TupleDesc	want;
-		TupleConversionMap *map = record_map(fcinfo, cs, p, &want);
-
-		if (map)
-			result = record_remap(result, map);
-	}
+	if (map)
+		result = record_remap(result, map);
 	PG_RETURN_DATUM(result);
 }
 

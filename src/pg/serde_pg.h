@@ -130,6 +130,9 @@ extern List *sd_pg_shapes_for_type(Oid typid, Snapshot snap);
 extern bool sd_pg_type_exists_in(Oid typid, Snapshot snap);
 /* Names referenced by `shape` options (fields.<column>.shape) of an options value. */
 extern List *sd_pg_referenced_shapes(Jsonb *options);
+/* name as a message shows it: longer than SD_SHAPE_NAME_MAX bytes (no such shape can exist), cut
+ * there at a character boundary, with "..." */
+extern const char *sd_pg_shape_name_shown(const char *name);
 
 /* ---- plans and the plan cache (cache.c) --------------------------------------------------- */
 
@@ -208,13 +211,13 @@ typedef struct SdShapeOverride
 	Oid			target;
 	const char *options;
 	Jsonb	   *options_jb;
-	bool		defer_missing;	/* a `shape` reference to a missing shape: return NULL */
+	bool		defer_missing;	/* a `shape` reference to a missing shape: check the rest, return NULL */
 } SdShapeOverride;
 
 /* Builds a plan (refcount 1, owned by the caller) in a new context under parent: types,
  * referenced shapes, sd_compile, defaults.  Ereports 22023 "<shape>: <option path>: ..." for
- * bad options, 42704 for missing types.  Returns NULL (nothing compiled) only when
- * override->defer_missing is set and a referenced shape does not exist (yet). */
+ * bad options, 42704 for missing types.  Returns NULL only when override->defer_missing is set
+ * and a referenced shape does not exist (yet): all other options have then been checked. */
 extern SdPgPlan *sd_pg_plan_build(const char *shape, Oid typid, const char *options,
 								  Jsonb *options_jb, int64 version,
 								  const SdShapeOverride *override, MemoryContext parent);

@@ -165,6 +165,12 @@ validate_shape(const char *name, Oid target, Jsonb *options, bool may_defer)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("shape name must not be empty")));
+	if (strlen(name) > SD_SHAPE_NAME_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("shape name \"%s\" is too long", sd_pg_shape_name_shown(name)),
+				 errdetail("It has %zu bytes; shape names have at most %d.", strlen(name),
+						   SD_SHAPE_NAME_MAX)));
 	if (!SearchSysCacheExists1(TYPEOID, ObjectIdGetDatum(target)))
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_OBJECT),

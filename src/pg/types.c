@@ -188,6 +188,15 @@ build_composite(SdTypeBuilder *b, sd_type *st, SdPgType *h)
 	st->cols = cols;
 }
 
+/* qsort over label indexes by the labels' bytes (strcmp, as the core's binary search) */
+static const char **label_sort_names;
+
+static int
+label_index_cmp(const void *a, const void *b)
+{
+	return strcmp(label_sort_names[*(const int *) a], label_sort_names[*(const int *) b]);
+}
+
 static void
 build_enum(SdTypeBuilder *b, sd_type *st, SdPgType *h)
 {
@@ -207,6 +216,17 @@ build_enum(SdTypeBuilder *b, sd_type *st, SdPgType *h)
 	h->labels = names;
 	st->nlabels = n;
 	st->labels = names;
+	/* built once with the type (per plan): labels are then found by binary search */
+	{
+		int		   *order = palloc(sizeof(int) * Max(n, 1));
+
+		for (int i = 0; i < n; i++)
+			order[i] = i;
+		label_sort_names = names;
+		qsort(order, n, sizeof(int), label_index_cmp);
+		label_sort_names = NULL;
+		st->label_order = order;
+	}
 }
 
 static void

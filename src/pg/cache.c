@@ -354,11 +354,6 @@ build_plan(SdPgPlan *p, const char *shape, Oid typid, const char *options, Jsonb
 					 errdetail("%s: %s", p->display, err.problem)));
 		if (err.code == SD_E_CANCELED)
 			sd_pg_raise_stop();	/* the caller's PG_CATCH drops the half-built plan */
-		if (err.code == SD_E_SIZE)
-			ereport(ERROR,
-					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-					 errmsg("%s: %s: %s", p->display, err.path, err.problem),
-					 errhint("The limit is set by serde.max_plan_bytes.")));
 		sd_pg_raise_core_error(p->display, &err, false);
 	}
 	{

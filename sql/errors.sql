@@ -261,7 +261,7 @@ SELECT pg_temp.try(format('SELECT count(*) FROM serde_decode(NULL::er_doc, %L)',
 -- a pathologically deep document fails cleanly (no stack overflow)
 SELECT left(pg_temp.try(format('SELECT count(*) FROM serde_decode(NULL::json, %L)', repeat('[', 1000000))), 48) AS million_open,
        left(pg_temp.try(format('SELECT count(*) FROM serde_decode(NULL::json, %L)', repeat('[', 1000000) || repeat(']', 1000000))), 25) AS million_balanced;
--- limits are not soft: serde_valid raises them
+-- a limit the document exceeds is a document error: serde_valid answers false (DESIGN §1)
 SET serde.max_depth = 2;
 SELECT pg_temp.try($$SELECT serde_valid(NULL::er_doc, '{"ps": [{"x": 1}]}')::text$$) AS valid_over_depth;
 RESET serde.max_depth;

@@ -118,7 +118,7 @@ SELECT count(*), count(DISTINCT path) FROM serde_errors(NULL::int4[],
 SELECT count(*) FROM serde_errors(NULL::int4[], (SELECT jsonb_agg('x'::text) FROM generate_series(1, 500)));
 RESET serde.max_errors;
 
--- ---- limits raise (as in serde_valid) --------------------------------------------------------------
+-- ---- a limit the document exceeds is a document error: one row with its SQLSTATE (as serde_valid is false) ----
 SET serde.max_depth = 3;
 SELECT * FROM serde_errors(NULL::jsonb, '[[[[1]]]]');
 SELECT * FROM serde_errors(NULL::jsonb, '[[[[1]]]]'::jsonb);

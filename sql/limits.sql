@@ -2,7 +2,8 @@
 -- maximum, and the C stack behind it), document size (serde.max_document_bytes) for every input
 -- form, string length (column types; huge strings, keys and numbers), error count
 -- (serde.max_errors), and statement_timeout during long decodes.  Every limit fails with a clear
--- error and the backend survives.  (errors.sql and errors_all.sql hold the everyday cases; the
+-- error and the backend survives; in serde_valid and serde_errors a limit the document exceeds is a
+-- document error (false, or a row with its SQLSTATE).  (errors.sql and errors_all.sql hold the everyday cases; the
 -- near-1 GB document and the cancel latency are measured by test/limits_big.sh and test/cancel.sh.)
 SET client_min_messages = warning;   -- quiet whether or not an earlier test created it
 CREATE EXTENSION IF NOT EXISTS serde;
@@ -127,6 +128,44 @@ SET serde.max_document_bytes = '1MB';
 SELECT pg_temp.lim_try(format('SELECT length(serde_decode(NULL::json, %L)::text)::text', '"' || repeat('x', 1048574) || '"')) AS fits_1mb,
        pg_temp.lim_try(format('SELECT length(serde_decode(NULL::json, %L)::text)::text', '"' || repeat('x', 1048575) || '"')) AS over_1mb;
 RESET serde.max_document_bytes;
+
+-- ---- a limit the document exceeds is a document error (DESIGN §1) -------------------------------------
+-- serde_valid answers false and serde_errors gives one row with the limit's SQLSTATE (54001 depth,
+-- 54000 size), for text, json, jsonb and bytea alike; serde_decode and serde_decode_each still raise
+CREATE TYPE lim_nest AS (a jsonb);
+SET serde.max_depth = 3;
+SELECT serde_valid(NULL::lim_nest, '{"a": [[[1]]]}') AS text_valid,
+       serde_valid(NULL::lim_nest, '{"a": [[1]]}') AS text_fits,
+       (SELECT string_agg(concat_ws(' ', code, path, message, byte_offset), '; ')
+          FROM serde_errors(NULL::lim_nest, '{"a": [[[1]]]}'::text)) AS text_errors;
+SELECT (SELECT string_agg(concat_ws(' ', code, path, message, byte_offset), '; ')
+          FROM serde_errors(NULL::lim_nest, '{"a": [[[1]]]}'::json)) AS json_errors,
+       (SELECT string_agg(concat_ws(' ', code, path, message, byte_offset), '; ')
+          FROM serde_errors(NULL::lim_nest, '{"a": [[[1]]]}'::jsonb)) AS jsonb_errors,
+       (SELECT string_agg(concat_ws(' ', code, path, message, byte_offset), '; ')
+          FROM serde_errors(NULL::lim_nest, convert_to('{"a": [[[1]]]}', 'UTF8'))) AS bytea_errors;
+SELECT serde_valid(NULL::lim_nest, '{"a": [[[1]]]}'::json) AS json_valid,
+       serde_valid(NULL::lim_nest, '{"a": [[[1]]]}'::jsonb) AS jsonb_valid,
+       serde_valid(NULL::lim_nest, convert_to('{"a": [[[1]]]}', 'UTF8')) AS bytea_valid,
+       serde_valid(NULL::lim_nest, '{"a": [[1]]}'::jsonb) AS jsonb_fits;
+SELECT pg_temp.lim_try($$SELECT serde_decode(NULL::lim_nest, '{"a": [[[1]]]}')::text$$) AS decode,
+       pg_temp.lim_try($$SELECT count(*)::text FROM serde_decode_each(NULL::lim_nest, '[{"a": [[1]]}]')$$) AS each_array,
+       pg_temp.lim_try($$SELECT count(*)::text FROM serde_decode_each(NULL::lim_nest, '{"a": [[[1]]]}')$$) AS each_ndjson;
+RESET serde.max_depth;
+SET serde.max_document_bytes = 10;
+SELECT serde_valid(NULL::lim_nest, '{"a": [1, 2]}'::text) AS text_valid,
+       serde_valid(NULL::lim_nest, '{"a": [1, 2]}'::json) AS json_valid,
+       serde_valid(NULL::lim_nest, '{"a": [1, 2]}'::jsonb) AS jsonb_valid,
+       serde_valid(NULL::lim_nest, convert_to('{"a": [1, 2]}', 'UTF8')) AS bytea_valid,
+       serde_valid(NULL::lim_nest, '{"a": 1}') AS text_fits;
+SELECT 'text' AS kind, code, path, message, byte_offset FROM serde_errors(NULL::lim_nest, '{"a": [1, 2]}'::text)
+UNION ALL SELECT 'json', code, path, message, byte_offset FROM serde_errors(NULL::lim_nest, '{"a": [1, 2]}'::json)
+UNION ALL SELECT 'jsonb', code, path, message, byte_offset FROM serde_errors(NULL::lim_nest, '{"a": [1, 2]}'::jsonb)
+UNION ALL SELECT 'bytea', code, path, message, byte_offset FROM serde_errors(NULL::lim_nest, convert_to('{"a": [1, 2]}', 'UTF8'));
+SELECT pg_temp.lim_try($$SELECT serde_decode(NULL::lim_nest, '{"a": [1, 2]}')::text$$) AS decode,
+       pg_temp.lim_try($$SELECT count(*)::text FROM serde_decode_each(NULL::lim_nest, '{"a": [1, 2]}')$$) AS each;
+RESET serde.max_document_bytes;
+DROP TYPE lim_nest;
 
 -- ---- string length ---------------------------------------------------------------------------------------
 -- strings are bounded only by the document; a column type's length limit is 22001, never a

@@ -55,6 +55,10 @@ typedef struct cctx
 	int			ndefaults;
 	int			ndeferred;      /* shape references the resolver deferred */
 	sd_decoder *checker;        /* decodes defaults */
+	sd_node_memo nodes;         /* nodes built without field options, shared when reached again */
+	const sd_hooks *hooks;      /* should_stop, polled while building */
+	size_t		max_bytes;      /* bound on the plan's arena */
+	uint32_t	ticks;
 } cctx;
 
 /* ---- small helpers ------------------------------------------------------------------------ */
@@ -62,7 +66,28 @@ typedef struct cctx
 static bool
 oom(cctx *c)
 {
+	if (c->err->code != SD_OK)	/* a limit or a cancel that made an allocation step fail */
+		return false;
 	return sd_error_set(c->err, SD_E_NOMEM, -1, "out of memory while compiling a shape");
+}
+
+/* Called for every node built: the plan-size bound, and a cancel polled every 64 nodes. */
+static bool
+grow_ok(cctx *c)
+{
+	if (c->a->bytes > c->max_bytes)
+	{
+		strcpy(c->err->path, "$");
+		return sd_error_set(c->err, SD_E_SIZE, -1,
+							"the compiled plan exceeds serde.max_plan_bytes (%zu bytes)", c->max_bytes);
+	}
+	if ((++c->ticks & 63) == 0 && c->hooks && c->hooks->should_stop &&
+		c->hooks->should_stop(c->hooks->ud))
+	{
+		strcpy(c->err->path, "$");
+		return sd_error_set(c->err, SD_E_CANCELED, -1, "canceled while compiling a shape");
+	}
+	return true;
 }
 
 /* Fails with SD_E_OPTIONS at the current option path (+ an optional member). */
@@ -126,45 +151,6 @@ check_keys(cctx *c, const sd_jnode *obj, const char *const *allowed)
 			return opt_fail(c, obj->keys[i], "unknown option \"%s\"", obj->keys[i], NULL);
 	}
 	return true;
-}
-
-/* Member-name hash: 8 bytes per step (names are short; this runs once per document member). */
-uint32_t
-sd_hash_name(const char *s, size_t len)
-{
-	uint64_t	h = 0x9E3779B97F4A7C15ull ^ (uint64_t) len;
-	uint64_t	v;
-
-	while (len >= 8)
-	{
-		memcpy(&v, s, 8);
-		h = (h ^ v) * 0xff51afd7ed558ccdull;
-		h ^= h >> 32;
-		s += 8;
-		len -= 8;
-	}
-	if (len)
-	{
-		v = 0;
-		memcpy(&v, s, len);
-		h = (h ^ v) * 0xc4ceb9fe1a85ec53ull;
-		h ^= h >> 29;
-	}
-	return (uint32_t) (h ^ (h >> 32));
-}
-
-int
-sd_members_find(const sd_members *ms, const char *name, size_t len, uint32_t hash)
-{
-	for (uint32_t slot = hash & ms->mask;; slot = (slot + 1) & ms->mask)
-	{
-		int			i = ms->table[slot];
-
-		if (i < 0)
-			return -1;
-		if (ms->m[i].hash == hash && ms->m[i].len == len && memcmp(ms->m[i].name, name, len) == 0)
-			return i;
-	}
 }
 
 static char *
@@ -336,7 +322,7 @@ static bool build_composite(cctx *c, sd_node *node, const sd_type *t, const poli
 static sd_node *
 new_node(cctx *c, const sd_type *t, const policy *pol, sd_format fmt)
 {
-	sd_node    *n = sd_arena_alloc(c->a, sizeof(sd_node));
+	sd_node    *n = grow_ok(c) ? sd_arena_alloc(c->a, sizeof(sd_node)) : NULL;
 
 	if (!n)
 		return NULL;
@@ -352,8 +338,9 @@ new_node(cctx *c, const sd_type *t, const policy *pol, sd_format fmt)
 	return n;
 }
 
+/* A node of its own (the plan root, a map column: nodes written after they are built). */
 static sd_node *
-build_node(cctx *c, const sd_type *t, const policy *pol, sd_format fmt)
+build_node_fresh(cctx *c, const sd_type *t, const policy *pol, sd_format fmt)
 {
 	sd_node    *n = new_node(c, t, pol, fmt);
 
@@ -389,6 +376,26 @@ parse_options(sd_arena *a, const char *text, size_t len, sd_error *err)
 	sd_error_set(err, SD_E_OPTIONS, err->offset, "%s", problem);
 	strcpy(err->path, "$");
 	return NULL;
+}
+
+/* A type reached without field options: the node is determined by (type, inherited policy,
+ * format), so one node serves every place that reaches it with the same key. */
+static sd_node *
+build_node(cctx *c, const sd_type *t, const policy *pol, sd_format fmt)
+{
+	uint32_t	flags = (uint32_t) fmt << 3 | (uint32_t) pol->reject << 2 |
+		(uint32_t) pol->coerce << 1 | (uint32_t) pol->optional;
+	sd_node    *n;
+
+	if (t->kind != SD_K_ARRAY && t->kind != SD_K_COMPOSITE)
+		return build_node_fresh(c, t, pol, fmt);
+	if ((n = (sd_node *) sd_node_memo_get(&c->nodes, t, pol->rename, flags)))
+		return n;
+	if (!(n = build_node_fresh(c, t, pol, fmt)))
+		return NULL;
+	if (!sd_node_memo_put(&c->nodes, t, pol->rename, flags, n))
+		return oom(c), NULL;
+	return n;
 }
 
 /* The node of a registered shape used for a column (composite, array of composite, or a
@@ -739,7 +746,7 @@ build_field(cctx *c, sd_node *node, sd_field *f, const sd_column *col, const pol
 	if (shape)
 		f->node = shape_node(c, shape, col->type, fmt);
 	else
-		f->node = build_node(c, col->type, pol, fmt);
+		f->node = is_map ? build_node_fresh(c, col->type, pol, fmt) : build_node(c, col->type, pol, fmt);
 	if (!f->node)
 		return false;
 	if (is_map)
@@ -889,6 +896,8 @@ build_variants(cctx *c, sd_node *node, const mbuild *base, const char *tag, cons
 			col++;
 		const sd_node *vn = node->fields[col].node;
 
+		if (!grow_ok(c))
+			return false;
 		if (vn->tag || vn->extra_col >= 0)
 			return opt_fail(c, vv->keys[i], "variant type %s must not itself have \"tag\" or \"extra\"",
 							vn->type->name, NULL);
@@ -1065,6 +1074,15 @@ sd_compile(const char *shape_name, const char *options_json, size_t options_len,
 		   const sd_type *target, const sd_hooks *hooks, const sd_resolver *resolver,
 		   sd_error *err)
 {
+	return sd_compile_ex(shape_name, options_json, options_len, target, hooks, resolver,
+						 SD_DEFAULT_MAX_PLAN_BYTES, err);
+}
+
+sd_plan *
+sd_compile_ex(const char *shape_name, const char *options_json, size_t options_len,
+			  const sd_type *target, const sd_hooks *hooks, const sd_resolver *resolver,
+			  size_t max_plan_bytes, sd_error *err)
+{
 	sd_arena	arena;
 	sd_plan    *plan;
 	cctx		c;
@@ -1084,6 +1102,9 @@ sd_compile(const char *shape_name, const char *options_json, size_t options_len,
 	c.a = &arena;
 	c.err = err;
 	c.resolver = resolver;
+	c.hooks = hooks;
+	c.max_bytes = max_plan_bytes;
+	c.nodes.hooks = arena.hooks;
 	strcpy(c.opath, "$");
 	plan->shape = sd_arena_strndup(&arena, shape_name ? shape_name : "", shape_name ? strlen(shape_name) : 0);
 	opts = parse_options(&arena, options_json ? options_json : "{}", options_json ? options_len : 2, err);
@@ -1146,7 +1167,7 @@ sd_compile(const char *shape_name, const char *options_json, size_t options_len,
 			}
 			else
 			{
-				sd_node    *top = build_node(&c, target, &pol, SD_FMT_NONE);
+				sd_node    *top = build_node_fresh(&c, target, &pol, SD_FMT_NONE);
 
 				if (!top)
 					goto fail;
@@ -1187,8 +1208,16 @@ sd_compile(const char *shape_name, const char *options_json, size_t options_len,
 			uint32_t	root_index;
 			sd_error	derr;
 
-			if (!sd_decode_json(c.checker, plan, f->node, f->default_json, strlen(f->default_json),
-								NULL, &root_index, &derr))
+			bool		fits = sd_decode_json(c.checker, plan, f->node, f->default_json,
+											  strlen(f->default_json), NULL, &root_index, &derr);
+
+			if (!fits && (derr.code == SD_E_CANCELED || derr.code == SD_E_NOMEM))
+			{
+				*err = derr;
+				sd_decoder_destroy(c.checker);
+				goto fail;
+			}
+			if (!fits)
 			{
 				/* find the option path of this default: $.fields.<column>.default */
 				snprintf(err->path, sizeof(err->path), "$");
@@ -1204,12 +1233,14 @@ sd_compile(const char *shape_name, const char *options_json, size_t options_len,
 		}
 		sd_decoder_destroy(c.checker);
 	}
+	sd_node_memo_free(&c.nodes);
 	plan->arena = arena;
 	return plan;
 
 fail:
 	if (err->code == SD_OK)
 		sd_error_set(err, SD_E_INTERNAL, -1, "shape compilation failed");
+	sd_node_memo_free(&c.nodes);
 	sd_arena_free(&arena);
 	return NULL;
 }
@@ -1264,6 +1295,8 @@ typedef struct sbuf
 	size_t		len;
 	size_t		cap;
 	bool		failed;
+	long		budget;         /* fields still described in full (a shared node is written
+								 * at every place that reaches it) */
 } sbuf;
 
 static void
@@ -1400,7 +1433,7 @@ describe_node(sbuf *b, const sd_node *n, int depth)
 		sb_key(b, "format", false);
 		sb_str(b, format_name(n->format));
 	}
-	if (depth > 16)
+	if (depth > 16 || (depth > 0 && b->budget <= 0))
 		return;
 	if (n->kind == SD_K_ENUM)
 	{
@@ -1463,6 +1496,7 @@ describe_node(sbuf *b, const sd_node *n, int depth)
 			sb_str(b, n->rename);
 		}
 		sb_key(b, "fields", false);
+		b->budget -= n->nfields;
 		describe_fields(b, n, depth);
 	}
 }
@@ -1473,6 +1507,7 @@ sd_plan_describe(const sd_plan *plan, size_t *len)
 	sbuf		b = {0};
 
 	b.hooks = plan->arena.hooks;
+	b.budget = 10000;
 	sb_put(&b, "{", 1);
 	sb_key(&b, "shape", true);
 	sb_str(&b, plan->shape);

@@ -45,6 +45,30 @@ size_t		sd_utf8_seq(const unsigned char *s, size_t avail);
  * SD_E_NOMEM) with the exact offset of the first error. */
 bool		sd_json_validate(const sd_hooks *hooks, const char *text, size_t len, sd_error *err);
 
+/* ---- plan nodes already built (plan_memo.c): the compiler shares a node reached again with
+ * the same key (type, inherited rename, policy/format flags) ---------------------------------- */
+typedef struct sd_node_memo_entry
+{
+	const void *type;           /* NULL: empty slot */
+	const char *rename;
+	uint32_t	flags;
+	const void *node;
+} sd_node_memo_entry;
+
+typedef struct sd_node_memo
+{
+	sd_hooks	hooks;
+	sd_node_memo_entry *e;
+	uint32_t	cap;            /* a power of two, or 0 */
+	uint32_t	n;
+} sd_node_memo;
+
+const void *sd_node_memo_get(const sd_node_memo *m, const void *type, const char *rename,
+							 uint32_t flags);
+bool		sd_node_memo_put(sd_node_memo *m, const void *type, const char *rename,
+							 uint32_t flags, const void *node);     /* false on OOM */
+void		sd_node_memo_free(sd_node_memo *m);
+
 /* ---- decoder state ------------------------------------------------------------------------ */
 typedef struct sd_kernel sd_kernel;
 

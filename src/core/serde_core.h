@@ -255,6 +255,15 @@ typedef struct sd_resolver
 sd_plan    *sd_compile(const char *shape_name, const char *options_json, size_t options_len,
 					   const sd_type *target, const sd_hooks *hooks, const sd_resolver *resolver,
 					   sd_error *err);
+/* The same with a bound on the plan's memory (sd_compile: SD_DEFAULT_MAX_PLAN_BYTES): a plan that
+ * would grow beyond max_plan_bytes fails with SD_E_SIZE.  A type reached again under the same
+ * inherited policy shares its node, so a plan grows with the number of distinct (type, policy)
+ * pairs, not with the number of paths through the type graph.  hooks->should_stop is polled
+ * while compiling (SD_E_CANCELED). */
+#define SD_DEFAULT_MAX_PLAN_BYTES ((size_t) 64 * 1024 * 1024)
+sd_plan    *sd_compile_ex(const char *shape_name, const char *options_json, size_t options_len,
+						  const sd_type *target, const sd_hooks *hooks,
+						  const sd_resolver *resolver, size_t max_plan_bytes, sd_error *err);
 void		sd_plan_free(sd_plan *plan);
 const sd_node *sd_plan_root(const sd_plan *plan);
 const char *sd_plan_shape(const sd_plan *plan);

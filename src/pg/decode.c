@@ -77,12 +77,18 @@ sd_pg_raise_core_error(const char *prefix, const sd_error *err, bool offsets)
 			 errdetail("at byte offset %lld", (long long) err->offset) : 0));
 }
 
-/* Document errors serde_valid answers with false; limits, memory and cancels still raise. */
+/*
+ * Document errors serde_valid answers with false (and serde_errors with a row), among them a
+ * limit the document exceeds — serde.max_depth (or the stack behind it), serde.max_document_bytes
+ * (DESIGN §1); memory and cancels still raise.
+ */
 static bool
 soft_code(sd_code code)
 {
 	switch (code)
 	{
+		case SD_E_DEPTH:
+		case SD_E_SIZE:
 		case SD_E_SYNTAX:
 		case SD_E_KIND:
 		case SD_E_MISSING:
@@ -120,17 +126,39 @@ typedef struct DecoderSlot
 
 static DecoderSlot decoders[SD_KEPT_DECODERS];
 
-static bool
-decoder_should_stop(void *ud)
+/*
+ * Only an interrupt that ends the query stops the core: InterruptPending alone is also set for
+ * interrupts PostgreSQL merely services (client_connection_check_interval's timer, another
+ * session's pg_log_backend_memory_contexts, a procsignal barrier, a config reload), and stopping
+ * for those threw away the work done so far.  Those wait for the next CHECK_FOR_INTERRUPTS after
+ * the core returns (at most one row of serde_decode_each, or the whole document otherwise).
+ */
+bool
+sd_pg_should_stop(void *ud)
 {
-	return InterruptPending && INTERRUPTS_CAN_BE_PROCESSED();
+	if ((QueryCancelPending || ProcDiePending || ClientConnectionLost) &&
+		INTERRUPTS_CAN_BE_PROCESSED())
+		return true;
+	return stack_is_too_deep();
+}
+
+/* A core call stopped (SD_E_CANCELED): raise what stopped it.  Nothing is retried. */
+void
+sd_pg_raise_stop(void)
+{
+	CHECK_FOR_INTERRUPTS();
+	check_stack_depth();
+	/* the interrupt was served without an error (it cannot be, short of a bug): still stop */
+	ereport(ERROR,
+			(errcode(ERRCODE_QUERY_CANCELED),
+			 errmsg("canceling statement: serde decode interrupted")));
 }
 
 static const sd_hooks decoder_hooks = {
 	.alloc = NULL,
 	.realloc = NULL,
 	.free = NULL,
-	.should_stop = decoder_should_stop,
+	.should_stop = sd_pg_should_stop,
 	.ud = NULL
 };
 
@@ -201,17 +229,6 @@ limits_init(sd_limits *lim)
 	lim->stack_budget = stack_budget();
 }
 
-/* A core call stopped for a pending interrupt: serve it (it may raise), then the caller retries. */
-static void
-serve_interrupt(int attempt)
-{
-	CHECK_FOR_INTERRUPTS();
-	if (attempt >= 1000)
-		ereport(ERROR,
-				(errcode(ERRCODE_QUERY_CANCELED),
-				 errmsg("canceling statement: serde decode interrupted")));
-}
-
 static void
 convert_init(SdConvert *cx, SdPgPlan *plan, const sd_val *tape, bool soft, bool offsets,
 			 const char *option_path)
@@ -259,13 +276,9 @@ sd_pg_decode(SdPgPlan *plan, const sd_node *node, const char *doc, size_t len, b
 		uint32		root = 0;
 		bool		ok;
 
-		for (int attempt = 0;; attempt++)
-		{
-			ok = sd_decode_json(slot->d, plan->plan, node, doc, len, &lim, &root, &err);
-			if (ok || err.code != SD_E_CANCELED)
-				break;
-			serve_interrupt(attempt);
-		}
+		ok = sd_decode_json(slot->d, plan->plan, node, doc, len, &lim, &root, &err);
+		if (!ok && err.code == SD_E_CANCELED)
+			sd_pg_raise_stop();
 		if (!ok)
 		{
 			if (option_path)
@@ -307,16 +320,25 @@ sd_pg_decode(SdPgPlan *plan, const sd_node *node, const char *doc, size_t len, b
  * serde.max_document_bytes for a document of size bytes (a jsonb document: its binary size; text,
  * json, bytea: the core raises the same for the bytes it is given).
  */
+static bool
+doc_too_big(Size size, bool is_jsonb, sd_error *err)
+{
+	if ((uint64) size <= (uint64) sd_pg_max_document_bytes)
+		return false;
+	sd_error_clear(err);
+	strcpy(err->path, "$");
+	sd_error_set(err, SD_E_SIZE, -1, "%sdocument of %zu bytes exceeds serde.max_document_bytes (%d)",
+				 is_jsonb ? "jsonb " : "", (size_t) size, sd_pg_max_document_bytes);
+	return true;
+}
+
 static void
 check_doc_size(SdPgPlan *plan, Size size, bool is_jsonb)
 {
-	if ((uint64) size <= (uint64) sd_pg_max_document_bytes)
-		return;
-	ereport(ERROR,
-			(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-			 errmsg("%s: $: %sdocument of %zu bytes exceeds serde.max_document_bytes (%d)",
-					plan->display, is_jsonb ? "jsonb " : "", (size_t) size,
-					sd_pg_max_document_bytes)));
+	sd_error	err;
+
+	if (doc_too_big(size, is_jsonb, &err))
+		sd_pg_raise_core_error(plan->display, &err, false);
 }
 
 static inline void
@@ -778,6 +800,14 @@ decode_common(FunctionCallInfo fcinfo, bool typed, bool soft)
 	if (PG_ARGISNULL(1))
 		PG_RETURN_NULL();
 
+	if (soft)
+	{
+		sd_error	err;
+
+		/* a document over serde.max_document_bytes is invalid, not an error (DESIGN §1) */
+		if (doc_too_big(toast_raw_datum_size(PG_GETARG_DATUM(1)) - VARHDRSZ, cs->doc_jsonb, &err))
+			PG_RETURN_BOOL(false);
+	}
 	doc_check_size(p, PG_GETARG_DATUM(1), cs->doc_jsonb);
 	if (cs->doc_jsonb)
 		status = sd_pg_decode_jsonb(p, sd_plan_root(p->plan), PG_GETARG_JSONB_P(1), soft,
@@ -853,6 +883,14 @@ errors_put(ReturnSetInfo *rsinfo, SdPgPlan *plan, const char *path, const char *
 	/* the tuplestore has its copy: a row's memory does not add up over many rows */
 	for (int i = 0; i < 3; i++)
 		pfree(DatumGetPointer(values[i]));
+}
+
+/* One row of a core error (a limit the document exceeds, found before it is read). */
+static void
+errors_put_core(ReturnSetInfo *rsinfo, SdPgPlan *plan, const sd_error *e, bool offsets)
+{
+	errors_put(rsinfo, plan, e->path, sd_code_sqlstate(e->code), e->problem,
+			   offsets ? e->offset : -1);
 }
 
 static int
@@ -947,14 +985,10 @@ errors_text(ReturnSetInfo *rsinfo, SdPgPlan *plan, const sd_node *node, const ch
 		int			total = 0;
 		uint32		root = UINT32_MAX;
 
-		for (int attempt = 0;; attempt++)
-		{
-			n = sd_check_json_found(slot->d, plan->plan, node, doc, len, &lim, sd_pg_max_errors,
-									&found, &total, &root);
-			if (!(n == 1 && found[0].code == SD_E_CANCELED))
-				break;
-			serve_interrupt(attempt);
-		}
+		n = sd_check_json_found(slot->d, plan->plan, node, doc, len, &lim, sd_pg_max_errors,
+								&found, &total, &root);
+		if (n == 1 && found[0].code == SD_E_CANCELED)
+			sd_pg_raise_stop();
 		MemoryContextSwitchTo(tmp);
 		errors_report(rsinfo, plan, node, sd_decoder_tape(slot->d), root, found, n, true);
 		MemoryContextSwitchTo(caller);
@@ -1010,6 +1044,16 @@ errors_common(FunctionCallInfo fcinfo, bool typed)
 	InitMaterializedSRF(fcinfo, 0);
 	if (PG_ARGISNULL(1))
 		return (Datum) 0;
+	{
+		sd_error	err;
+
+		/* over serde.max_document_bytes: one 54000 row, like any other document error */
+		if (doc_too_big(toast_raw_datum_size(PG_GETARG_DATUM(1)) - VARHDRSZ, cs->doc_jsonb, &err))
+		{
+			errors_put_core(rsinfo, p, &err, false);
+			return (Datum) 0;
+		}
+	}
 	doc_get(fcinfo, cs, &doc);
 	if (doc.is_jsonb)
 		errors_jsonb(rsinfo, p, sd_plan_root(p->plan), doc.jb);
@@ -1123,54 +1167,39 @@ each_text(EachState *st)
 	PG_TRY();
 	{
 		sd_error	err;
+		size_t		i = 0;
+		int			r;
+		uint32		root;
 
-		for (int attempt = 0;; attempt++)
+		/* a stop (SD_E_CANCELED) always ends the query: nothing is retried or rebuilt */
+		if (st->doc->text == NULL)
+			doc_fetch(st->doc);
+		while (i < st->doc->len && (st->doc->text[i] == ' ' || st->doc->text[i] == '\t' ||
+									st->doc->text[i] == '\n' || st->doc->text[i] == '\r'))
+			i++;
+		st->ndjson = !(i < st->doc->len && st->doc->text[i] == '[');
+		if (!sd_each_begin(slot->d, plan->plan, st->node, st->doc->text, st->doc->len, &lim,
+						   &err))
 		{
-			bool		canceled = false;
-			size_t		i = 0;
-			int			r;
-			uint32		root;
-
-			if (st->doc->text == NULL)
-				doc_fetch(st->doc);
-			while (i < st->doc->len && (st->doc->text[i] == ' ' || st->doc->text[i] == '\t' ||
-										st->doc->text[i] == '\n' || st->doc->text[i] == '\r'))
-				i++;
-			st->ndjson = !(i < st->doc->len && st->doc->text[i] == '[');
-			if (!sd_each_begin(slot->d, plan->plan, st->node, st->doc->text, st->doc->len, &lim,
-							   &err))
+			if (err.code == SD_E_CANCELED)
+				sd_pg_raise_stop();
+			sd_pg_raise_core_error(plan->display, &err, true);
+		}
+		/* an array is copied by the core: let the detoasted one go (peak memory); NDJSON is
+		 * read in place, line by line, so it stays */
+		if (!st->ndjson)
+			doc_drop(st->doc);
+		st->slot = slot;
+		st->row = 0;
+		while ((r = sd_each_next(slot->d, &root, &err)) != 0)
+		{
+			if (r < 0)
 			{
 				if (err.code == SD_E_CANCELED)
-				{
-					serve_interrupt(attempt);
-					continue;
-				}
+					sd_pg_raise_stop();
 				sd_pg_raise_core_error(plan->display, &err, true);
 			}
-			/* an array is copied by the core: let the detoasted one go (peak memory); NDJSON is
-			 * read in place, line by line, so it stays */
-			if (!st->ndjson)
-				doc_drop(st->doc);
-			st->slot = slot;
-			st->row = 0;
-			while ((r = sd_each_next(slot->d, &root, &err)) != 0)
-			{
-				if (r < 0)
-				{
-					if (err.code == SD_E_CANCELED)
-					{
-						canceled = true;
-						break;
-					}
-					sd_pg_raise_core_error(plan->display, &err, true);
-				}
-				each_put(st, sd_decoder_tape(slot->d), sd_decoder_events(slot->d), root, true);
-			}
-			if (!canceled)
-				break;
-			/* the core cannot resume a canceled line: serve the interrupt, start over */
-			serve_interrupt(attempt);
-			tuplestore_clear(st->ts);
+			each_put(st, sd_decoder_tape(slot->d), sd_decoder_events(slot->d), root, true);
 		}
 	}
 	PG_FINALLY();

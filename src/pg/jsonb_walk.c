@@ -314,7 +314,9 @@ jw_guard(Jw *w)
 {
 	if (w->depth + 1 > w->max_depth)
 		return jw_fail(w, SD_E_DEPTH, "nesting deeper than serde.max_depth (%d)", w->max_depth);
-	check_stack_depth();
+	/* the stack behind a high serde.max_depth: a document error too, as from text input */
+	if (stack_is_too_deep())
+		return jw_fail(w, SD_E_DEPTH, "document nested too deeply for the stack");
 	CHECK_FOR_INTERRUPTS();
 	return true;
 }
@@ -345,6 +347,7 @@ jw_check_depth(Jw *w, JsonbValue *v)
 	it = JsonbIteratorInit(v->val.binary.data);
 	while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
 	{
+		CHECK_FOR_INTERRUPTS();	/* every value: a flat container may hold millions */
 		if (tok == WJB_KEY)
 		{
 			(void) JsonbIteratorNext(&it, &ev, true);
@@ -389,6 +392,7 @@ jw_array(Jw *w, JsonbContainer *jc, const sd_node *n, JwDest dst)
 
 		if (tok != WJB_ELEM)
 			continue;
+		CHECK_FOR_INTERRUPTS();	/* every element (jw_guard polls once per container) */
 		ed = jw_push(w);
 		jw_enter(w, NULL, 0, i);
 		if (!jw_value(w, &v, n->elem, ed) && !jw_recover(w, depth))
@@ -421,6 +425,7 @@ jw_map(Jw *w, JsonbContainer *jc, const sd_node *n, JwDest dst)
 
 		if (tok != WJB_KEY)
 			continue;
+		CHECK_FOR_INTERRUPTS();
 		tok = JsonbIteratorNext(&it, &v, true);
 		ed = jw_push(w);
 		row = jw_reserve(w, 2);
@@ -508,6 +513,7 @@ jw_members(Jw *w, JsonbContainer *jc, const sd_node *n, const sd_members *ms, ui
 
 		if (tok != WJB_KEY)
 			continue;
+		CHECK_FOR_INTERRUPTS();
 		tok = JsonbIteratorNext(&it, &v, true);
 		mi = ms->n ? sd_members_find(ms, k.val.string.val, k.val.string.len,
 									 sd_hash_name(k.val.string.val, k.val.string.len)) : -1;

@@ -20,6 +20,7 @@ PG_MODULE_MAGIC;
 int			sd_pg_max_depth = SD_DEFAULT_MAX_DEPTH;
 int			sd_pg_max_document_bytes = 1024 * 1024 * 1024;
 int			sd_pg_max_errors = 100;
+int			sd_pg_max_plan_bytes = (int) SD_DEFAULT_MAX_PLAN_BYTES;
 static int	sd_pg_debug_commit_delay = 0;
 int			sd_pg_debug_build_delay = 0;
 
@@ -132,6 +133,13 @@ _PG_init(void)
 							&sd_pg_max_errors,
 							100, 1, INT_MAX,
 							PGC_USERSET, 0,
+							NULL, NULL, NULL);
+	DefineCustomIntVariable("serde.max_plan_bytes",
+							"Largest compiled plan of one shape, in bytes.",
+							NULL,
+							&sd_pg_max_plan_bytes,
+							(int) SD_DEFAULT_MAX_PLAN_BYTES, 64 * 1024, INT_MAX,
+							PGC_USERSET, GUC_UNIT_BYTE,
 							NULL, NULL, NULL);
 	DefineCustomIntVariable("serde.debug_commit_delay",
 							"For tests: delay between a commit becoming visible and its invalidations.",

@@ -22,6 +22,7 @@
 extern int	sd_pg_max_depth;
 extern int	sd_pg_max_document_bytes;
 extern int	sd_pg_max_errors;
+extern int	sd_pg_max_plan_bytes;	/* serde.max_plan_bytes: bound on a compiled plan */
 extern int	sd_pg_debug_build_delay;	/* serde.debug_build_delay (tests) */
 
 /* ---- invalidation counters (module.c); callbacks only bump them --------------------------- */
@@ -310,6 +311,14 @@ extern SdDecodeStatus sd_pg_decode_jsonb(SdPgPlan *plan, const sd_node *node, Js
 /* Raises the error of a failed core call: "<prefix>: <path>: <problem>". */
 extern void sd_pg_raise_core_error(const char *prefix, const sd_error *err, bool offsets)
 			pg_attribute_noreturn();
+
+/* The core's should_stop hook (sd_hooks): true for a pending interrupt that ends the query
+ * (cancel, statement_timeout, termination, a lost client) or a stack about to overflow; an
+ * interrupt PostgreSQL only services (client_connection_check_interval, a memory-context dump
+ * request, a barrier ...) neither stops nor restarts a decode.  Never longjmps. */
+extern bool sd_pg_should_stop(void *ud);
+/* After a core call stopped with SD_E_CANCELED: raises the pending interrupt's error. */
+extern void sd_pg_raise_stop(void) pg_attribute_noreturn();
 
 extern void sd_pg_require_utf8(void);
 

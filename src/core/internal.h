@@ -45,6 +45,16 @@ size_t		sd_utf8_seq(const unsigned char *s, size_t avail);
  * SD_E_NOMEM) with the exact offset of the first error. */
 bool		sd_json_validate(const sd_hooks *hooks, const char *text, size_t len, sd_error *err);
 
+/* ---- a compiled plan: its arena owns every node (compile.c builds it, describe.c reads it) --- */
+struct sd_plan
+{
+	sd_arena	arena;
+	const char *shape;
+	const sd_node *root;
+	int			ndefaults;
+	const sd_field **defaults;
+};
+
 /* ---- plan nodes already built (plan_memo.c): the compiler shares a node reached again with
  * the same key (type, inherited rename, policy/format flags) ---------------------------------- */
 typedef struct sd_node_memo_entry

@@ -1,0 +1,246 @@
+/*
+ * describe.c — the JSON description of a compiled plan (serde_describe): every field, its
+ * document name, type and options, nested nodes up to a depth and a field budget.
+ */
+#include "internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* ---- describe ----------------------------------------------------------------------------- */
+
+typedef struct sbuf
+{
+	sd_hooks	hooks;
+	char	   *s;
+	size_t		len;
+	size_t		cap;
+	bool		failed;
+	long		budget;         /* fields still described in full (a shared node is written
+								 * at every place that reaches it) */
+} sbuf;
+
+static void
+sb_put(sbuf *b, const char *s, size_t n)
+{
+	if (b->failed)
+		return;
+	if (b->len + n + 1 > b->cap)
+	{
+		size_t		ncap = b->cap ? b->cap * 2 : 1024;
+
+		while (ncap < b->len + n + 1)
+			ncap *= 2;
+		char	   *ns = sd_hook_realloc(&b->hooks, b->s, ncap);
+
+		if (!ns)
+		{
+			b->failed = true;
+			return;
+		}
+		b->s = ns;
+		b->cap = ncap;
+	}
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+static void
+sb_str(sbuf *b, const char *s)
+{
+	sb_put(b, "\"", 1);
+	for (; *s; s++)
+	{
+		char		esc[8];
+
+		if (*s == '"' || *s == '\\')
+		{
+			esc[0] = '\\';
+			esc[1] = *s;
+			sb_put(b, esc, 2);
+		}
+		else if ((unsigned char) *s < 0x20)
+			sb_put(b, esc, (size_t) snprintf(esc, sizeof(esc), "\\u%04x", *s));
+		else
+			sb_put(b, s, 1);
+	}
+	sb_put(b, "\"", 1);
+}
+
+static void
+sb_key(sbuf *b, const char *k, bool first)
+{
+	if (!first)
+		sb_put(b, ", ", 2);
+	sb_str(b, k);
+	sb_put(b, ": ", 2);
+}
+
+static const char *
+format_name(sd_format f)
+{
+	static const char *const names[] = {NULL, "rfc3339", "unix", "unix_ms", "base64", "base64url", "hex"};
+
+	return (unsigned) f < sizeof(names) / sizeof(names[0]) ? names[f] : NULL;
+}
+
+static void describe_node(sbuf *b, const sd_node *n, int depth);
+
+static void
+describe_fields(sbuf *b, const sd_node *n, int depth)
+{
+	sb_put(b, "[", 1);
+	for (int i = 0; i < n->nfields; i++)
+	{
+		const sd_field *f = &n->fields[i];
+
+		if (i)
+			sb_put(b, ", ", 2);
+		sb_put(b, "{", 1);
+		sb_key(b, "column", true);
+		sb_str(b, f->column);
+		if (f->skip)
+		{
+			sb_key(b, "skip", false);
+			sb_put(b, "true", 4);
+		}
+		else if (f->is_extra)
+		{
+			sb_key(b, "extra", false);
+			sb_put(b, "true", 4);
+		}
+		else
+		{
+			sb_key(b, "name", false);
+			sb_str(b, f->name);
+			if (f->npath > 1)
+			{
+				sb_key(b, "path", false);
+				sb_put(b, "[", 1);
+				for (int k = 0; k < f->npath; k++)
+				{
+					if (k)
+						sb_put(b, ", ", 2);
+					sb_str(b, f->path[k]);
+				}
+				sb_put(b, "]", 1);
+			}
+			sb_key(b, "optional", false);
+			sb_put(b, f->optional ? "true" : "false", f->optional ? 4 : 5);
+			sb_key(b, "nullable", false);
+			sb_put(b, f->nullable ? "true" : "false", f->nullable ? 4 : 5);
+			if (f->has_default)
+			{
+				sb_key(b, "default", false);
+				sb_put(b, f->default_json, strlen(f->default_json));
+			}
+		}
+		sb_put(b, ", ", 2);
+		describe_node(b, f->node, depth + 1);
+		sb_put(b, "}", 1);
+	}
+	sb_put(b, "]", 1);
+}
+
+/* Writes "type": ..., and kind-specific members (no braces). */
+static void
+describe_node(sbuf *b, const sd_node *n, int depth)
+{
+	sb_key(b, "type", true);
+	sb_str(b, n->type->name);
+	if (format_name(n->format))
+	{
+		sb_key(b, "format", false);
+		sb_str(b, format_name(n->format));
+	}
+	if (depth > 16 || (depth > 0 && b->budget <= 0))
+		return;
+	if (n->kind == SD_K_ENUM)
+	{
+		sb_key(b, "labels", false);
+		sb_put(b, "[", 1);
+		for (int i = 0; i < n->type->nlabels; i++)
+		{
+			if (i)
+				sb_put(b, ", ", 2);
+			sb_str(b, n->type->labels[i]);
+		}
+		sb_put(b, "]", 1);
+	}
+	if (n->kind == SD_K_ARRAY && n->is_map)
+	{
+		sb_key(b, "map", false);
+		sb_put(b, "true", 4);
+	}
+	if (n->kind == SD_K_ARRAY && n->elem)
+	{
+		sb_key(b, "element", false);
+		sb_put(b, "{", 1);
+		describe_node(b, n->elem, depth + 1);
+		sb_put(b, "}", 1);
+	}
+	if ((n->kind == SD_K_JSON || n->kind == SD_K_JSONB) && n->elem)
+	{
+		sb_key(b, "validated_by", false);
+		sb_str(b, n->elem->shape ? n->elem->shape : n->elem->type->name);
+	}
+	if (n->kind == SD_K_COMPOSITE)
+	{
+		if (n->shape && depth > 0)
+		{
+			sb_key(b, "shape", false);
+			sb_str(b, n->shape);
+			if (depth > 1)
+				return;
+		}
+		if (n->tag)
+		{
+			sb_key(b, "tag", false);
+			sb_str(b, n->tag);
+			sb_key(b, "variants", false);
+			sb_put(b, "{", 1);
+			for (int i = 0; i < n->nvariants; i++)
+			{
+				sb_key(b, n->variants[i].value, i == 0);
+				sb_str(b, n->fields[n->variants[i].col].column);
+			}
+			sb_put(b, "}", 1);
+		}
+		sb_key(b, "unknown", false);
+		sb_str(b, n->reject_unknown ? "reject" : "ignore");
+		sb_key(b, "coerce", false);
+		sb_put(b, n->coerce ? "true" : "false", n->coerce ? 4 : 5);
+		if (n->rename)
+		{
+			sb_key(b, "rename", false);
+			sb_str(b, n->rename);
+		}
+		sb_key(b, "fields", false);
+		b->budget -= n->nfields;
+		describe_fields(b, n, depth);
+	}
+}
+
+char *
+sd_plan_describe(const sd_plan *plan, size_t *len)
+{
+	sbuf		b = {0};
+
+	b.hooks = plan->arena.hooks;
+	b.budget = 10000;
+	sb_put(&b, "{", 1);
+	sb_key(&b, "shape", true);
+	sb_str(&b, plan->shape);
+	sb_put(&b, ", ", 2);
+	describe_node(&b, plan->root, 0);
+	sb_put(&b, "}", 1);
+	if (b.failed)
+	{
+		sd_hook_free(&b.hooks, b.s);
+		return NULL;
+	}
+	if (len)
+		*len = b.len;
+	return b.s;
+}

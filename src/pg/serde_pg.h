@@ -141,6 +141,7 @@ typedef struct SdPgPlan
 	char	   *shape;			/* registered shape, or NULL for a default-options plan */
 	char	   *display;		/* error prefix: the shape's name or the target type's name */
 	Oid			target_typid;
+	int32		target_typmod;	/* the target's typmod (a typed call's numeric(5,2)), or -1 */
 	const sd_type *target;
 	int64		version;
 	int			ndeps;			/* this shape + shapes reached through `shape` options */
@@ -178,10 +179,12 @@ extern SdSnapMark sd_pg_statement_mark(void);
 extern bool sd_pg_mark_newer(SdSnapMark a, SdSnapMark b);
 /* Re-reads the versions of p's shapes: true when unchanged. */
 extern bool sd_pg_plan_versions_current(SdPgPlan *p, bool *shape_gone);
-/* Plan of a registered shape, with a reference for the caller (ereports 22004/42704). */
-extern SdPgPlan *sd_pg_plan_for_shape(const char *name);
-/* Plan for the typed two-argument form of type typid, with a reference for the caller. */
-extern SdPgPlan *sd_pg_plan_for_type(Oid typid);
+/* Plan of a registered shape, with a reference for the caller (ereports 22004/42704); with
+ * typmod >= 0, for the shape's target type with that typmod (numeric(5,2), varchar(2)[]). */
+extern SdPgPlan *sd_pg_plan_for_shape(const char *name, int32 typmod);
+/* Plan for the typed two-argument form of type typid (typmod, or -1), with a reference for the
+ * caller. */
+extern SdPgPlan *sd_pg_plan_for_type(Oid typid, int32 typmod);
 extern void sd_pg_plan_release(SdPgPlan *plan);
 /* Counts a use of a plan held by a call site. */
 extern void sd_pg_plan_count_hit(void);
@@ -200,8 +203,8 @@ typedef struct SdShapeOverride
  * referenced shapes, sd_compile, defaults.  Ereports 22023 "<shape>: <option path>: ..." for
  * bad options, 42704 for missing types.  Returns NULL (nothing compiled) only when
  * override->defer_missing is set and a referenced shape does not exist (yet). */
-extern SdPgPlan *sd_pg_plan_build(const char *shape, Oid typid, const char *options,
-								  Jsonb *options_jb, int64 version,
+extern SdPgPlan *sd_pg_plan_build(const char *shape, Oid typid, int32 typmod,
+								  const char *options, Jsonb *options_jb, int64 version,
 								  const SdShapeOverride *override, MemoryContext parent);
 /* Default number idx of the plan as a Datum of its column (converted once, on first need). */
 extern Datum sd_pg_plan_default(SdPgPlan *plan, int idx, bool *isnull);

@@ -34,7 +34,10 @@ FROM (VALUES
     ('char(4)[]', '["abcdef"]'),
     ('char(4)[]', '["ab"]'),
     ('timestamp(0)', '"2024-01-01T00:00:00.7"'),
-    ('timestamp(0)[]', '["2024-01-01T00:00:00.2"]')
+    ('timestamp(0)[]', '["2024-01-01T00:00:00.2"]'),
+    -- other types take the typmod through their input function
+    ('bit(3)[]', '["101", "1"]'),
+    ('interval(0)[]', '["1.7 seconds"]')
 ) v(target, doc);
 
 -- the same as a column (unchanged): the reference the root must match

@@ -301,7 +301,6 @@ build_plan(SdPgPlan *p, const char *shape, Oid typid, int32 typmod, const char *
 	p->display = shape ? pstrdup(shape) : format_type_with_typemod(typid, typmod);
 	MemoryContextSetIdentifier(p->cxt, p->display);
 	p->target_typid = typid;
-	p->target_typmod = typmod;
 	p->version = version;
 	if (shape)
 	{

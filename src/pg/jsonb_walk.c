@@ -558,7 +558,7 @@ jw_members(Jw *w, JsonbContainer *jc, const sd_node *n, const sd_members *ms, ui
 		{
 			/* a null parent makes the values below it null: 23502 for the non-nullable */
 			w->depth = depth;
-			jw_fail(w, SD_E_NOTNULL, "%s", "");
+			jw_fail(w, SD_E_NOTNULL, "%s", "");	/* the path of the object holding m */
 			if (!sd_null_prefix(n, m, w->err, jw_report_null, w))
 				return false;
 		}

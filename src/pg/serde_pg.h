@@ -141,7 +141,6 @@ typedef struct SdPgPlan
 	char	   *shape;			/* registered shape, or NULL for a default-options plan */
 	char	   *display;		/* error prefix: the shape's name or the target type's name */
 	Oid			target_typid;
-	int32		target_typmod;	/* the target's typmod (a typed call's numeric(5,2)), or -1 */
 	const sd_type *target;
 	int64		version;
 	int			ndeps;			/* this shape + shapes reached through `shape` options */

@@ -443,6 +443,18 @@ static const dcase cases[] = {
 	  "{'id':1,'head':{'ref':'r'}}", "{sha:default(\"d\"),ref:'r',id:1}"),
 	C("pathy", "{'fields':{'sha':{'path':['head','sha'],'optional':true},'ref':{'path':['head','ref'],'optional':true}}}",
 	  "{'id':1,'head':null}", "{sha:null,ref:null,id:1}"),
+	/* a null parent (not a missing one): the values below are null, a default is not used, and
+	 * a field that is not nullable is 23502 at its own path, at the null's offset */
+	C("pathy", "{'fields':{" HEADS "}}", "{'id':1,'head':null}", "{sha:null,ref:null,id:1}"),
+	C("pathy", "{'fields':{'sha':{'path':['head','sha'],'default':'d'},'ref':{'path':['head','ref']}}}",
+	  "{'id':1,'head':null}", "{sha:null,ref:null,id:1}"),
+	C("pathy", "{'fields':{'sha':{'path':['head','sha']},'ref':{'path':['head','ref'],'nullable':false}}}",
+	  "{'id':1,'head':null}", "ERROR 23502 $.head.ref: null is not allowed for column \"ref\" @15"),
+	C("pathy", "{'fields':{'sha':{'path':['a','b','c'],'nullable':false,'optional':true},'ref':{'path':['a','r']}}}",
+	  "{'id':1,'a':{'r':'x','b':null}}", "ERROR 23502 $.a.b.c: null is not allowed for column \"sha\" @25"),
+	C("pathy", "{'fields':{'sha':{'path':['a','b','c']},'ref':{'path':['a','r']}}}",
+	  "{'id':1,'a':{'r':'x','b':null}}", "{sha:null,ref:'x',id:1}"),
+	C("pathy", "{'unknown':'reject','fields':{" HEADS "}}", "{'head':null,'id':1,'x':2}", "ERROR 2203E $.x: unknown member @20"),
 	C("pathy", "{'unknown':'reject','fields':{" HEADS "}}", "{'head':{'sha':'a','ref':'b','x':1},'id':1}", "ERROR 2203E $.head.x: unknown member @29"),
 	C("pathy", "{'fields':{'id':{'path':['head','id']},'sha':{'name':'head'},'ref':{'path':['x']}}}",
 	  "{}", "ERROR 22023 $.fields.id: member \"head\" is already mapped by column \"sha\""),

@@ -526,3 +526,35 @@ sd_each_row(const sd_decoder *d, uint64_t *line, size_t *line_start)
 	*line_start = 0;
 	return false;
 }
+
+bool
+sd_null_prefix(const sd_node *n, const sd_member *m, sd_error *err, bool (*report) (void *ctx),
+			   void *ctx)
+{
+	size_t		used = strlen(err->path);
+
+	if (m->field == SD_MEMBER_TAG)
+		return true;
+	sd_path_member(err->path, m->name, m->len);
+	if (m->field >= 0)
+	{
+		const sd_field *f = &n->fields[m->field];
+
+		if (!f->nullable)
+		{
+			err->code = SD_E_NOTNULL;
+			snprintf(err->problem, sizeof(err->problem), "null is not allowed for column \"%s\"",
+					 f->column);
+			if (!report(ctx))
+				return false;
+		}
+	}
+	else
+	{
+		for (int i = 0; i < m->group->n; i++)
+			if (!sd_null_prefix(n, &m->group->m[i], err, report, ctx))
+				return false;
+	}
+	err->path[used] = '\0';
+	return true;
+}

@@ -1364,11 +1364,14 @@ decode_members(Walk &w, ond::object obj, const sd_node *n, const sd_members *ms,
 			}
 			else if (t == ond::json_type::null)
 			{
-				/* a null parent counts as absent */
+				/* a null parent makes the values below it null: 23502 for the non-nullable */
 				if (literal_of(tok) != 'n')
 					return syntax(w, simdjson::N_ATOM_ERROR, tok.data());
 				w.depth = depth;
-				if (!missing_member(w, n, m, row, obj_at))
+				build_path(w);
+				w.err->offset = offset_of(w, tok.data());
+				auto report = [](void *c) { return recover(*(Walk *) c, ((Walk *) c)->depth); };
+				if (!sd_null_prefix(n, m, w.err, report, &w))
 					return false;
 			}
 			else

@@ -30,7 +30,7 @@ serde_describe(PG_FUNCTION_ARGS)
 				 errmsg("shape name must not be NULL")));
 	sd_pg_require_utf8();
 	name = text_to_cstring(PG_GETARG_TEXT_PP(0));
-	p = sd_pg_plan_for_shape(name);
+	p = sd_pg_plan_for_shape(name, -1);
 	desc = sd_plan_describe(p->plan, &len);
 	if (desc == NULL)
 	{

@@ -32,6 +32,7 @@ typedef struct SdPlanKey
 {
 	Oid			typid;			/* default-options plan of a type (name == NULL) */
 	const char *name;			/* registered shape */
+	int32		typmod;			/* the target's typmod (numeric(5,2)), -1 for none */
 } SdPlanKey;
 
 typedef struct SdPlanEntry
@@ -63,8 +64,9 @@ plan_key_hash(const void *key, Size keysize)
 	const SdPlanKey *k = key;
 
 	if (k->name)
-		return hash_bytes((const unsigned char *) k->name, (int) strlen(k->name));
-	return hash_bytes_uint32(k->typid) ^ 0x5bd1e995;
+		return hash_bytes((const unsigned char *) k->name, (int) strlen(k->name)) ^
+			hash_bytes_uint32((uint32) k->typmod);
+	return hash_bytes_uint32(k->typid) ^ 0x5bd1e995 ^ hash_bytes_uint32((uint32) k->typmod);
 }
 
 static int
@@ -73,7 +75,7 @@ plan_key_match(const void *a, const void *b, Size keysize)
 	const SdPlanKey *x = a;
 	const SdPlanKey *y = b;
 
-	if ((x->name == NULL) != (y->name == NULL))
+	if ((x->name == NULL) != (y->name == NULL) || x->typmod != y->typmod)
 		return 1;
 	if (x->name)
 		return strcmp(x->name, y->name);
@@ -347,8 +349,8 @@ type_is_settled(const sd_type *t, int depth)
  * columns compiled as if they had no `shape`.
  */
 static bool
-build_plan(SdPgPlan *p, const char *shape, Oid typid, const char *options, Jsonb *options_jb,
-		   int64 version, const SdShapeOverride *override)
+build_plan(SdPgPlan *p, const char *shape, Oid typid, int32 typmod, const char *options,
+		   Jsonb *options_jb, int64 version, const SdShapeOverride *override)
 {
 	SdTypeBuilder b;
 	SdResolveState rs = {NIL, override && override->defer_missing, false};
@@ -359,7 +361,7 @@ build_plan(SdPgPlan *p, const char *shape, Oid typid, const char *options, Jsonb
 	int			i;
 
 	p->shape = shape ? pstrdup(shape) : NULL;
-	p->display = shape ? pstrdup(shape) : format_type_be(typid);
+	p->display = shape ? pstrdup(shape) : format_type_with_typemod(typid, typmod);
 	MemoryContextSetIdentifier(p->cxt, p->display);
 	p->target_typid = typid;
 	p->version = version;
@@ -372,7 +374,7 @@ build_plan(SdPgPlan *p, const char *shape, Oid typid, const char *options, Jsonb
 		deps = lappend(deps, self);
 	}
 	sd_pg_types_init(&b, p->cxt);
-	p->target = sd_pg_type_get(&b, typid, -1);
+	p->target = sd_pg_type_get(&b, typid, typmod);
 	(void) collect_references(p, &b, options_jb, override, &rs, &deps);
 	p->ndeps = list_length(deps);
 	p->deps = palloc(sizeof(SdShapeDep) * Max(p->ndeps, 1));
@@ -452,8 +454,9 @@ debug_build_delay(void)
 }
 
 SdPgPlan *
-sd_pg_plan_build(const char *shape, Oid typid, const char *options, Jsonb *options_jb,
-				 int64 version, const SdShapeOverride *override, MemoryContext parent)
+sd_pg_plan_build(const char *shape, Oid typid, int32 typmod, const char *options,
+				 Jsonb *options_jb, int64 version, const SdShapeOverride *override,
+				 MemoryContext parent)
 {
 	MemoryContext cxt;
 	MemoryContext old;
@@ -469,7 +472,7 @@ sd_pg_plan_build(const char *shape, Oid typid, const char *options, Jsonb *optio
 	{
 		if (sd_pg_debug_build_delay > 0)
 			debug_build_delay();
-		built = build_plan(p, shape, typid, options, options_jb, version, override);
+		built = build_plan(p, shape, typid, typmod, options, options_jb, version, override);
 		MemoryContextSwitchTo(old);
 		/*
 		 * The defaults as Datums of their columns, kept in the plan; those converted at every
@@ -794,11 +797,11 @@ raise_unknown_shape(const char *name)
 }
 
 SdPgPlan *
-sd_pg_plan_for_shape(const char *name)
+sd_pg_plan_for_shape(const char *name, int32 typmod)
 {
 	uint64		cg = sd_pg_catalog_gen;
 	uint64		tg = sd_pg_type_gen;
-	SdPlanKey	key = {InvalidOid, name};
+	SdPlanKey	key = {InvalidOid, name, typmod < 0 ? -1 : typmod};
 	SdPlanEntry *e;
 	SdShapeRow	row;
 	Snapshot	snap;
@@ -834,8 +837,8 @@ sd_pg_plan_for_shape(const char *name)
 				 errmsg("shape \"%s\": its target type no longer exists", name),
 				 errdetail("The shape decodes into the type with OID %u.", row.target),
 				 errhint("Register the shape again for an existing type.")));
-	p = sd_pg_plan_build(name, row.target, row.options, row.options_jb, row.version, NULL,
-						 CacheMemoryContext);
+	p = sd_pg_plan_build(name, row.target, key.typmod, row.options, row.options_jb, row.version,
+						 NULL, CacheMemoryContext);
 	p->verified = mark;			/* the referenced shapes were read later, with fresher snapshots */
 	p->catalog_gen = cg;
 	p->type_gen = tg;
@@ -910,11 +913,11 @@ shape_for_type(Oid typid)
 }
 
 SdPgPlan *
-sd_pg_plan_for_type(Oid typid)
+sd_pg_plan_for_type(Oid typid, int32 typmod)
 {
 	uint64		cg = sd_pg_catalog_gen;
 	uint64		tg = sd_pg_type_gen;
-	SdPlanKey	key = {typid, NULL};
+	SdPlanKey	key = {typid, NULL, typmod < 0 ? -1 : typmod};
 	SdPlanEntry *e;
 	char	   *shape;
 	SdPgPlan   *p;
@@ -922,7 +925,7 @@ sd_pg_plan_for_type(Oid typid)
 	cache_init();
 	shape = shape_for_type(typid);
 	if (shape)
-		return sd_pg_plan_for_shape(shape);
+		return sd_pg_plan_for_shape(shape, typmod);
 
 	e = hash_search(plan_cache, &key, HASH_FIND, NULL);
 	if (e)
@@ -940,7 +943,7 @@ sd_pg_plan_for_type(Oid typid)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_OBJECT),
 				 errmsg("type with OID %u does not exist", typid)));
-	p = sd_pg_plan_build(NULL, typid, "{}", NULL, 0, NULL, CacheMemoryContext);
+	p = sd_pg_plan_build(NULL, typid, key.typmod, "{}", NULL, 0, NULL, CacheMemoryContext);
 	p->catalog_gen = cg;
 	p->type_gen = tg;
 	cache_insert(&key, p);

@@ -17,6 +17,7 @@
 #include "catalog/pg_type.h"
 #include "funcapi.h"
 #include "mb/pg_wchar.h"
+#include "nodes/nodeFuncs.h"
 #include "miscadmin.h"
 #include "tcop/tcopprot.h"
 #include "utils/builtins.h"
@@ -414,6 +415,7 @@ typedef struct SdCallSite
 	uint64		catalog_gen;	/* generations when `plan` was last validated */
 	uint64		type_gen;
 	Oid			argtype;		/* typed forms: the target type */
+	int32		argtypmod;		/* ... and its typmod (numeric(5,2), varchar(2)[]), or -1 */
 	bool		doc_jsonb;		/* the document argument is jsonb (else text-like bytes) */
 	char	   *shape;			/* the shape name `plan` was found for (named forms) */
 	int			shape_len;
@@ -443,6 +445,20 @@ callsite_reset(void *arg)
 		sd_pg_plan_release(p);
 }
 
+/*
+ * The typmod of the target argument: an anyelement parameter passes the type's OID only
+ * (get_fn_expr_argtype), so numeric(5,2) or varchar(2)[] is read from the call expression.
+ */
+static int32
+target_typmod(FmgrInfo *flinfo)
+{
+	Node	   *expr = flinfo->fn_expr;
+
+	if (expr && IsA(expr, FuncExpr) && list_length(((FuncExpr *) expr)->args) > 0)
+		return exprTypmod((Node *) linitial(((FuncExpr *) expr)->args));
+	return -1;
+}
+
 static SdCallSite *
 callsite_get(FunctionCallInfo fcinfo, bool typed, const char *fname)
 {
@@ -470,6 +486,7 @@ callsite_get(FunctionCallInfo fcinfo, bool typed, const char *fname)
 			ereport(ERROR,
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 					 errmsg("could not determine the target type of %s", fname)));
+		cs->argtypmod = target_typmod(flinfo);
 	}
 	cs->cb.func = callsite_reset;
 	cs->cb.arg = cs;
@@ -527,7 +544,7 @@ callsite_plan_for_type(SdCallSite *cs)
 	}
 	cg = sd_pg_catalog_gen;
 	tg = sd_pg_type_gen;
-	callsite_set(cs, sd_pg_plan_for_type(cs->argtype), cg, tg);
+	callsite_set(cs, sd_pg_plan_for_type(cs->argtype, cs->argtypmod), cg, tg);
 	if (cs->shape)
 	{
 		pfree(cs->shape);
@@ -572,7 +589,13 @@ callsite_plan_named(SdCallSite *cs, FunctionCallInfo fcinfo, int argno, NamedChe
 	cg = sd_pg_catalog_gen;
 	tg = sd_pg_type_gen;
 	cname = text_to_cstring(t);
-	p = sd_pg_plan_for_shape(cname);
+	p = sd_pg_plan_for_shape(cname, -1);
+	if (check == CHECK_TARGET && p->target_typid == cs->argtype && cs->argtypmod >= 0)
+	{
+		/* a target with a typmod (numeric(5,2)): the shape's plan for that typmod */
+		sd_pg_plan_release(p);
+		p = sd_pg_plan_for_shape(cname, cs->argtypmod);
+	}
 	if (check == CHECK_TARGET && p->target_typid != cs->argtype)
 	{
 		char	   *have = pstrdup(p->target->name);

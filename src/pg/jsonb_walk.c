@@ -496,6 +496,15 @@ jw_missing(Jw *w, const sd_node *n, const sd_member *m, uint32 row)
 	return jw_recover(w, depth);
 }
 
+/* sd_null_prefix's report: the error it set is recorded (serde_errors) or raised. */
+static bool
+jw_report_null(void *ctx)
+{
+	Jw		   *w = ctx;
+
+	return jw_recover(w, w->depth);
+}
+
 static bool
 jw_members(Jw *w, JsonbContainer *jc, const sd_node *n, const sd_members *ms, uint32 row, bool top)
 {
@@ -580,8 +589,10 @@ jw_members(Jw *w, JsonbContainer *jc, const sd_node *n, const sd_members *ms, ui
 		}
 		else if (v.type == jbvNull)
 		{
+			/* a null parent makes the values below it null: 23502 for the non-nullable */
 			w->depth = depth;
-			if (!jw_missing(w, n, m, row))
+			jw_fail(w, SD_E_NOTNULL, "%s", "");	/* the path of the object holding m */
+			if (!sd_null_prefix(n, m, w->err, jw_report_null, w))
 				return false;
 		}
 		else

@@ -197,10 +197,12 @@ extern SdSnapMark sd_pg_statement_mark(void);
 extern bool sd_pg_mark_newer(SdSnapMark a, SdSnapMark b);
 /* Re-reads the versions of p's shapes: true when unchanged. */
 extern bool sd_pg_plan_versions_current(SdPgPlan *p, bool *shape_gone);
-/* Plan of a registered shape, with a reference for the caller (ereports 22004/42704). */
-extern SdPgPlan *sd_pg_plan_for_shape(const char *name);
-/* Plan for the typed two-argument form of type typid, with a reference for the caller. */
-extern SdPgPlan *sd_pg_plan_for_type(Oid typid);
+/* Plan of a registered shape, with a reference for the caller (ereports 22004/42704); with
+ * typmod >= 0, for the shape's target type with that typmod (numeric(5,2), varchar(2)[]). */
+extern SdPgPlan *sd_pg_plan_for_shape(const char *name, int32 typmod);
+/* Plan for the typed two-argument form of type typid (typmod, or -1), with a reference for the
+ * caller. */
+extern SdPgPlan *sd_pg_plan_for_type(Oid typid, int32 typmod);
 extern void sd_pg_plan_release(SdPgPlan *plan);
 /* Counts a use of a plan held by a call site. */
 extern void sd_pg_plan_count_hit(void);
@@ -219,8 +221,8 @@ typedef struct SdShapeOverride
  * referenced shapes, sd_compile, defaults.  Ereports 22023 "<shape>: <option path>: ..." for
  * bad options, 42704 for missing types.  Returns NULL only when override->defer_missing is set
  * and a referenced shape does not exist (yet): all other options have then been checked. */
-extern SdPgPlan *sd_pg_plan_build(const char *shape, Oid typid, const char *options,
-								  Jsonb *options_jb, int64 version,
+extern SdPgPlan *sd_pg_plan_build(const char *shape, Oid typid, int32 typmod,
+								  const char *options, Jsonb *options_jb, int64 version,
 								  const SdShapeOverride *override, MemoryContext parent);
 /* Default number idx of the plan as a Datum of its column: converted once, on first need, or
  * at every use when the result may depend on the role or settings (a domain, an input function). */

@@ -187,7 +187,7 @@ validate_shape(const char *name, Oid target, Jsonb *options, bool may_defer)
 	/* compile (and convert the defaults) in a throwaway context, outside the cache */
 	tmp = AllocSetContextCreate(CurrentMemoryContext, "serde validation", ALLOCSET_SMALL_SIZES);
 	old = MemoryContextSwitchTo(tmp);
-	p = sd_pg_plan_build(name, target, options_text, options, 0, &ov, tmp);
+	p = sd_pg_plan_build(name, target, -1, options_text, options, 0, &ov, tmp);
 	if (p)
 		sd_pg_plan_release(p);
 	MemoryContextSwitchTo(old);

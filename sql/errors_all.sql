@@ -216,6 +216,18 @@ DROP DOMAIN er_dpc;
 DROP TYPE er_dp;
 DROP DOMAIN er_pos, er_nn;
 
+-- Values read through another type's input function (inet) are not converted once serde's own
+-- checks found a violation: the rows come back instead of the input function's error.  When such
+-- a value is the only problem, its error propagates, as from serde_decode.
+CREATE TYPE er_host AS (a int4, ip inet, b int4);
+SELECT * FROM serde_errors(NULL::er_host, '{"a": "x", "ip": "bad", "b": 1}');
+SELECT * FROM serde_errors(NULL::er_host, '{"a": 1, "ip": "bad", "b": "y"}');
+SELECT * FROM serde_errors(NULL::er_host, '{"a": 1, "ip": "bad", "b": 2}');
+SELECT * FROM serde_errors(NULL::er_host, '{"a": 1, "ip": "bad", "b": 2}'::jsonb);
+SELECT * FROM serde_errors(NULL::er_host, '{"a": 1, "ip": "10.0.0.1", "b": 2}');
+SELECT serde_valid(NULL::er_host, '{"a": "x", "ip": "bad", "b": 1}');
+DROP TYPE er_host;
+
 SELECT p.oid::regprocedure, p.provolatile, p.proparallel, p.prorows
   FROM pg_proc p WHERE p.proname = 'serde_errors' ORDER BY 1::text;
 

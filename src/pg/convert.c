@@ -924,6 +924,14 @@ conv_marked(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame
 		cx->failed = true;		/* the core reported it */
 		return (Datum) 0;
 	}
+	/*
+	 * Once the core has found violations, a value read through another type's input function
+	 * (inet, interval, …) is not converted: its error could not be reported softly and would
+	 * raise instead of the rows (PostgreSQL 15 has no soft input errors).  On a document whose
+	 * only problems are such values, the input function's error propagates as in serde_decode.
+	 */
+	if (cx->ncore_paths > 0 && node->kind == SD_K_OTHER && v->tag != SD_V_NULL)
+		return (Datum) 0;
 	if (mark & SD_MARK_SEQ)
 		cx->key = mark & SD_MARK_SEQ;
 	if (mark & SD_MARK_DIRTY)

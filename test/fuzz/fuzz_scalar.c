@@ -354,8 +354,10 @@ ref_date(const char *s, size_t len, size_t at, int64_t *days, bool *range_ok)
 	return 1;
 }
 
-/* hh:mm:ss[.fraction] at s[at..end): microseconds (fraction rounded half away from zero),
- * fields checked against hour <= max_hour. */
+/* hh:mm:ss[.fraction] at s[at..end): microseconds, fields checked against hour <= max_hour and
+ * second <= 60 (a leap second rolls into the next minute, as in PostgreSQL).  The fraction is
+ * rounded as PostgreSQL's input rounds it: up to 6 digits exact; with more,
+ * rint(strtod("0.<digits>") * 1e6) (ties to even on the double). */
 static int
 ref_time(const char *s, size_t end, size_t at, int max_hour, int64_t *us, bool *range_ok,
 		 size_t *stop)
@@ -373,25 +375,34 @@ ref_time(const char *s, size_t end, size_t at, int max_hour, int64_t *us, bool *
 	i = at + 8;
 	if (i < end && s[i] == '.')
 	{
-		size_t		nd = 0;
+		size_t		f0 = i + 1,
+					nd;
 
 		i++;
 		if (i >= end || !isdig(s[i]))
 			return 0;
 		while (i < end && isdig(s[i]))
-		{
-			if (nd < 6)
-				frac = frac * 10 + (s[i] - '0');
-			else if (nd == 6 && s[i] >= '5')
-				frac++;			/* half away from zero: the 7th digit decides */
-			nd++;
 			i++;
+		nd = i - f0;
+		if (nd <= 6)
+		{
+			for (size_t k = 0; k < 6; k++)
+				frac = frac * 10 + (k < nd ? s[f0 + k] - '0' : 0);
 		}
-		for (; nd < 6; nd++)
-			frac *= 10;
+		else
+		{
+			char	   *buf = malloc(nd + 3);
+
+			buf[0] = '0';
+			buf[1] = '.';
+			memcpy(buf + 2, s + f0, nd);
+			buf[nd + 2] = '\0';
+			frac = (int64_t) rint(strtod(buf, NULL) * 1e6);
+			free(buf);
+		}
 	}
 	*stop = i;
-	*range_ok = h <= max_hour && mi <= 59 && se <= 59;
+	*range_ok = h <= max_hour && mi <= 59 && se <= 60;
 	*us = ((h * 60 + mi) * 60 + se) * 1000000 + frac;
 	return 1;
 }
@@ -492,7 +503,7 @@ check_dates(const char *s, size_t len)
 			FZ_ASSERT(rc == SD_E_KIND, "sd_parse_timestamp: missing offset accepted, rc %d", rc);
 			continue;
 		}
-		if (!date_ok || !time_ok)
+		if (!date_ok || !time_ok || tus > 86400LL * 1000000)	/* not past 24:00:00 */
 		{
 			FZ_ASSERT(rc == SD_E_DATETIME, "sd_parse_timestamp \"%.*s\": bad field, rc %d", (int) len, s, rc);
 			continue;

@@ -100,3 +100,17 @@ INSERT INTO tm_targets VALUES (NULL, NULL);
 SELECT pg_temp.try($$SELECT serde_decode(amount, '1000')::text FROM tm_targets$$) AS from_column,
        pg_temp.try($$SELECT serde_decode(codes, '["abc"]')::text FROM tm_targets$$) AS from_array_column,
        pg_temp.try($$SELECT serde_decode(CAST(NULL AS numeric(5,2)), '1000')::text$$) AS from_cast;
+
+-- the record form: a column definition list that asks for a typmod the shape's type does not
+-- decode is refused (the executor lets text pass as varchar(2), which would return "abcdef")
+CREATE TYPE tm_rec AS (a text, n numeric, v varchar(2));
+SELECT serde_register('TmRec', 'tm_rec'::regtype);
+SELECT * FROM serde_decode('TmRec', '{"a":"abcdef","n":1.234,"v":"ab"}') AS t(a varchar(2), n numeric, v varchar(2));
+SELECT * FROM serde_decode('TmRec', '{"a":"abcdef","n":1.234,"v":"ab"}') AS t(a text, n numeric(3,1), v varchar(2));
+SELECT * FROM serde_decode('TmRec', '{"a":"abcdef","n":1.234,"v":"ab"}') AS t(a text, n numeric, v varchar(3));
+SELECT * FROM serde_decode_each('TmRec', '[{"a":"abcdef","n":1,"v":"ab"}]') AS t(a varchar(2), n numeric, v varchar(2));
+-- the type's own typmods, or none, are fine
+SELECT * FROM serde_decode('TmRec', '{"a":"abcdef","n":1.234,"v":"ab"}') AS t(a text, n numeric, v varchar(2));
+SELECT * FROM serde_decode('TmRec', '{"a":"abcdef","n":1.234,"v":"ab"}') AS t(a text, n numeric, v varchar);
+SELECT serde_unregister('TmRec');
+DROP TYPE tm_rec;

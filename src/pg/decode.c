@@ -777,6 +777,30 @@ record_map(FunctionCallInfo fcinfo, SdCallSite *cs, SdPgPlan *p, TupleDesc *outd
 						   rsinfo->expectedDesc->natts),
 				 live == typdesc->natts || live > rsinfo->expectedDesc->natts ? 0 :
 				 errhint("Dropped columns of the type are not returned: leave them out of the list.")));
+	/*
+	 * The executor checks the column types but lets a typmod through (text into varchar(2)
+	 * would return "abcdef" as a varchar(2)): a list that asks for another typmod than the
+	 * shape's type decodes is refused, like any other mismatch.
+	 */
+	for (int i = 0, j = 0; i < typdesc->natts; i++)
+	{
+		Form_pg_attribute src = TupleDescAttr(typdesc, i);
+		Form_pg_attribute dst;
+
+		if (src->attisdropped)
+			continue;
+		dst = TupleDescAttr(rsinfo->expectedDesc, j++);
+		if (dst->atttypmod != -1 &&
+			(dst->atttypmod != src->atttypmod || dst->atttypid != src->atttypid))
+			ereport(ERROR,
+					(errcode(ERRCODE_DATATYPE_MISMATCH),
+					 errmsg("function return row and query-specified return row do not match"),
+					 errdetail("Shape \"%s\" decodes column \"%s\" as %s, the column definition list asks for %s.",
+							   p->display, NameStr(src->attname),
+							   format_type_with_typemod(src->atttypid, src->atttypmod),
+							   format_type_with_typemod(dst->atttypid, dst->atttypmod)),
+					 errhint("Declare the typmod in the type the shape decodes into.")));
+	}
 	if (live == typdesc->natts)
 		return NULL;			/* the executor checks the column types */
 	if (cs->rmap == NULL || cs->rmap_from != typdesc || cs->rmap_expected != rsinfo->expectedDesc)

@@ -238,6 +238,8 @@ sd_xml_field(sd_arena *a, sd_xns_set *s, const char *ns, sd_field *f, const sd_t
 	/* the element (or attribute) and the elements of its path */
 	if (!(steps = sd_arena_alloc(a, sizeof(sd_xml_name) * (size_t) f->npath)))
 		return SD_XR_NOMEM;
+	/* a name without {uri} is in the namespace of the element holding it: the composite's for
+	 * the first step, the step before for the others; an attribute's is in none */
 	for (int i = 0; i < f->npath; i++)
 	{
 		bool		last = i == f->npath - 1;
@@ -263,7 +265,7 @@ sd_xml_field(sd_arena *a, sd_xns_set *s, const char *ns, sd_field *f, const sd_t
 			return SD_XR_OK;
 		}
 		if (!has_ns)
-			steps[i].ns = last && f->xml_kind == SD_XML_ATTRIBUTE ? NULL : ns;
+			steps[i].ns = last && f->xml_kind == SD_XML_ATTRIBUTE ? NULL : i ? steps[i - 1].ns : ns;
 	}
 	f->xml_path = steps;
 	f->xml = steps[f->npath - 1];

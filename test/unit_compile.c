@@ -296,8 +296,8 @@ test_plan(void)
 		/* the description is valid JSON */
 		CHECK(d && sd_jparse(NULL, d, len, 64, &jerr) != NULL);
 		CHECK_STR(d,
-				  "{\"shape\": \"Shape\", \"type\": \"smallshape\", \"unknown\": \"ignore\", \"coerce\": false, "
-				  "\"rename\": \"camel\", \"xml\": {\"root\": null, \"namespace\": null}, \"fields\": ["
+				  "{\"shape\": \"Shape\", \"type\": \"smallshape\", \"xml\": {\"root\": null, \"namespace\": null}, "
+				  "\"unknown\": \"ignore\", \"coerce\": false, \"rename\": \"camel\", \"fields\": ["
 				  "{\"column\": \"id\", \"name\": \"id\", \"xml\": {\"kind\": \"element\", \"name\": \"id\"}, "
 				  "\"optional\": false, \"nullable\": false, \"default\": null, \"type\": \"bigint\"}, "
 				  "{\"column\": \"first_name\", \"name\": \"firstName\", \"xml\": {\"kind\": \"element\", \"name\": \"firstName\"}, "
@@ -351,7 +351,8 @@ test_plan(void)
 	{
 		char	   *d = sd_plan_describe(p, NULL);
 
-		CHECK_STR(d, "{\"shape\": \"Shape\", \"type\": \"integer[]\", \"element\": {\"type\": \"integer\"}}");
+		CHECK_STR(d, "{\"shape\": \"Shape\", \"type\": \"integer[]\", \"xml\": {\"root\": null, \"namespace\": null}, "
+				  "\"element\": {\"type\": \"integer\"}}");
 		free(d);
 		sd_plan_free(p);
 	}

@@ -207,6 +207,23 @@ describe_node(sbuf *b, const sd_node *n, int depth)
 {
 	sb_key(b, "type", true);
 	sb_str(b, n->type->name);
+	if (depth == 0)
+	{
+		/* XML: the root element a document must have, and the namespace of its elements */
+		sb_key(b, "xml", false);
+		sb_put(b, "{", 1);
+		sb_key(b, "root", true);
+		if (n->xml_root.local)
+			sb_xname(b, n->xml_root.ns, n->xml_root.local);
+		else
+			sb_put(b, "null", 4);
+		sb_key(b, "namespace", false);
+		if (n->xml_ns)
+			sb_str(b, n->xml_ns);
+		else
+			sb_put(b, "null", 4);
+		sb_put(b, "}", 1);
+	}
 	if (format_name(n->format))
 	{
 		sb_key(b, "format", false);
@@ -274,23 +291,15 @@ describe_node(sbuf *b, const sd_node *n, int depth)
 			sb_key(b, "rename", false);
 			sb_str(b, n->rename);
 		}
-		/* XML: the namespace of its elements, and at the root the required root element */
-		sb_key(b, "xml", false);
-		sb_put(b, "{", 1);
-		if (depth == 0 || n->xml_root.local)
+		if (depth > 0)
 		{
-			sb_key(b, "root", true);
-			if (n->xml_root.local)
-				sb_xname(b, n->xml_root.ns, n->xml_root.local);
+			/* the namespace of its elements (a field's own "xml" shares this object) */
+			sb_key(b, "xml_namespace", false);
+			if (n->xml_ns)
+				sb_str(b, n->xml_ns);
 			else
 				sb_put(b, "null", 4);
 		}
-		sb_key(b, "namespace", depth > 0 && !n->xml_root.local);
-		if (n->xml_ns)
-			sb_str(b, n->xml_ns);
-		else
-			sb_put(b, "null", 4);
-		sb_put(b, "}", 1);
 		sb_key(b, "fields", false);
 		b->budget -= n->nfields;
 		describe_fields(b, n, depth);

@@ -340,9 +340,9 @@ sd_xml_conflict(const sd_field *fs, int n, const bool *mapped, char *problem, si
 					return snprintf(problem, size, "XML %s \"%s\" is already mapped by column \"%s\"",
 									fattr ? "attribute" : "element", shown, g->column), i;
 				if (strcmp(f->path[k], g->path[k]) != 0)
-					return snprintf(problem, size, "XML element \"%s\" is written \"%s\" in the path of "
-									"column \"%s\": write it the same way", shown, g->path[k],
-									g->column), i;
+					return snprintf(problem, size, "XML element \"%s\" is written \"%s\" here and \"%s\" in "
+									"the path of column \"%s\": write it the same way", shown, f->path[k],
+									g->path[k], g->column), i;
 			}
 		}
 	}

@@ -106,7 +106,7 @@ static const ccase cases[] = {
 	   "'note':{'default':'\\u00e9\\u00e9\\u00e9'},'raw':{'default':{'any':[1,null]}},'small':{'default':null}}}", "ok"),
 	CC(T_C1, "{'fields':{'at':{'format':'rfc3339'}}}", "ok"),
 	CC(T_C1, "{'fields':{'b':{'format':'base64url'}}}", "ok"),
-	CC(T_C1, "{'fields':{'id':{'map':false,'xml':'attribute','xml_item':'member'}}}", "ok"),
+	CC(T_C1, "{'fields':{'id':{'map':false,'xml':'attribute'},'tags':{'xml_item':'member'}}}", "ok"),
 	CC(T_C1, "{'xml':{'root':'R','namespace':'urn:x'}}", "ok"),
 	CC(T_C1, "{'extra':'meta'}", "ok"),
 	CC(T_C1, "{'extra':'raw','unknown':'ignore'}", "ok"),
@@ -296,15 +296,20 @@ test_plan(void)
 		/* the description is valid JSON */
 		CHECK(d && sd_jparse(NULL, d, len, 64, &jerr) != NULL);
 		CHECK_STR(d,
-				  "{\"shape\": \"Shape\", \"type\": \"smallshape\", \"unknown\": \"ignore\", \"coerce\": false, "
-				  "\"rename\": \"camel\", \"fields\": ["
-				  "{\"column\": \"id\", \"name\": \"id\", \"optional\": false, \"nullable\": false, \"type\": \"bigint\"}, "
-				  "{\"column\": \"first_name\", \"name\": \"firstName\", \"optional\": true, \"nullable\": true, \"type\": \"text\"}, "
-				  "{\"column\": \"at\", \"name\": \"at\", \"optional\": true, \"nullable\": true, \"default\": 1.5, "
+				  "{\"shape\": \"Shape\", \"type\": \"smallshape\", \"xml\": {\"root\": null, \"namespace\": null}, "
+				  "\"unknown\": \"ignore\", \"coerce\": false, \"rename\": \"camel\", \"fields\": ["
+				  "{\"column\": \"id\", \"name\": \"id\", \"xml\": {\"kind\": \"element\", \"name\": \"id\"}, "
+				  "\"optional\": false, \"nullable\": false, \"default\": null, \"type\": \"bigint\"}, "
+				  "{\"column\": \"first_name\", \"name\": \"firstName\", \"xml\": {\"kind\": \"element\", \"name\": \"firstName\"}, "
+				  "\"optional\": true, \"nullable\": true, \"default\": null, \"type\": \"text\"}, "
+				  "{\"column\": \"at\", \"name\": \"at\", \"xml\": {\"kind\": \"element\", \"name\": \"at\"}, "
+				  "\"optional\": true, \"nullable\": true, \"default\": 1.5, "
 				  "\"type\": \"timestamp with time zone\", \"format\": \"unix\"}, "
-				  "{\"column\": \"tags\", \"name\": \"tag_list\", \"path\": [\"meta\", \"tag_list\"], \"optional\": true, "
-				  "\"nullable\": true, \"type\": \"text[]\", \"element\": {\"type\": \"text\"}}, "
-				  "{\"column\": \"e\", \"name\": \"e\", \"optional\": true, \"nullable\": true, \"default\": \"green\", "
+				  "{\"column\": \"tags\", \"name\": \"tag_list\", \"path\": [\"meta\", \"tag_list\"], "
+				  "\"xml\": {\"kind\": \"element\", \"name\": \"tag_list\", \"path\": [\"meta\", \"tag_list\"]}, "
+				  "\"optional\": true, \"nullable\": true, \"default\": null, \"type\": \"text[]\", \"element\": {\"type\": \"text\"}}, "
+				  "{\"column\": \"e\", \"name\": \"e\", \"xml\": {\"kind\": \"element\", \"name\": \"e\"}, "
+				  "\"optional\": true, \"nullable\": true, \"default\": \"green\", "
 				  "\"type\": \"color\", \"labels\": [\"red\", \"green\", \"blue\"]}, "
 				  "{\"column\": \"extra\", \"extra\": true, \"type\": \"jsonb\"}]}");
 		free(d);
@@ -346,7 +351,8 @@ test_plan(void)
 	{
 		char	   *d = sd_plan_describe(p, NULL);
 
-		CHECK_STR(d, "{\"shape\": \"Shape\", \"type\": \"integer[]\", \"element\": {\"type\": \"integer\"}}");
+		CHECK_STR(d, "{\"shape\": \"Shape\", \"type\": \"integer[]\", \"xml\": {\"root\": null, \"namespace\": null}, "
+				  "\"element\": {\"type\": \"integer\"}}");
 		free(d);
 		sd_plan_free(p);
 	}

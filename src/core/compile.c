@@ -5,6 +5,7 @@
  */
 #include "internal.h"
 #include "scalar.h"
+#include "xmlnames.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -17,6 +18,9 @@ typedef struct policy
 	bool		reject;
 	bool		coerce;
 	bool		optional;
+	const char *xml_ns;         /* namespace in force (interned in cctx.xns), NULL = none */
+	uint32_t	xml_nsi;        /* its index there, 0 = none (part of a shared node's key) */
+	bool		xml_strict;     /* the shape has `xml`: its fields' names must be XML names */
 } policy;
 
 typedef struct memo
@@ -24,6 +28,8 @@ typedef struct memo
 	const char *shape;
 	sd_kind		kind;           /* composite, json or jsonb use of the shape */
 	const sd_node *node;
+	const char *xml_ns;         /* the namespace it inherited (interned) ... */
+	bool		own_ns;         /* ... unless its xml.namespace names one */
 } memo;
 
 typedef struct dflt
@@ -50,6 +56,7 @@ typedef struct cctx
 	const sd_hooks *hooks;      /* should_stop, polled while building */
 	size_t		max_bytes;      /* bound on the plan's arena */
 	uint32_t	ticks;
+	sd_xns_set	xns;            /* XML namespaces of the plan, each once */
 } cctx;
 
 /* ---- small helpers ------------------------------------------------------------------------ */
@@ -325,6 +332,7 @@ new_node(cctx *c, const sd_type *t, const policy *pol, sd_format fmt)
 	n->reject_unknown = pol->reject;
 	n->all_optional = pol->optional;
 	n->rename = pol->rename;
+	n->xml_ns = pol->xml_ns;
 	n->extra_col = -1;
 	return n;
 }
@@ -374,7 +382,7 @@ parse_options(sd_arena *a, const char *text, size_t len, sd_error *err)
 static sd_node *
 build_node(cctx *c, const sd_type *t, const policy *pol, sd_format fmt)
 {
-	uint32_t	flags = (uint32_t) fmt << 3 | (uint32_t) pol->reject << 2 |
+	uint32_t	flags = pol->xml_nsi << 8 | (uint32_t) fmt << 3 | (uint32_t) pol->reject << 2 |
 		(uint32_t) pol->coerce << 1 | (uint32_t) pol->optional;
 	sd_node    *n;
 
@@ -392,7 +400,7 @@ build_node(cctx *c, const sd_type *t, const policy *pol, sd_format fmt)
 /* The node of a registered shape used for a column (composite, array of composite, or a
  * json/jsonb column validated against it). */
 static const sd_node *
-shape_node(cctx *c, const char *shape, const sd_type *coltype, sd_format fmt)
+shape_node(cctx *c, const char *shape, const sd_type *coltype, sd_format fmt, const policy *in)
 {
 	const char *options;
 	const sd_type *target;
@@ -406,16 +414,17 @@ shape_node(cctx *c, const char *shape, const sd_type *coltype, sd_format fmt)
 	if (coltype->kind == SD_K_ARRAY)
 	{
 		/* arrays: the element gets the shape */
-		sd_node    *n = new_node(c, coltype, &(policy) {0}, fmt);
+		sd_node    *n = new_node(c, coltype, &(policy) {.xml_ns = in->xml_ns}, fmt);
 
 		if (!n)
 			return oom(c), NULL;
-		if (!(n->elem = shape_node(c, shape, coltype->elem, fmt)))
+		if (!(n->elem = shape_node(c, shape, coltype->elem, fmt, in)))
 			return NULL;
 		return n;
 	}
 	for (int i = 0; i < c->nmemo; i++)
-		if (strcmp(c->memos[i].shape, shape) == 0 && c->memos[i].kind == coltype->kind)
+		if (strcmp(c->memos[i].shape, shape) == 0 && c->memos[i].kind == coltype->kind &&
+			(c->memos[i].own_ns || c->memos[i].xml_ns == in->xml_ns))
 		{
 			const sd_type *mt = validate ? c->memos[i].node->elem->type : c->memos[i].node->type;
 
@@ -433,7 +442,7 @@ shape_node(cctx *c, const char *shape, const sd_type *coltype, sd_format fmt)
 	{
 		/* the host checks this reference later: a stand-in, so the other options are checked */
 		c->ndeferred++;
-		return build_node(c, coltype, &(policy) {0}, fmt);
+		return build_node(c, coltype, &(policy) {.xml_ns = in->xml_ns, .xml_nsi = in->xml_nsi}, fmt);
 	}
 	if (!validate && target != coltype)
 		return opt_fail(c, "shape", "shape \"%s\" decodes into %s, not the column's type",
@@ -450,7 +459,8 @@ shape_node(cctx *c, const char *shape, const sd_type *coltype, sd_format fmt)
 	if (!opts)
 		return NULL;
 	char		saved[SD_PATH_MAX];
-	policy		pol = {0};
+	policy		pol = {.xml_ns = in->xml_ns, .xml_nsi = in->xml_nsi};
+	const sd_jnode *xml = sd_jget(opts, "xml");
 	sd_node    *n = new_node(c, validate ? coltype : target, &pol, fmt);
 	sd_node    *inner = n;
 
@@ -466,6 +476,8 @@ shape_node(cctx *c, const char *shape, const sd_type *coltype, sd_format fmt)
 	c->memos[c->nmemo].shape = sd_arena_strndup(c->a, shape, strlen(shape));
 	c->memos[c->nmemo].kind = coltype->kind;
 	c->memos[c->nmemo].node = n;
+	c->memos[c->nmemo].xml_ns = in->xml_ns;
+	c->memos[c->nmemo].own_ns = xml && xml->kind == SD_J_OBJECT && sd_jget(xml, "namespace");
 	c->nmemo++;
 	strcpy(saved, c->opath);
 	snprintf(c->opath, sizeof(c->opath), "%s", "$");
@@ -490,7 +502,7 @@ shape_node(cctx *c, const char *shape, const sd_type *coltype, sd_format fmt)
 }
 
 static bool
-parse_policy(cctx *c, const sd_jnode *opts, policy *pol, const char **extra)
+parse_policy(cctx *c, const sd_jnode *opts, policy *pol, const char **extra, sd_xml_name *root)
 {
 	const sd_jnode *v;
 
@@ -557,7 +569,13 @@ parse_policy(cctx *c, const sd_jnode *opts, policy *pol, const char **extra)
 		for (int i = 0; i < v->n; i++)
 			if (!want_kind(c, v->keys[i], v->items[i], SD_J_STRING, "a string"))
 				return false;
+		sd_xbad		bad;
+		sd_xres		r = sd_xml_shape(c->a, &c->xns, v, &pol->xml_ns, &pol->xml_nsi, root, &bad);
+
+		if (r != SD_XR_OK)
+			return r == SD_XR_NOMEM ? oom(c) : opt_fail(c, bad.member, "%s", bad.problem, NULL);
 		c->opath[plen] = '\0';
+		pol->xml_strict = true;
 	}
 	return true;
 }
@@ -586,6 +604,32 @@ format_ok(const sd_type *t, const char *f, sd_format *out)
 }
 
 enum {ROLE_NONE, ROLE_EXTRA, ROLE_VARIANT, ROLE_SKIPPED};
+
+/* The XML facts of a mapped field (xmlnames.c); cpol gets the namespace in force below it. */
+static bool
+xml_field(cctx *c, sd_field *f, const sd_column *col, const sd_jnode *fo, bool is_map,
+		  const policy *pol, policy *cpol)
+{
+	sd_xbad		bad;
+	sd_xres		r = sd_xml_field(c->a, &c->xns, pol->xml_ns, f, col->type, fo,
+								 fo && (sd_jget(fo, "name") || sd_jget(fo, "path")), is_map,
+								 pol->xml_strict, &cpol->xml_ns, &cpol->xml_nsi, &bad);
+
+	if (r == SD_XR_OK)
+		return true;
+	if (r == SD_XR_NOMEM)
+		return oom(c);
+	if (!fo)
+	{
+		/* a name made from the column's: at the column's path */
+		sd_path_member(c->opath, "fields", 6);
+		sd_path_member(c->opath, col->name, strlen(col->name));
+	}
+	opt_fail(c, bad.member, "%s", bad.problem, NULL);
+	if (bad.index >= 0)
+		sd_path_index(c->err->path, (uint64_t) bad.index);
+	return false;
+}
 
 /* Compiles one column's field options (fo may be NULL) into f; role: what else the column is. */
 static bool
@@ -733,11 +777,15 @@ build_field(cctx *c, sd_node *node, sd_field *f, const sd_column *col, const pol
 		f->npath = 1;
 	}
 	int			ndeferred = c->ndeferred;
+	policy		cpol = *pol;	/* below the field: in the namespace of its element */
 
+	cpol.xml_strict = false;
+	if (role == ROLE_NONE && !xml_field(c, f, col, fo, is_map, pol, &cpol))
+		return false;
 	if (shape)
-		f->node = shape_node(c, shape, col->type, fmt);
+		f->node = shape_node(c, shape, col->type, fmt, &cpol);
 	else
-		f->node = is_map ? build_node_fresh(c, col->type, pol, fmt) : build_node(c, col->type, pol, fmt);
+		f->node = is_map ? build_node_fresh(c, col->type, &cpol, fmt) : build_node(c, col->type, &cpol, fmt);
 	if (!f->node)
 		return false;
 	if (is_map)
@@ -816,6 +864,24 @@ is_variant_col(const sd_jnode *variants, const char *col)
 		if (strcmp(variants->items[i]->str, col) == 0)
 			return true;
 	return false;
+}
+
+/* No two fields of node map one XML element, attribute or the text (opath: its "fields"). */
+static bool
+xml_unique(cctx *c, const sd_node *node, const sd_jnode *variants)
+{
+	bool	   *mapped = sd_arena_alloc(c->a, sizeof(bool) * (size_t) (node->nfields + 1));
+	char		problem[SD_PROBLEM_MAX];
+	int			bad;
+
+	if (!mapped)
+		return oom(c);
+	for (int i = 0; i < node->nfields; i++)
+		mapped[i] = !node->fields[i].skip && !node->fields[i].is_extra &&
+			(i >= node->type->ncols || !is_variant_col(variants, node->type->cols[i].name));
+	if ((bad = sd_xml_conflict(node->fields, node->nfields, mapped, problem, sizeof(problem))) < 0)
+		return true;
+	return opt_fail(c, node->fields[bad].column, "%s", problem, NULL);
 }
 
 /* tag + variants: checked here, built by build_variants once the fields exist. */
@@ -917,8 +983,9 @@ build_variants(cctx *c, sd_node *node, const mbuild *base, const char *tag, cons
 				return oom(c);
 			*e = base->e[k];
 		}
-		for (int k = 0; k < vn->nfields; k++)
-			if (!fs[node->nfields + k].skip && !add_members(c, &mb, merged, node->nfields + k))
+		for (int k = 0; k <= vn->nfields; k++)
+			if (k == vn->nfields ? !xml_unique(c, merged, vv) :
+				!fs[node->nfields + k].skip && !add_members(c, &mb, merged, node->nfields + k))
 			{
 				char		problem[SD_PROBLEM_MAX];
 
@@ -961,12 +1028,13 @@ build_composite(cctx *c, sd_node *node, const sd_type *t, const policy *inherite
 	sd_field   *fs;
 	mbuild		mb = {0};
 	size_t		plen = strlen(c->opath);
+	sd_xml_name root = {0};
 
 	if (opts)
 	{
-		pol = (policy) {0};
+		pol = (policy) {.xml_ns = inherited->xml_ns, .xml_nsi = inherited->xml_nsi};
 		if (!want_kind(c, NULL, opts, SD_J_OBJECT, "an object") || !check_keys(c, opts, skeys) ||
-			!parse_policy(c, opts, &pol, &extra))
+			!parse_policy(c, opts, &pol, &extra, &root))
 			return false;
 		if ((fields = sd_jget(opts, "fields")) && !want_kind(c, "fields", fields, SD_J_OBJECT, "an object"))
 			return false;
@@ -977,6 +1045,8 @@ build_composite(cctx *c, sd_node *node, const sd_type *t, const policy *inherite
 	node->reject_unknown = pol.reject;
 	node->all_optional = pol.optional;
 	node->rename = pol.rename;
+	node->xml_ns = pol.xml_ns;
+	node->xml_root = root;
 	if (t->kind != SD_K_COMPOSITE)
 	{
 		/* a non-composite target: only policy options apply */
@@ -1050,6 +1120,8 @@ build_composite(cctx *c, sd_node *node, const sd_type *t, const policy *inherite
 		if (!fs[i].skip && !fs[i].is_extra && !is_variant_col(variants, t->cols[i].name) &&
 			!add_members(c, &mb, node, i))
 			return false;
+	if (!xml_unique(c, node, variants))
+		return false;
 	c->opath[plen] = '\0';
 	if (!(node->members = mb_freeze(c, &mb, node)))
 		return oom(c);
@@ -1116,6 +1188,7 @@ sd_compile_ex(const char *shape_name, const char *options_json, size_t options_l
 			c.memos[0].shape = plan->shape;
 			c.memos[0].kind = SD_K_COMPOSITE;
 			c.memos[0].node = root;
+			c.memos[0].own_ns = sd_jget(sd_jget(opts, "xml"), "namespace") != NULL;
 			c.nmemo = 1;
 		}
 		if (!build_composite(&c, root, target->kind == SD_K_ARRAY ? base_elem(target) : target,
@@ -1126,6 +1199,14 @@ sd_compile_ex(const char *shape_name, const char *options_json, size_t options_l
 			/* array target: policies apply to the elements, fields are rejected above unless
 			 * the element is composite */
 			policy		pol = {root->rename, root->reject_unknown, root->coerce, root->all_optional};
+			sd_xml_name xroot = root->xml_root;
+
+			if (!sd_xns_intern(&arena, &c.xns, root->xml_ns, root->xml_ns ? strlen(root->xml_ns) : 0,
+							   &pol.xml_ns, &pol.xml_nsi))
+			{
+				oom(&c);
+				goto fail;
+			}
 
 			if (base_elem(target)->kind == SD_K_COMPOSITE)
 			{
@@ -1165,6 +1246,7 @@ sd_compile_ex(const char *shape_name, const char *options_json, size_t options_l
 				root = top;
 			}
 			root->shape = plan->shape;
+			root->xml_root = xroot;
 		}
 	}
 	else
@@ -1275,4 +1357,10 @@ const sd_field *
 sd_plan_default(const sd_plan *plan, int index)
 {
 	return index >= 0 && index < plan->ndefaults ? plan->defaults[index] : NULL;
+}
+
+const sd_xml_name *
+sd_plan_xml_root(const sd_plan *plan)
+{
+	return &plan->root->xml_root;
 }

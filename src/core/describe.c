@@ -87,6 +87,63 @@ format_name(sd_format f)
 
 static void describe_node(sbuf *b, const sd_node *n, int depth);
 
+/* An XML name as a JSON string in Clark notation: "{uri}local", or "local" without a namespace. */
+static void
+sb_xname(sbuf *b, const char *ns, const char *local)
+{
+	size_t		n = (ns ? strlen(ns) + 2 : 0) + strlen(local) + 1;
+	char	   *s = b->failed ? NULL : sd_hook_alloc(&b->hooks, n);
+
+	if (!s)
+	{
+		b->failed = true;
+		return;
+	}
+	snprintf(s, n, "%s%s%s%s", ns ? "{" : "", ns ? ns : "", ns ? "}" : "", local);
+	sb_str(b, s);
+	sd_hook_free(&b->hooks, s);
+}
+
+/* "xml": the field's XML kind and names (null: a name that is no XML name) */
+static void
+describe_xml_field(sbuf *b, const sd_field *f)
+{
+	static const char *const kinds[] = {"element", "attribute", "text"};
+
+	sb_key(b, "xml", false);
+	if (f->xml_kind != SD_XML_TEXT && !f->xml_path)
+	{
+		sb_put(b, "null", 4);
+		return;
+	}
+	sb_put(b, "{", 1);
+	sb_key(b, "kind", true);
+	sb_str(b, kinds[f->xml_kind]);
+	if (f->xml_kind != SD_XML_TEXT)
+	{
+		sb_key(b, "name", false);
+		sb_xname(b, f->xml.ns, f->xml.local);
+		if (f->npath > 1)
+		{
+			sb_key(b, "path", false);
+			sb_put(b, "[", 1);
+			for (int k = 0; k < f->npath; k++)
+			{
+				if (k)
+					sb_put(b, ", ", 2);
+				sb_xname(b, f->xml_path[k].ns, f->xml_path[k].local);
+			}
+			sb_put(b, "]", 1);
+		}
+	}
+	if (f->xml_item.local)
+	{
+		sb_key(b, "item", false);
+		sb_xname(b, f->xml_item.ns, f->xml_item.local);
+	}
+	sb_put(b, "}", 1);
+}
+
 static void
 describe_fields(sbuf *b, const sd_node *n, int depth)
 {
@@ -126,15 +183,16 @@ describe_fields(sbuf *b, const sd_node *n, int depth)
 				}
 				sb_put(b, "]", 1);
 			}
+			describe_xml_field(b, f);
 			sb_key(b, "optional", false);
 			sb_put(b, f->optional ? "true" : "false", f->optional ? 4 : 5);
 			sb_key(b, "nullable", false);
 			sb_put(b, f->nullable ? "true" : "false", f->nullable ? 4 : 5);
+			sb_key(b, "default", false);
 			if (f->has_default)
-			{
-				sb_key(b, "default", false);
 				sb_put(b, f->default_json, strlen(f->default_json));
-			}
+			else
+				sb_put(b, "null", 4);
 		}
 		sb_put(b, ", ", 2);
 		describe_node(b, f->node, depth + 1);
@@ -149,6 +207,23 @@ describe_node(sbuf *b, const sd_node *n, int depth)
 {
 	sb_key(b, "type", true);
 	sb_str(b, n->type->name);
+	if (depth == 0)
+	{
+		/* XML: the root element a document must have, and the namespace of its elements */
+		sb_key(b, "xml", false);
+		sb_put(b, "{", 1);
+		sb_key(b, "root", true);
+		if (n->xml_root.local)
+			sb_xname(b, n->xml_root.ns, n->xml_root.local);
+		else
+			sb_put(b, "null", 4);
+		sb_key(b, "namespace", false);
+		if (n->xml_ns)
+			sb_str(b, n->xml_ns);
+		else
+			sb_put(b, "null", 4);
+		sb_put(b, "}", 1);
+	}
 	if (format_name(n->format))
 	{
 		sb_key(b, "format", false);
@@ -215,6 +290,15 @@ describe_node(sbuf *b, const sd_node *n, int depth)
 		{
 			sb_key(b, "rename", false);
 			sb_str(b, n->rename);
+		}
+		if (depth > 0)
+		{
+			/* the namespace of its elements (a field's own "xml" shares this object) */
+			sb_key(b, "xml_namespace", false);
+			if (n->xml_ns)
+				sb_str(b, n->xml_ns);
+			else
+				sb_put(b, "null", 4);
 		}
 		sb_key(b, "fields", false);
 		b->budget -= n->nfields;

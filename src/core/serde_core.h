@@ -187,6 +187,21 @@ typedef enum sd_format
 typedef struct sd_node sd_node;
 typedef struct sd_members sd_members;   /* private: member lookup of a composite */
 
+/* XML (DESIGN §3), resolved at compile time: a walker never interprets options.  A name is a
+ * namespace URI (NULL: no namespace) and a local name (an NCName). */
+typedef enum sd_xml_kind
+{
+	SD_XML_ELEMENT = 0,         /* a child element (the default) */
+	SD_XML_ATTRIBUTE,           /* an attribute of the element (of the last `path` step's) */
+	SD_XML_TEXT                 /* the element's own character data */
+} sd_xml_kind;
+
+typedef struct sd_xml_name
+{
+	const char *ns;             /* namespace URI, NULL = none */
+	const char *local;          /* NULL = no such name */
+} sd_xml_name;
+
 typedef struct sd_field
 {
 	int			col;            /* index into type->cols */
@@ -202,6 +217,14 @@ typedef struct sd_field
 	const char *default_json;   /* JSON text of the default value */
 	int			default_index;  /* 0..plan ndefaults-1: the host's pre-converted default */
 	const sd_node *node;        /* how the member's value decodes */
+	/* XML: the field's names with their namespaces resolved (`{uri}local`, or the name in the
+	 * namespace in force for elements, no namespace for attributes).  xml == xml_path[npath-1];
+	 * xml.local NULL: text, or a mapped field whose name is no XML name (never found in XML;
+	 * xml_path NULL then).  Skipped, extra and variant columns have no XML names. */
+	sd_xml_kind	xml_kind;
+	sd_xml_name	xml;
+	const sd_xml_name *xml_path;    /* npath steps: elements, then the field's own */
+	sd_xml_name	xml_item;       /* a wrapped list's item element; local NULL: repeated elements */
 } sd_field;
 
 struct sd_node
@@ -227,6 +250,11 @@ struct sd_node
 	/* SD_K_ARRAY (elements), or SD_K_JSON/JSONB validated against a shape (the shape's node) */
 	const sd_node *elem;
 	bool		is_map;         /* SD_K_ARRAY of (key text, value T) composites read from an object */
+	/* XML: the namespace of this node's elements, inherited from the element holding it unless
+	 * its shape's xml.namespace names another (NULL = none); and its shape's xml.root (local
+	 * NULL: none given; only the plan root's is a requirement, sd_plan_xml_root). */
+	const char *xml_ns;
+	sd_xml_name	xml_root;
 };
 
 typedef struct sd_variant
@@ -270,6 +298,8 @@ const char *sd_plan_shape(const sd_plan *plan);
 size_t		sd_plan_bytes(const sd_plan *plan);
 int			sd_plan_ndefaults(const sd_plan *plan);
 const sd_field *sd_plan_default(const sd_plan *plan, int index);
+/* The root element an XML document must have (the shape's xml.root; local NULL: any). */
+const sd_xml_name *sd_plan_xml_root(const sd_plan *plan);
 /* JSON text describing the compiled shape (serde_describe); malloc'd through hooks; NULL on OOM. */
 char	   *sd_plan_describe(const sd_plan *plan, size_t *len);
 

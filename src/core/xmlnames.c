@@ -1,0 +1,350 @@
+/*
+ * xmlnames.c — the XML facts of a plan (DESIGN §3): `{uri}local` names and NCName checks, the
+ * namespace in force, each field's kind and names, and the check that no two fields of one
+ * composite map the same XML element or attribute.  See xmlnames.h.
+ */
+#include "xmlnames.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* ---- namespaces ----------------------------------------------------------------------------- */
+
+bool
+sd_xns_intern(sd_arena *a, sd_xns_set *s, const char *uri, size_t len, const char **out,
+			  uint32_t *index)
+{
+	*out = NULL;
+	*index = 0;
+	if (!uri || len == 0)
+		return true;
+	for (uint32_t i = 0; i < s->n; i++)
+		if (strlen(s->v[i]) == len && memcmp(s->v[i], uri, len) == 0)
+		{
+			*out = s->v[i];
+			*index = i + 1;
+			return true;
+		}
+	if (s->n == s->cap)
+	{
+		uint32_t	ncap = s->cap ? s->cap * 2 : 8;
+		const char **nv = sd_arena_alloc(a, sizeof(char *) * ncap);
+
+		if (!nv)
+			return false;
+		if (s->n)
+			memcpy(nv, s->v, sizeof(char *) * s->n);
+		s->v = nv;
+		s->cap = ncap;
+	}
+	if (!(s->v[s->n] = sd_arena_strndup(a, uri, len)))
+		return false;
+	*out = s->v[s->n++];
+	*index = s->n;
+	return true;
+}
+
+/* ---- names ---------------------------------------------------------------------------------- */
+
+static bool
+name_start(uint32_t c)
+{
+	return (c >= 'A' && c <= 'Z') || c == '_' || (c >= 'a' && c <= 'z') ||
+		(c >= 0xC0 && c <= 0xD6) || (c >= 0xD8 && c <= 0xF6) || (c >= 0xF8 && c <= 0x2FF) ||
+		(c >= 0x370 && c <= 0x37D) || (c >= 0x37F && c <= 0x1FFF) || (c >= 0x200C && c <= 0x200D) ||
+		(c >= 0x2070 && c <= 0x218F) || (c >= 0x2C00 && c <= 0x2FEF) || (c >= 0x3001 && c <= 0xD7FF) ||
+		(c >= 0xF900 && c <= 0xFDCF) || (c >= 0xFDF0 && c <= 0xFFFD) || (c >= 0x10000 && c <= 0xEFFFF);
+}
+
+static bool
+name_char(uint32_t c)
+{
+	return name_start(c) || c == '-' || c == '.' || (c >= '0' && c <= '9') || c == 0xB7 ||
+		(c >= 0x300 && c <= 0x36F) || (c >= 0x203F && c <= 0x2040);
+}
+
+/* True when s[0..len) is an NCName (XML Namespaces 1.0); else why says what is wrong. */
+static bool
+ncname_ok(const char *s, size_t len, char *why, size_t size)
+{
+	const unsigned char *p = (const unsigned char *) s;
+	size_t		i = 0;
+
+	if (len == 0)
+		return snprintf(why, size, "the local name is empty"), false;
+	while (i < len)
+	{
+		size_t		n = sd_utf8_seq(p + i, len - i);
+		uint32_t	c;
+
+		if (n == 0)
+			return snprintf(why, size, "it is not valid UTF-8"), false;
+		c = n == 1 ? p[i] : n == 2 ? (uint32_t) (p[i] & 0x1F) << 6 | (p[i + 1] & 0x3F) :
+			n == 3 ? (uint32_t) (p[i] & 0x0F) << 12 | (uint32_t) (p[i + 1] & 0x3F) << 6 | (p[i + 2] & 0x3F) :
+			(uint32_t) (p[i] & 0x07) << 18 | (uint32_t) (p[i + 1] & 0x3F) << 12 |
+			(uint32_t) (p[i + 2] & 0x3F) << 6 | (p[i + 3] & 0x3F);
+		if (c == ':')
+			return snprintf(why, size, "it contains \":\" (a prefix is not a namespace here: "
+							"write {uri}local)"), false;
+		if (i == 0 ? !name_start(c) : !name_char(c))
+		{
+			char		shown[16];
+
+			if (c > 0x20 && c < 0x7F)
+				snprintf(shown, sizeof(shown), "\"%c\"", (char) c);
+			else
+				snprintf(shown, sizeof(shown), "U+%04X", (unsigned) c);
+			return snprintf(why, size, "it %s %s", i == 0 ? "starts with" : "contains", shown), false;
+		}
+		i += n;
+	}
+	return true;
+}
+
+/* A name as written in the options.  clark: "{uri}local" is parsed (uri "" = no namespace,
+ * *has_ns true); else, and for a name without "{", the whole name is the local name and
+ * *has_ns false.  SD_XR_BAD with bad->problem (the name quoted) when it is not an XML name. */
+static sd_xres
+parse_name(sd_arena *a, sd_xns_set *s, const char *name, bool clark, sd_xml_name *out,
+		   bool *has_ns, sd_xbad *bad)
+{
+	char		why[160];
+	uint32_t	nsi;
+
+	out->ns = NULL;
+	out->local = NULL;
+	*has_ns = false;
+	if (clark && name[0] == '{')
+	{
+		const char *close = strchr(name + 1, '}');
+		const char *open = strchr(name + 1, '{');
+
+		if (!close)
+			return snprintf(bad->problem, sizeof(bad->problem), "\"%s\" is not a valid {uri}local name: "
+							"no \"}\" closes the namespace", name), SD_XR_BAD;
+		if (open && open < close)
+			return snprintf(bad->problem, sizeof(bad->problem), "\"%s\" is not a valid {uri}local name: "
+							"the namespace contains \"{\"", name), SD_XR_BAD;
+		if (!ncname_ok(close + 1, strlen(close + 1), why, sizeof(why)))
+			return snprintf(bad->problem, sizeof(bad->problem), "\"%s\" is not a valid {uri}local name: %s",
+							name, why), SD_XR_BAD;
+		if (!sd_xns_intern(a, s, name + 1, (size_t) (close - name - 1), &out->ns, &nsi))
+			return SD_XR_NOMEM;
+		out->local = close + 1;
+		*has_ns = true;
+		return SD_XR_OK;
+	}
+	if (!ncname_ok(name, strlen(name), why, sizeof(why)))
+		return snprintf(bad->problem, sizeof(bad->problem), "\"%s\" is not an XML name: %s", name,
+						why), SD_XR_BAD;
+	out->local = name;
+	return SD_XR_OK;
+}
+
+const char *
+sd_xml_clark(const sd_xml_name *x, char *buf, size_t size)
+{
+	if (x->ns)
+		snprintf(buf, size, "{%s}%s", x->ns, x->local ? x->local : "");
+	else
+		snprintf(buf, size, "%s", x->local ? x->local : "");
+	return buf;
+}
+
+/* ---- shape level ---------------------------------------------------------------------------- */
+
+sd_xres
+sd_xml_shape(sd_arena *a, sd_xns_set *s, const sd_jnode *xml, const char **ns, uint32_t *nsi,
+			 sd_xml_name *root, sd_xbad *bad)
+{
+	const sd_jnode *v;
+	bool		has_ns;
+	sd_xres		r;
+
+	root->ns = root->local = NULL;
+	bad->index = -1;
+	if ((v = sd_jget(xml, "namespace")))
+	{
+		bad->member = "namespace";
+		if (strpbrk(v->str, "{}"))
+			return snprintf(bad->problem, sizeof(bad->problem),
+							"a namespace URI must not contain \"{\" or \"}\""), SD_XR_BAD;
+		if (strlen(v->str) != v->len)
+			return snprintf(bad->problem, sizeof(bad->problem),
+							"a namespace URI must not contain \\u0000"), SD_XR_BAD;
+		if (!sd_xns_intern(a, s, v->str, v->len, ns, nsi))
+			return SD_XR_NOMEM;
+	}
+	if ((v = sd_jget(xml, "root")))
+	{
+		bad->member = "root";
+		if ((r = parse_name(a, s, v->str, true, root, &has_ns, bad)) != SD_XR_OK)
+			return r;
+		if (!has_ns)
+			root->ns = *ns;
+	}
+	return SD_XR_OK;
+}
+
+/* ---- fields --------------------------------------------------------------------------------- */
+
+static bool
+scalar_kind(sd_kind k)
+{
+	return k != SD_K_ARRAY && k != SD_K_COMPOSITE;
+}
+
+sd_xres
+sd_xml_field(sd_arena *a, sd_xns_set *s, const char *ns, sd_field *f, const sd_type *coltype,
+			 const sd_jnode *fo, bool explicit_name, bool is_map, bool strict,
+			 const char **child_ns, uint32_t *child_nsi, sd_xbad *bad)
+{
+	const sd_jnode *v;
+	const sd_jnode *item = fo ? sd_jget(fo, "xml_item") : NULL;
+	sd_xml_name *steps;
+	bool		has_ns;
+	sd_xres		r;
+
+	bad->member = NULL;
+	bad->index = -1;
+	f->xml_kind = SD_XML_ELEMENT;
+	if (fo && (v = sd_jget(fo, "xml")))
+	{
+		bad->member = "xml";
+		f->xml_kind = strcmp(v->str, "attribute") == 0 ? SD_XML_ATTRIBUTE :
+			strcmp(v->str, "text") == 0 ? SD_XML_TEXT : SD_XML_ELEMENT;
+		if (f->xml_kind != SD_XML_ELEMENT && !scalar_kind(coltype->kind))
+			return snprintf(bad->problem, sizeof(bad->problem), "\"%s\" needs a scalar column, not %s",
+							v->str, coltype->name), SD_XR_BAD;
+		if (f->xml_kind == SD_XML_TEXT && sd_jget(fo, "path"))
+			return snprintf(bad->problem, sizeof(bad->problem), "\"text\" takes no \"path\": it is the "
+							"character data of the element itself"), SD_XR_BAD;
+		strict = true;
+	}
+	if (item)
+	{
+		bad->member = "xml_item";
+		if (coltype->kind != SD_K_ARRAY || is_map)
+			return snprintf(bad->problem, sizeof(bad->problem), "\"xml_item\" needs a list column (an "
+							"array), not %s%s", is_map ? "a map column " : "", coltype->name), SD_XR_BAD;
+		strict = true;
+	}
+	*child_ns = ns;
+	if (!sd_xns_intern(a, s, ns, ns ? strlen(ns) : 0, child_ns, child_nsi))
+		return SD_XR_NOMEM;
+	if (f->xml_kind == SD_XML_TEXT)
+		return SD_XR_OK;
+
+	/* the element (or attribute) and the elements of its path */
+	if (!(steps = sd_arena_alloc(a, sizeof(sd_xml_name) * (size_t) f->npath)))
+		return SD_XR_NOMEM;
+	/* a name without {uri} is in the namespace of the element holding it: the composite's for
+	 * the first step, the step before for the others; an attribute's is in none */
+	for (int i = 0; i < f->npath; i++)
+	{
+		bool		last = i == f->npath - 1;
+
+		bad->member = !explicit_name ? NULL : fo && sd_jget(fo, "path") ? "path" : "name";
+		bad->index = bad->member && strcmp(bad->member, "path") == 0 ? i : -1;
+		r = parse_name(a, s, f->path[i], explicit_name, &steps[i], &has_ns, bad);
+		if (r == SD_XR_NOMEM)
+			return r;
+		if (r == SD_XR_BAD)
+		{
+			if (strict && !explicit_name)
+			{
+				char		problem[SD_PROBLEM_MAX];
+
+				snprintf(problem, sizeof(problem), "column \"%s\" has no XML name: %s; give it a \"name\"",
+						 f->column, bad->problem);
+				snprintf(bad->problem, sizeof(bad->problem), "%s", problem);
+			}
+			if (strict || (explicit_name && f->path[i][0] == '{'))
+				return SD_XR_BAD;
+			/* a document name only JSON can have: the field is never found in XML */
+			return SD_XR_OK;
+		}
+		if (!has_ns)
+			steps[i].ns = last && f->xml_kind == SD_XML_ATTRIBUTE ? NULL : i ? steps[i - 1].ns : ns;
+	}
+	f->xml_path = steps;
+	f->xml = steps[f->npath - 1];
+	if (f->xml_kind == SD_XML_ELEMENT)
+		*child_ns = f->xml.ns;
+	if (item)
+	{
+		bad->member = "xml_item";
+		bad->index = -1;
+		if ((r = parse_name(a, s, item->str, true, &f->xml_item, &has_ns, bad)) != SD_XR_OK)
+			return r;
+		if (!has_ns)
+			f->xml_item.ns = f->xml.ns;
+		*child_ns = f->xml_item.ns;
+	}
+	if (!sd_xns_intern(a, s, *child_ns, *child_ns ? strlen(*child_ns) : 0, child_ns, child_nsi))
+		return SD_XR_NOMEM;
+	return SD_XR_OK;
+}
+
+/* ---- conflicts ------------------------------------------------------------------------------ */
+
+static bool
+same_name(const sd_xml_name *x, const sd_xml_name *y)
+{
+	if (strcmp(x->local, y->local) != 0)
+		return false;
+	if (!x->ns || !y->ns)
+		return x->ns == y->ns;
+	return x->ns == y->ns || strcmp(x->ns, y->ns) == 0;
+}
+
+int
+sd_xml_conflict(const sd_field *fs, int n, const bool *mapped, char *problem, size_t size)
+{
+	int			text = -1;
+	char		shown[SD_PROBLEM_MAX / 2];
+
+	for (int i = 0; i < n; i++)
+	{
+		const sd_field *f = &fs[i];
+
+		if (!mapped[i])
+			continue;
+		if (f->xml_kind == SD_XML_TEXT)
+		{
+			if (text >= 0)
+				return snprintf(problem, size, "the element's text is already mapped by column \"%s\"",
+								fs[text].column), i;
+			text = i;
+			continue;
+		}
+		if (!f->xml_path)
+			continue;
+		for (int j = 0; j < i; j++)
+		{
+			const sd_field *g = &fs[j];
+
+			if (!mapped[j] || !g->xml_path || g->xml_kind == SD_XML_TEXT)
+				continue;
+			for (int k = 0; k < f->npath && k < g->npath; k++)
+			{
+				bool		flast = k == f->npath - 1;
+				bool		glast = k == g->npath - 1;
+				bool		fattr = flast && f->xml_kind == SD_XML_ATTRIBUTE;
+				bool		gattr = glast && g->xml_kind == SD_XML_ATTRIBUTE;
+
+				if (fattr != gattr || !same_name(&f->xml_path[k], &g->xml_path[k]))
+					break;
+				sd_xml_clark(&f->xml_path[k], shown, sizeof(shown));
+				if (flast || glast)
+					return snprintf(problem, size, "XML %s \"%s\" is already mapped by column \"%s\"",
+									fattr ? "attribute" : "element", shown, g->column), i;
+				if (strcmp(f->path[k], g->path[k]) != 0)
+					return snprintf(problem, size, "XML element \"%s\" is written \"%s\" here and \"%s\" in "
+									"the path of column \"%s\": write it the same way", shown, f->path[k],
+									g->path[k], g->column), i;
+			}
+		}
+	}
+	return -1;
+}

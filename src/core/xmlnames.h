@@ -1,0 +1,66 @@
+/*
+ * xmlnames.h — the XML facts of a plan (DESIGN §3), resolved by the compiler so that an XML
+ * walker never interprets options: `{uri}local` names, NCName checks, the namespace in force
+ * (interned, so that it can be part of a shared node's key), each field's kind and names, and
+ * the check that no two fields of a composite map the same XML element or attribute.
+ * Core-internal (compile.c and describe.c); hosts read the results in serde_core.h.
+ */
+#ifndef SERDE_XMLNAMES_H
+#define SERDE_XMLNAMES_H
+
+#include "internal.h"
+
+/* Namespace URIs met while compiling one plan, each kept once: a namespace in force is one of
+ * these pointers, so equal pointers mean equal namespaces. */
+typedef struct sd_xns_set
+{
+	const char **v;
+	uint32_t	n;
+	uint32_t	cap;
+} sd_xns_set;
+
+/* The canonical copy (in arena) of the namespace uri[0..len); "" is no namespace (NULL, index 0).
+ * *index = 1 + its position.  False on OOM. */
+bool		sd_xns_intern(sd_arena *a, sd_xns_set *s, const char *uri, size_t len,
+						  const char **out, uint32_t *index);
+
+typedef enum sd_xres
+{
+	SD_XR_OK, SD_XR_BAD, SD_XR_NOMEM
+} sd_xres;
+
+/* Where a problem is, for the option path: member of the field's (or shape's xml) options, or
+ * NULL for the field itself; index >= 0 for an element of `path`. */
+typedef struct sd_xbad
+{
+	const char *member;
+	int			index;
+	char		problem[SD_PROBLEM_MAX];
+} sd_xbad;
+
+/* Shape level `xml` (already checked to be an object of strings): namespace (interned; absent:
+ * *ns unchanged, the inherited one) and root (local NULL: absent). */
+sd_xres		sd_xml_shape(sd_arena *a, sd_xns_set *s, const sd_jnode *xml, const char **ns,
+						 uint32_t *nsi, sd_xml_name *root, sd_xbad *bad);
+
+/* The XML facts of field f of a composite whose elements are in namespace ns (interned; NULL
+ * none): f->name/path are its document (JSON) names, explicit when the options gave them.
+ * fo: the field's options or NULL; is_map: a map column; strict: a name that is not an XML name
+ * is an error (else the field has no XML name and is never found in XML).  An explicit name
+ * beginning with "{" is always parsed as {uri}local.  *child_ns (interned) is the namespace in
+ * force below the field: that of its element (of its item for a wrapped list). */
+sd_xres		sd_xml_field(sd_arena *a, sd_xns_set *s, const char *ns, sd_field *f,
+						 const sd_type *coltype, const sd_jnode *fo, bool explicit_name,
+						 bool is_map, bool strict, const char **child_ns, uint32_t *child_nsi,
+						 sd_xbad *bad);
+
+/* No two of the fields fs[0..n) marked in mapped take the same XML element or attribute (or the
+ * element's text); a path step written in two ways that mean one element is an error too.
+ * Returns the index of the offending field (problem set), or -1. */
+int			sd_xml_conflict(const sd_field *fs, int n, const bool *mapped, char *problem,
+							size_t size);
+
+/* Writes "{uri}local" or "local" (Clark notation) into buf; returns buf. */
+const char *sd_xml_clark(const sd_xml_name *x, char *buf, size_t size);
+
+#endif							/* SERDE_XMLNAMES_H */

@@ -6,7 +6,9 @@
  *   - the shape's options as JSON text,
  *   - hooks: allocation that returns NULL on failure, and should_stop().
  * and gets back:
- *   - a compiled plan (sd_plan, an immutable tree of sd_node/sd_field), built once,
+ *   - a compiled plan (sd_plan, an immutable tree of sd_node/sd_field), built once; nothing
+ *     writes into it afterwards (per-document state lives in the decoder), so a plan may be
+ *     shared by several decoders, also in several threads, and its memory may be read-only,
  *   - for each document, a value tape (sd_val array) that mirrors the plan, or an sd_error.
  *
  * Lifetimes (explicit, yyjson/PCRE2 style):
@@ -473,11 +475,9 @@ struct sd_members
 	const sd_member *m;
 	uint32_t	mask;           /* table size - 1 */
 	const int16_t *table;       /* hash slot -> member index, -1 empty */
-	/* Key-order prediction, n + 1 entries, written while decoding: follow[0] = the member that
-	 * came first in the last object, follow[i + 1] = the member that followed member i (-1 none).
-	 * Only a hint: every prediction is verified against the key bytes before it is used, so a
-	 * stale or wrong entry costs a hash lookup, never a wrong field. */
-	int16_t    *follow;
+	/* Where this table's n + 1 slots of key-order prediction start in the decoder's per-plan
+	 * array (the JSON walker's; the plan itself is never written after compile). */
+	uint32_t	follow_at;
 };
 
 uint32_t	sd_hash_name(const char *s, size_t len);

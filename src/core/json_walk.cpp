@@ -1221,10 +1221,9 @@ decode_members(Walk &w, ond::object obj, const sd_node *n, const sd_members *ms,
 	int			prev = 0;		/* follow[] slot of the last mapped member: 0 = none yet */
 	const char *end = w.base + w.len;
 
-	/* the decoder's key-order prediction for ms (the plan is read-only), within its plan's */
-	if (ms->follow_at + (uint32_t) ms->n >= w.d->nfollow)
+	if (ms->follow_at + (uint32_t) ms->n >= w.d->nfollow)	/* a node of another plan */
 		return fail(w, SD_E_INTERNAL, obj_at, "member table of another plan");
-	int16_t    *follow = w.d->follow + ms->follow_at;
+	int16_t    *follow = w.d->follow + ms->follow_at;	/* the decoder's prediction (sd_follow) */
 
 	if (ms->n > 256)
 	{

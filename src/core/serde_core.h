@@ -327,8 +327,10 @@ sd_decoder *sd_decoder_create(const sd_hooks *hooks);
 void		sd_decoder_destroy(sd_decoder *d);
 
 /* Decodes one JSON document (any bytes: it is validated in full, RFC 8259) against `node` (the
- * plan root, or any node of it — e.g. a field's node to check a default).  On success returns
- * true and sets *root to the tape index of the root value. */
+ * plan root, or any node of it — e.g. a field's node to check a default; a composite node of
+ * another plan fails with SD_E_INTERNAL).  On success returns true and sets *root to the tape
+ * index of the root value.  The decoder keeps its member-order prediction for the last few
+ * plans it decoded with (keyed by a plan id that is never reused); the plan is only read. */
 bool		sd_decode_json(sd_decoder *d, const sd_plan *plan, const sd_node *node,
 						   const char *doc, size_t len, const sd_limits *limits,
 						   uint32_t *root, sd_error *err);

@@ -58,7 +58,7 @@ $(CORE_C:.c=.o) $(PG_C:.c=.o): $(wildcard src/core/*.h src/pg/*.h)
 
 # ---- core unit tests --------------------------------------------------------------------------
 UNIT_SRC = $(sort $(wildcard test/unit_*.c))
-UNIT_CC  = gcc -std=gnu11 -O1 -g $(WARN) -Isrc/core
+UNIT_CC  = gcc -std=gnu11 -O1 -g -pthread $(WARN) -Isrc/core
 unit: test/unit_runner
 	./test/unit_runner
 test/unit_runner: $(UNIT_SRC) $(CORE_C) $(KERNEL_O) test/unit.h

@@ -1,9 +1,10 @@
 /*
- * unit_lookup.c - tests of the JSON walker's member lookup: the key-order prediction that a plan
- * keeps between documents (sd_members.follow), the in-place key compare, and the hash lookup
- * it falls back to.  A wrong prediction must never map a key to the wrong column, so every
- * document is decoded twice — with one plan that has seen all the documents before it (in
- * other key orders), and with a freshly compiled plan — and the results (rows, errors, paths,
+ * unit_lookup.c - tests of the JSON walker's member lookup: the key-order prediction that a
+ * decoder keeps per plan between documents (sd_follow, at sd_members.follow_at), the in-place
+ * key compare, and the hash lookup it falls back to.  A wrong prediction must never map a key to
+ * the wrong column, so every document is decoded twice — with one plan that the decoder has seen
+ * all the documents before it with (in other key orders), and with a freshly compiled plan (a
+ * fresh prediction) — and the results (rows, errors, paths,
  * offsets; first-error and serde_errors modes) must be identical.  A few results are also
  * checked verbatim.
  *

@@ -33,7 +33,7 @@ const sd_type ut_color = {.kind = SD_K_ENUM, .name = "color", .max_chars = -1, .
 const sd_type ut_int4_array = {.kind = SD_K_ARRAY, .name = "integer[]", .max_chars = -1, .precision = -1, .scale = -1,
 .elem = &ut_int4};
 
-static const sd_type *made[64];
+static const sd_type *made[256];
 static int nmade;
 
 const sd_type *
@@ -77,8 +77,49 @@ lookup(const char *name)
 	for (int i = 0; i < nmade; i++)
 		if (strcmp(made[i]->name, name) == 0)
 			return made[i];
+
+	int			a,
+				b;
+	char		tail;
+
+	/* varchar(n), numeric(p,s): made on first use, found by their SQL names afterwards */
+	if (sscanf(name, "varchar(%d%c", &a, &tail) == 2 && tail == ')' && a > 0)
+	{
+		sd_type    *t = calloc(1, sizeof(sd_type));
+		char	   *sqlname = malloc(48);
+
+		snprintf(sqlname, 48, "character varying(%d)", a);
+		for (int i = 0; i < nmade; i++)
+			if (strcmp(made[i]->name, sqlname) == 0)
+				return free(t), free(sqlname), made[i];
+		*t = (sd_type) {.kind = SD_K_TEXT, .name = sqlname, .max_chars = a, .precision = -1, .scale = -1};
+		if (nmade < (int) (sizeof(made) / sizeof(made[0])))
+			made[nmade++] = t;
+		return t;
+	}
+	if (sscanf(name, "numeric(%d,%d%c", &a, &b, &tail) == 3 && tail == ')' && a > 0)
+	{
+		sd_type    *t = calloc(1, sizeof(sd_type));
+		char	   *sqlname = malloc(48);
+
+		snprintf(sqlname, 48, "numeric(%d,%d)", a, b);
+		for (int i = 0; i < nmade; i++)
+			if (strcmp(made[i]->name, sqlname) == 0)
+				return free(t), free(sqlname), made[i];
+		*t = (sd_type) {.kind = SD_K_NUMERIC, .name = sqlname, .max_chars = -1, .precision = (int16_t) a,
+		.scale = (int16_t) b};
+		if (nmade < (int) (sizeof(made) / sizeof(made[0])))
+			made[nmade++] = t;
+		return t;
+	}
 	fprintf(stderr, "unit_support: unknown type %s\n", name);
 	abort();
+}
+
+const sd_type *
+ut_type(const char *name)
+{
+	return lookup(name);
 }
 
 const sd_type *
@@ -100,6 +141,14 @@ ut_composite(const char *name, const char *cols)
 			colon[1] = '\0';
 			c[n].type = &ut_numeric_5_2;
 		}
+		else if (colon && strncmp(colon + 1, "numeric(", 8) == 0 && !strchr(colon, ')'))
+		{
+			char		glued[64];
+			const char *scale = strtok_r(NULL, ",", &save);
+
+			snprintf(glued, sizeof(glued), "%s,%s", colon + 1, scale ? scale : "");
+			c[n].type = lookup(glued);
+		}
 		*colon = '\0';
 		c[n].name = strdup(tok);
 		if (!c[n].type)
@@ -113,6 +162,25 @@ ut_composite(const char *name, const char *cols)
 	t->ncols = n;
 	t->cols = c;
 	free(spec);
+	if (nmade < (int) (sizeof(made) / sizeof(made[0])))
+		made[nmade++] = t;
+	return t;
+}
+
+const sd_type *
+ut_enum(const char *name, const char *labels)
+{
+	sd_type    *t = calloc(1, sizeof(sd_type));
+	const char **l = calloc(256, sizeof(char *));
+	char	   *spec = strdup(labels);
+	int			n = 0;
+
+	for (char *save = NULL, *tok = strtok_r(spec, ",", &save); tok && n < 256;
+		 tok = strtok_r(NULL, ",", &save))
+		l[n++] = strdup(tok);
+	free(spec);
+	*t = (sd_type) {.kind = SD_K_ENUM, .name = strdup(name), .max_chars = -1, .precision = -1,
+	.scale = -1, .nlabels = n, .labels = l};
 	if (nmade < (int) (sizeof(made) / sizeof(made[0])))
 		made[nmade++] = t;
 	return t;

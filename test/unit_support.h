@@ -13,16 +13,22 @@ extern const sd_type ut_text, ut_int2, ut_int4, ut_int8, ut_float4, ut_float8, u
 
 /* A composite type from "name:type,name:type" with types from the list above by SQL-ish name
  * (text,int2,int4,int8,float4,float8,numeric,numeric(5,2),bool,timestamptz,timestamp,date,
- * time,uuid,bytea,json,jsonb,varchar(3),color,int4[],inet) or a previously made composite
- * (by its name).  Types are leaked on purpose (tests). */
+ * time,uuid,bytea,json,jsonb,varchar(3),color,int4[],inet), any varchar(n) or numeric(p,s), a
+ * previously made composite or enum (by its name), and any of these followed by [].  Types are
+ * leaked on purpose (tests). */
 const sd_type *ut_composite(const char *name, const char *cols);
+/* A type by its name in that language (aborts when there is none). */
+const sd_type *ut_type(const char *name);
+/* An enum type from "label,label" (labels in sort order, without commas). */
+const sd_type *ut_enum(const char *name, const char *labels);
 const sd_type *ut_array_of(const sd_type *elem);
 
 /* Compiles + decodes; returns the rendering of the result or "ERROR <sqlstate> <path>: <problem>
  * @<offset>". The returned buffer is static (overwritten by the next call). */
 const char *ut_decode(const sd_type *t, const char *options, const char *doc);
-/* Decodes with a plan compiled by the caller (sd_compile "T"), so that state the plan keeps
- * between documents (the member-order prediction) carries over; rendering as ut_decode. */
+/* Decodes with a plan compiled by the caller (sd_compile "T") on the helpers' one decoder, so
+ * that the state the decoder keeps for that plan between documents (the member-order
+ * prediction) carries over; rendering as ut_decode. */
 const char *ut_decode_with(const sd_plan *plan, const char *doc);
 /* The same in serde_errors mode: every error, joined with " | " ("ok" when valid). */
 const char *ut_check_with(const sd_plan *plan, const char *doc);

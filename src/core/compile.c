@@ -57,6 +57,9 @@ typedef struct cctx
 	size_t		max_bytes;      /* bound on the plan's arena */
 	uint32_t	ticks;
 	sd_xns_set	xns;            /* XML namespaces of the plan, each once */
+	int16_t    *follow;         /* the plan's follow_init being built (hook-allocated) */
+	uint32_t	nfollow;
+	uint32_t	follow_cap;
 } cctx;
 
 /* ---- small helpers ------------------------------------------------------------------------ */
@@ -264,10 +267,17 @@ mb_freeze(cctx *c, const mbuild *b, const sd_node *node)
 	while (size < (uint32_t) b->n * 2)
 		size *= 2;
 	int16_t    *table = sd_arena_alloc(c->a, sizeof(int16_t) * size);
-	int16_t    *follow = sd_arena_alloc(c->a, sizeof(int16_t) * (size_t) (b->n + 1));
+	uint32_t	at = c->nfollow;
 
-	if (!ms || !m || !table || !follow)
+	/* this table's slice of the key-order prediction, initially the members' own order */
+	if (!ms || !m || !table || at > UINT32_MAX - (uint32_t) b->n - 1 ||
+		!sd_grow(&c->a->hooks, (void **) &c->follow, &c->follow_cap, at + (uint32_t) b->n + 1,
+				 sizeof(int16_t)))
 		return NULL;
+	c->nfollow = at + (uint32_t) b->n + 1;
+	for (int i = 0; i < b->n; i++)
+		c->follow[at + (uint32_t) i] = (int16_t) i;
+	c->follow[at + (uint32_t) b->n] = -1;
 	memset(table, 0xff, sizeof(int16_t) * size);
 	for (int i = 0; i < b->n; i++)
 	{
@@ -292,11 +302,9 @@ mb_freeze(cctx *c, const mbuild *b, const sd_node *node)
 		while (table[slot] >= 0)
 			slot = (slot + 1) & (size - 1);
 		table[slot] = (int16_t) i;
-		follow[i] = (int16_t) i;	/* until documents tell otherwise: the members' own order */
 	}
-	follow[b->n] = -1;
 	ms->n = b->n;
-	ms->follow = follow;
+	ms->follow_at = at;
 	ms->m = m;
 	ms->mask = size - 1;
 	ms->table = table;
@@ -1132,6 +1140,10 @@ build_composite(cctx *c, sd_node *node, const sd_type *t, const policy *inherite
 
 /* ---- public API --------------------------------------------------------------------------- */
 
+/* Plan uids: process-wide, never reused (a plan freed and another allocated at its address get
+ * different ones), so per-plan state kept outside the plan cannot outlive its plan. */
+static uint64_t plan_uids;
+
 sd_plan *
 sd_compile(const char *shape_name, const char *options_json, size_t options_len,
 		   const sd_type *target, const sd_hooks *hooks, const sd_resolver *resolver,
@@ -1256,6 +1268,21 @@ sd_compile_ex(const char *shape_name, const char *options_json, size_t options_l
 			goto fail;
 	}
 	plan->root = root;
+	/* decoders keep their key-order prediction per plan, keyed by uid, starting from this copy */
+	plan->uid = __atomic_add_fetch(&plan_uids, 1, __ATOMIC_RELAXED);
+	plan->nfollow = c.nfollow;
+	if (c.nfollow)
+	{
+		int16_t    *init = sd_arena_alloc(&arena, sizeof(int16_t) * c.nfollow);
+
+		if (!init)
+		{
+			oom(&c);
+			goto fail;
+		}
+		memcpy(init, c.follow, sizeof(int16_t) * c.nfollow);
+		plan->follow_init = init;
+	}
 
 	/* defaults: every one must decode into its column */
 	if (c.ndefaults)
@@ -1307,6 +1334,7 @@ sd_compile_ex(const char *shape_name, const char *options_json, size_t options_l
 		sd_decoder_destroy(c.checker);
 	}
 	sd_node_memo_free(&c.nodes);
+	sd_hook_free(&arena.hooks, c.follow);
 	plan->arena = arena;
 	return plan;
 
@@ -1314,6 +1342,7 @@ fail:
 	if (err->code == SD_OK)
 		sd_error_set(err, SD_E_INTERNAL, -1, "shape compilation failed");
 	sd_node_memo_free(&c.nodes);
+	sd_hook_free(&arena.hooks, c.follow);
 	sd_arena_free(&arena);
 	return NULL;
 }

@@ -115,6 +115,57 @@ sd_decoder_create(const sd_hooks *hooks)
 
 static void each_reset(sd_decoder *d);
 
+/*
+ * Binds the decoder's key-order prediction for plan (d->follow, the walkers' per-plan state: the
+ * plan itself is read-only).  The last few plans keep theirs, keyed by the plan's uid, so that a
+ * statement alternating plans on one decoder keeps predicting well; a new plan takes the least
+ * recently bound entry and starts from the plan's follow_init.  False on OOM.
+ */
+static bool
+bind_plan(sd_decoder *d, const sd_plan *plan, sd_error *err)
+{
+	sd_follow  *f = &d->follows[0];
+
+	if (d->follow_uid == plan->uid)
+		return true;
+	for (int i = 0; i < SD_FOLLOW_PLANS; i++)
+	{
+		if (d->follows[i].uid == plan->uid)
+		{
+			f = &d->follows[i];
+			break;
+		}
+		if (d->follows[i].used < f->used)
+			f = &d->follows[i];
+	}
+	if (f->uid != plan->uid)
+	{
+		f->uid = 0;
+		if (!sd_grow(&d->hooks, (void **) &f->tab, &f->cap, plan->nfollow, sizeof(int16_t)))
+			return sd_error_set(err, SD_E_NOMEM, -1, "out of memory");
+		if (plan->nfollow)
+			memcpy(f->tab, plan->follow_init, sizeof(int16_t) * plan->nfollow);
+		f->uid = plan->uid;
+		f->n = plan->nfollow;
+	}
+	f->used = ++d->follow_tick;
+	d->follow = f->tab;
+	d->nfollow = f->n;
+	d->follow_uid = f->uid;
+	return true;
+}
+
+static void
+release_follows(sd_decoder *d)
+{
+	for (int i = 0; i < SD_FOLLOW_PLANS; i++)
+		sd_hook_free(&d->hooks, d->follows[i].tab);
+	memset(d->follows, 0, sizeof(d->follows));
+	d->follow = NULL;
+	d->nfollow = 0;
+	d->follow_uid = 0;
+}
+
 static void
 release_buffers(sd_decoder *d)
 {
@@ -143,6 +194,7 @@ release_buffers(sd_decoder *d)
 	sd_hook_free(&d->hooks, d->found);
 	d->found = NULL;
 	d->found_cap = 0;
+	release_follows(d);
 	sd_arena_free(&d->arena);
 }
 
@@ -167,13 +219,23 @@ sd_decoder_events(const sd_decoder *d)
 	return d->jev;
 }
 
+static size_t
+follow_bytes(const sd_decoder *d)
+{
+	size_t		n = 0;
+
+	for (int i = 0; i < SD_FOLLOW_PLANS; i++)
+		n += (size_t) d->follows[i].cap * sizeof(int16_t);
+	return n;
+}
+
 size_t
 sd_decoder_bytes(const sd_decoder *d)
 {
 	return d->padded_cap + (size_t) d->tape_cap * sizeof(sd_val) +
 		(size_t) d->stack_cap * sizeof(sd_val) + (size_t) d->path_cap * sizeof(sd_pathent) +
 		(size_t) d->pairs_cap * sizeof(sd_pair) + (size_t) d->jev_cap * sizeof(sd_jev) +
-		(size_t) d->found_cap * sizeof(sd_found) + d->arena.bytes +
+		(size_t) d->found_cap * sizeof(sd_found) + d->arena.bytes + follow_bytes(d) +
 		(d->parser ? d->kernel->parser_bytes(d->parser) : 0);
 }
 
@@ -236,7 +298,7 @@ sd_decode_json(sd_decoder *d, const sd_plan *plan, const sd_node *node, const ch
 	sd_limits	lim;
 
 	each_reset(d);
-	if (!prepare(d, doc, len, limits, &lim, err))
+	if (!prepare(d, doc, len, limits, &lim, err) || !bind_plan(d, plan, err))
 		return false;
 	return d->kernel->decode(d, plan, node ? node : sd_plan_root(plan), d->padded, len,
 							 d->padded_cap, &lim, NULL, root, err);
@@ -298,7 +360,7 @@ sd_check_json_found(sd_decoder *d, const sd_plan *plan, const sd_node *node, con
 
 	*root = UINT32_MAX;
 	each_reset(d);
-	if (!prepare(d, doc, len, limits, &lim, &err) ||
+	if (!prepare(d, doc, len, limits, &lim, &err) || !bind_plan(d, plan, &err) ||
 		!d->kernel->decode(d, plan, node ? node : sd_plan_root(plan), d->padded, len,
 						   d->padded_cap, &lim, &col, root, &err) ||
 		col.oom)
@@ -397,6 +459,8 @@ sd_each_begin(sd_decoder *d, const sd_plan *plan, const sd_node *node, const cha
 		i++;
 	if (!node)
 		node = sd_plan_root(plan);
+	if (!bind_plan(d, plan, err))
+		return false;
 	if (i < len && doc[i] == '[')
 	{
 		/* a JSON array: one padded copy, elements decoded one per sd_each_next */
@@ -442,6 +506,11 @@ sd_each_next(sd_decoder *d, uint32_t *root, sd_error *err)
 	sd_error_clear(err);
 	if (!d->each_plan)
 		return 0;
+	if (!bind_plan(d, d->each_plan, err))
+	{
+		each_reset(d);
+		return -1;
+	}
 	if (d->each_state)
 	{
 		int			r = d->kernel->each_step(d, d->each_state, root, err);

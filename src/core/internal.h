@@ -45,7 +45,9 @@ size_t		sd_utf8_seq(const unsigned char *s, size_t avail);
  * SD_E_NOMEM) with the exact offset of the first error. */
 bool		sd_json_validate(const sd_hooks *hooks, const char *text, size_t len, sd_error *err);
 
-/* ---- a compiled plan: its arena owns every node (compile.c builds it, describe.c reads it) --- */
+/* ---- a compiled plan: its arena owns every node (compile.c builds it, describe.c reads it) ---
+ * Nothing writes into a plan after sd_compile returned it: state that changes while decoding
+ * lives in the decoder (sd_follow below), so one plan can serve several decoders and threads. */
 struct sd_plan
 {
 	sd_arena	arena;
@@ -53,6 +55,9 @@ struct sd_plan
 	const sd_node *root;
 	int			ndefaults;
 	const sd_field **defaults;
+	uint64_t	uid;            /* process-unique, never reused: keys a decoder's per-plan state */
+	uint32_t	nfollow;        /* key-order prediction slots: the sum of every table's n + 1 */
+	const int16_t *follow_init; /* their initial values: each table's members in their own order */
 };
 
 /* ---- plan nodes already built (plan_memo.c): the compiler shares a node reached again with
@@ -82,6 +87,22 @@ void		sd_node_memo_free(sd_node_memo *m);
 /* ---- decoder state ------------------------------------------------------------------------ */
 typedef struct sd_kernel sd_kernel;
 
+/* A decoder's key-order prediction for one plan (sd_members.follow_at indexes it): follow[at] =
+ * the member that came first in the table's last object, follow[at + i + 1] = the member that
+ * followed member i (-1 none).  Only a hint: every prediction is verified against the key bytes
+ * before it is used, so a stale or wrong entry costs a hash lookup, never a wrong field. */
+typedef struct sd_follow
+{
+	uint64_t	uid;            /* the plan's uid, 0 = unused */
+	uint64_t	used;           /* d->follow_tick when last bound (least recently used goes) */
+	int16_t    *tab;            /* nfollow entries (hook-allocated, cap of them) */
+	uint32_t	n;
+	uint32_t	cap;
+} sd_follow;
+
+#define SD_FOLLOW_PLANS 4       /* plans whose prediction a decoder keeps (a statement may
+								 * alternate a few on one decoder) */
+
 struct sd_decoder
 {
 	sd_hooks	hooks;
@@ -107,6 +128,11 @@ struct sd_decoder
 	uint32_t	jev_len;
 	uint32_t	jev_cap;
 	uint32_t	offset_bias;    /* added to every offset (NDJSON: the line's start) */
+	int16_t    *follow;         /* the bound plan's prediction (walkers read it), nfollow long */
+	uint32_t	nfollow;
+	uint64_t	follow_uid;     /* the bound plan's uid, 0 = none */
+	uint64_t	follow_tick;
+	sd_follow	follows[SD_FOLLOW_PLANS];
 	/* sd_each_* state */
 	const sd_plan *each_plan;
 	const sd_node *each_node;

@@ -1221,6 +1221,10 @@ decode_members(Walk &w, ond::object obj, const sd_node *n, const sd_members *ms,
 	int			prev = 0;		/* follow[] slot of the last mapped member: 0 = none yet */
 	const char *end = w.base + w.len;
 
+	if (ms->follow_at + (uint32_t) ms->n >= w.d->nfollow)	/* a node of another plan */
+		return fail(w, SD_E_INTERNAL, obj_at, "member table of another plan");
+	int16_t    *follow = w.d->follow + ms->follow_at;	/* the decoder's prediction (sd_follow) */
+
 	if (ms->n > 256)
 	{
 		seen = (uint64_t *) sd_arena_alloc(&w.d->arena, sizeof(uint64_t) * (size_t) ((ms->n + 63) / 64));
@@ -1239,7 +1243,7 @@ decode_members(Walk &w, ond::object obj, const sd_node *n, const sd_members *ms,
 		ond::field &f = field_of(fr);
 		const char *key_at;
 		ond::value &v = f.value();
-		int			mi = ms->follow[prev];
+		int			mi = follow[prev];
 		const char *raw = f.key().raw();
 
 		/* the member that followed the previous one last time, compared in place */
@@ -1262,7 +1266,7 @@ decode_members(Walk &w, ond::object obj, const sd_node *n, const sd_members *ms,
 
 				mi = find_member(ms, key.data(), key.size(), h);
 				if (mi >= 0)
-					ms->follow[prev] = (int16_t) mi;
+					follow[prev] = (int16_t) mi;
 			}
 		}
 		if (mi < 0)

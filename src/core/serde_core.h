@@ -6,7 +6,9 @@
  *   - the shape's options as JSON text,
  *   - hooks: allocation that returns NULL on failure, and should_stop().
  * and gets back:
- *   - a compiled plan (sd_plan, an immutable tree of sd_node/sd_field), built once,
+ *   - a compiled plan (sd_plan, an immutable tree of sd_node/sd_field), built once; nothing
+ *     writes into it afterwards (per-document state lives in the decoder), so a plan may be
+ *     shared by several decoders, also in several threads, and its memory may be read-only,
  *   - for each document, a value tape (sd_val array) that mirrors the plan, or an sd_error.
  *
  * Lifetimes (explicit, yyjson/PCRE2 style):
@@ -355,8 +357,10 @@ sd_decoder *sd_decoder_create(const sd_hooks *hooks);
 void		sd_decoder_destroy(sd_decoder *d);
 
 /* Decodes one JSON document (any bytes: it is validated in full, RFC 8259) against `node` (the
- * plan root, or any node of it — e.g. a field's node to check a default).  On success returns
- * true and sets *root to the tape index of the root value. */
+ * plan root, or any node of it — e.g. a field's node to check a default; a composite node of
+ * another plan fails with SD_E_INTERNAL).  On success returns true and sets *root to the tape
+ * index of the root value.  The decoder keeps its member-order prediction for the last few
+ * plans it decoded with (keyed by a plan id that is never reused); the plan is only read. */
 bool		sd_decode_json(sd_decoder *d, const sd_plan *plan, const sd_node *node,
 						   const char *doc, size_t len, const sd_limits *limits,
 						   uint32_t *root, sd_error *err);
@@ -503,11 +507,9 @@ struct sd_members
 	const sd_member *m;
 	uint32_t	mask;           /* table size - 1 */
 	const int16_t *table;       /* hash slot -> member index, -1 empty */
-	/* Key-order prediction, n + 1 entries, written while decoding: follow[0] = the member that
-	 * came first in the last object, follow[i + 1] = the member that followed member i (-1 none).
-	 * Only a hint: every prediction is verified against the key bytes before it is used, so a
-	 * stale or wrong entry costs a hash lookup, never a wrong field. */
-	int16_t    *follow;
+	/* Where this table's n + 1 slots of key-order prediction start in the decoder's per-plan
+	 * array (the JSON walker's; the plan itself is never written after compile). */
+	uint32_t	follow_at;
 };
 
 uint32_t	sd_hash_name(const char *s, size_t len);

@@ -111,6 +111,9 @@ def warm_latency(lat, stat=None):
     other jobs on a shared machine — the time a statement takes when it is not interrupted) or
     the median (BENCH_STAT=median)."""
     xs = sorted(lat[1:] if len(lat) > 1 else lat)
+    if not xs:
+        # every line logged 0 µs (dropped above): a statement faster than pgbench's clock
+        return 1
     if (stat or STAT) == "median":
         return statistics.median(xs)
     return xs[(len(xs) - 1) // 4]

@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- the escaper ------------------------------------------------------------------------- */
@@ -289,12 +290,13 @@ sd_format_base64(char *out, const uint8_t *bytes, size_t n)
 	return o;
 }
 
-/* "%.*g" in the C locale: whatever the process locale writes for the decimal point becomes '.' */
+/* "%.*e" / "%.*g" in the C locale: whatever the process locale writes for the decimal point
+ * becomes '.' */
 static size_t
-g_format(char *out, double v, int prec)
+c_format(char *out, double v, int prec, bool sci)
 {
 	char		tmp[64];
-	int			r = snprintf(tmp, sizeof(tmp), "%.*g", prec, v);
+	int			r = snprintf(tmp, sizeof(tmp), sci ? "%.*e" : "%.*g", prec, v);
 	size_t		o = 0;
 
 	if (r < 0 || r >= (int) sizeof(tmp))
@@ -318,27 +320,45 @@ g_format(char *out, double v, int prec)
 	return o;
 }
 
+/*
+ * The fewest significant digits p that read back to v (exactly, through the core's correctly
+ * rounded parser), written as PostgreSQL's float8out/float4out write them: plain notation for
+ * decimal exponents -4 .. 14 (float4: .. 5), else d.ddde+XX.  Plain notation with more digits
+ * than p only adds zeros before the decimal point: such a value is an integer below 10^15
+ * (10^6), exactly representable, so it is that integer.
+ */
 size_t
 sd_format_float(char *out, double v, bool as_float4)
 {
 	int			maxp = as_float4 ? 9 : 17;
+	int			plain_max = as_float4 ? 6 : 15;
+	size_t		n = 0;
+	int			p;
 
 	if (!isfinite(v))
 	{
 		memcpy(out, "null", 5);
 		return 4;
 	}
-	for (int p = 1; p <= maxp; p++)
+	for (p = 1; p <= maxp; p++)
 	{
 		char		problem[SD_PROBLEM_MAX];
 		double		back;
-		size_t		n = g_format(out, v, p);
 
+		n = c_format(out, v, p - 1, true);
 		if (n && sd_parse_float(out, n, as_float4, &back, problem) == SD_OK &&
-			(back == v && signbit(back) == signbit(v)))
-			return n;
+			back == v && signbit(back) == signbit(v))
+			break;
 	}
-	return g_format(out, v, maxp);
+	if (p > maxp)
+		p = maxp;
+
+	const char *e = strchr(out, 'e');
+	int			exp10 = e ? atoi(e + 1) : 0;
+
+	if (exp10 >= -4 && exp10 < plain_max)
+		n = c_format(out, v, p > exp10 + 1 ? p : exp10 + 1, false);
+	return n;
 }
 
 /* ---- the canonical JSON writer ----------------------------------------------------------- */

@@ -526,9 +526,11 @@ void		sd_buf_free(sd_buf *b);
  * date: days since 1970-01-01 -> "2024-01-02", out >= SD_FMT_TIMESTAMP_MAX;
  * time: microseconds since midnight -> "03:04:05" / "03:04:05.123456" (24:00:00 allowed);
  * uuid: 16 bytes -> 36 lower-case characters 8-4-4-4-12, out >= 37;
- * float: the shortest "%.<p>g" (p = 1..17, 1..9 for float4) that reads back to the same value
- *   (exactly, through the core's own correctly rounded parser), so a valid JSON number
- *   ("0.1", "1e+20", "-0"); "null" for NaN and infinities (never decoded from JSON), out >= 32;
+ * float: the fewest significant digits (1..17, float4 1..9) that read back to the same value
+ *   (exactly, through the core's own correctly rounded parser), in PostgreSQL's float8out
+ *   notation: plain for decimal exponents -4..14 (float4 -4..5), else "1e+20", "1.5e-07";
+ *   a valid JSON number ("0.1", "100", "-0"); "null" for NaN and infinities (never decoded
+ *   from JSON), out >= 32;
  * base64: RFC 4648 standard alphabet with padding, out >= sd_base64_len(n) + 1. */
 #define SD_FMT_TIMESTAMP_MAX 48
 size_t		sd_format_timestamp(char *out, int64_t us, bool utc);

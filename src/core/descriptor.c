@@ -130,7 +130,15 @@ dfail(dctx *c, const dshape *s, const char *local, const char *fmt,...)
 		return sd_error_set(c->err, SD_E_OPTIONS, -1, "%s", problem);
 	}
 	snprintf(c->err->path, sizeof(c->err->path), "%s", s->where_path);
-	return sd_error_set(c->err, SD_E_OPTIONS, -1, "%s%s: %s", s->where_prefix, local, problem);
+	if (strlen(s->where_prefix) + strlen(local) + strlen(problem) + 3 <= SD_PROBLEM_MAX)
+		return sd_error_set(c->err, SD_E_OPTIONS, -1, "%s%s: %s", s->where_prefix, local, problem);
+
+	/* references nested too deep to name them all: the first, "...", and this shape */
+	const char *first_end = strstr(s->where_prefix, ": ");
+	int			first = first_end ? (int) (first_end - s->where_prefix) : 0;
+
+	return sd_error_set(c->err, SD_E_OPTIONS, -1, "%.*s: ...: in shape \"%s\" at %s: %s", first,
+						s->where_prefix, s->name, local, problem);
 }
 
 static const char *
@@ -555,7 +563,7 @@ build_field(dctx *c, int si, const sd_jnode *fields, int i, sd_column *col, sd_b
 					 jkind_name(fo->kind));
 	if (!(tv = sd_jget(fo, "type")))
 		return dfail(c, &c->d->shapes[si], path_join(c, base, "type"),
-					 "missing \"type\": every field of a descriptor has one (%s)", type_list);
+					 "missing \"type\": every field of a descriptor has one (one of %s)", type_list);
 	if (sd_jget(fo, "map"))
 		return dfail(c, &c->d->shapes[si], path_join(c, base, "map"),
 					 "option \"map\" is implied by \"type\": {\"map\": T} and cannot be given");
@@ -605,7 +613,7 @@ build_field(dctx *c, int si, const sd_jnode *fields, int i, sd_column *col, sd_b
 	}
 	if (r.target >= 0 && !add_ref(c, &c->d->shapes[si], r.target, r.ref_path))
 		return sd_buf_free(&fb), false;
-	if (n)
+	if (n && !fb.failed)
 	{
 		if ((*nfields)++)
 			sd_buf_put(b, ", ", 2);
@@ -879,7 +887,10 @@ remap_error(const sd_descriptor *d, sd_error *err)
 	const char *p = err->problem;
 	const dshape *cur = &d->shapes[0];
 
-	snprintf(err->path, sizeof(err->path), "%s", remap_path(cur, err->path));
+	const char *rp = remap_path(cur, err->path);
+
+	if (rp != err->path)
+		snprintf(err->path, sizeof(err->path), "%s", rp);
 	out[0] = '\0';
 	while (strncmp(p, "in shape \"", 10) == 0)
 	{

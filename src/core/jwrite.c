@@ -103,7 +103,8 @@ sd_buf_put(sd_buf *b, const char *s, size_t n)
 {
 	if (!buf_reserve(b, n))
 		return false;
-	memcpy(b->s + b->len, s, n);
+	if (n)
+		memcpy(b->s + b->len, s, n);
 	b->len += n;
 	b->s[b->len] = '\0';
 	return true;
@@ -401,6 +402,43 @@ is_ws(char ch)
 	return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r';
 }
 
+/* A validated JSON text without the whitespace between its tokens (strings, escapes and
+ * numbers as written). */
+static bool
+put_json_text(wctx *c, const char *s, size_t len)
+{
+	char	   *o;
+	size_t		n = 0;
+
+	if (!buf_reserve(c->out, len))
+		return false;
+	o = c->out->s + c->out->len;
+	for (size_t i = 0; i < len; i++)
+	{
+		char		ch = s[i];
+
+		if (is_ws(ch))
+			continue;
+		o[n++] = ch;
+		if (ch != '"')
+			continue;
+		/* a string: copied up to its closing quote */
+		for (i++; i < len && s[i] != '"'; i++)
+		{
+			o[n++] = s[i];
+			if (s[i] == '\\' && i + 1 < len)
+				o[n++] = s[++i];
+		}
+		if (i < len)
+			o[n++] = '"';
+	}
+	if (n == 0)
+		return put(c, "null", 4);	/* cannot happen: the text is a JSON value */
+	c->out->len += n;
+	c->out->s[c->out->len] = '\0';
+	return true;
+}
+
 static bool write_value(wctx *c, const sd_node *n, const sd_val *tape, uint32_t i);
 
 static bool
@@ -509,16 +547,7 @@ write_value(wctx *c, const sd_node *n, const sd_val *tape, uint32_t i)
 				return sd_buf_string(c->out, t->labels[v->u.i], strlen(t->labels[v->u.i]));
 			}
 		case SD_V_JSON:
-			{
-				const char *s = v->u.s;
-				size_t		l = v->len;
-
-				while (l && is_ws(*s))
-					s++, l--;
-				while (l && is_ws(s[l - 1]))
-					l--;
-				return l ? put(c, s, l) : put(c, "null", 4);
-			}
+			return put_json_text(c, v->u.s, v->len);
 		case SD_V_ARRAY:
 			return write_array(c, n, tape, v);
 		case SD_V_ROW:

@@ -545,7 +545,8 @@ size_t		sd_format_base64(char *out, const uint8_t *bytes, size_t n);
  * column name in column order; integers as numbers; numerics as the literal as validated;
  * floats as sd_format_float; booleans; text, enums (the label), uuid (lower case), bytea
  * (base64), dates, times and timestamps (RFC 3339 UTC, "Z"; a timestamp without time zone
- * has no "Z") as strings; json values as their text without surrounding whitespace; arrays as
+ * has no "Z") as strings; json values as their text without the whitespace between tokens
+ * (strings, escapes, numbers and member order as written, duplicates kept); arrays as
  * arrays; maps (`map: true`) as objects key -> value in document order; SD_V_NULL (null,
  * missing optional, skipped, unselected variant) as null; `extra` as its object; a missing
  * member with a default as the default's canonical JSON.  No whitespace between tokens.

@@ -118,6 +118,8 @@ test_escape(void)
 	CHECK(sd_json_escape(out, 1, "\"", 1, &used) == 0 && used == 0);
 	/* a sequence cut short by the end of the input: copied byte by byte, nothing lost */
 	CHECK(sd_json_escape(out, sizeof(out), "x\xe2\x82", 3, &used) == 3 && used == 3);
+	/* not UTF-8: a quote or control byte after a lead byte is still escaped */
+	CHECK_STR(esc("\xc3\"\xe2\n", 4), "\xc3\\\"\xe2\\u000a");
 	/* the quoted form */
 	{
 		sd_buf		b;

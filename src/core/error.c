@@ -159,8 +159,16 @@ sd_path_member(char *path, const char *name, size_t len)
 		size_t		i;
 
 		buf[n++] = '"';
-		/* whole characters only, so that the path stays valid UTF-8 */
+		/* whole characters only, so that the path stays valid UTF-8; an ASCII character (or
+		 * its escape) that begins before the limit is still written */
 		n += sd_json_escape(buf + n, sizeof(buf) - 15, name, len, &i);
+		if (i < len && (unsigned char) name[i] < 0x80 && n < sizeof(buf) - 12)
+		{
+			size_t		one;
+
+			n += sd_json_escape(buf + n, 6, name + i, 1, &one);
+			i += one;
+		}
 		buf[n++] = '"';
 		if (i < len)
 		{

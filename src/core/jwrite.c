@@ -52,6 +52,9 @@ sd_json_escape(char *out, size_t cap, const char *s, size_t len, size_t *consume
 
 			if (i + clen > len)
 				clen = 1;		/* cut short by the end of s: byte by byte */
+			for (size_t k = 1; k < clen; k++)
+				if ((u[i + k] & 0xC0) != 0x80)
+					clen = 1;	/* not UTF-8: a quote or control byte is never swallowed */
 			if (o + clen > cap)
 				break;
 			memcpy(out + o, s + i, clen);

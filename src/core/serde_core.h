@@ -496,8 +496,8 @@ void		sd_variant_list(const sd_node *n, char *buf, size_t size);
  * backslash, the control characters U+0000..U+001F become \u00xx (lower-case hex, also for
  * \n and \t); everything else -- DEL, non-ASCII UTF-8, U+2028/U+2029 -- is copied unchanged.
  * Writes at most cap bytes and whole characters only (an escape, or a UTF-8 sequence as long
- * as its lead byte says, is written whole or not at all; a sequence cut short by the end of s
- * is copied byte by byte).  Returns the bytes written; *consumed (may be NULL) gets the bytes
+ * as its lead byte says, is written whole or not at all; bytes that do not form such a
+ * sequence are taken one by one, so a quote or control byte is always escaped).  Returns the bytes written; *consumed (may be NULL) gets the bytes
  * of s they stand for.  cap >= 6 * len always suffices. */
 size_t		sd_json_escape(char *out, size_t cap, const char *s, size_t len, size_t *consumed);
 

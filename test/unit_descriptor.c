@@ -526,6 +526,8 @@ test_references(void)
 				  "ERROR 22023 $.fields.n.type.shape: in shape \"S0\" at $.fields.n.type.shape: ...: in shape \"S30\" at "
 				  "$.fields.n.type.shape: too many shapes: a descriptor may refer to at most 31 shapes, directly and indirectly");
 		CHECK_STR(build("{\"fields\": {\"n\": {\"type\": {\"shape\": \"S20\"}}}}", entries, true), "ok");
+		/* the most a descriptor may have: the shape and 31 more, nested 31 deep */
+		CHECK_STR(build("{\"fields\": {\"n\": {\"type\": {\"shape\": \"S10\"}}}}", entries, true), "ok");
 	}
 }
 

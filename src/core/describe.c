@@ -49,22 +49,13 @@ sb_put(sbuf *b, const char *s, size_t n)
 static void
 sb_str(sbuf *b, const char *s)
 {
-	sb_put(b, "\"", 1);
-	for (; *s; s++)
-	{
-		char		esc[8];
+	size_t		len = strlen(s),
+				used;
+	char		esc[256];
 
-		if (*s == '"' || *s == '\\')
-		{
-			esc[0] = '\\';
-			esc[1] = *s;
-			sb_put(b, esc, 2);
-		}
-		else if ((unsigned char) *s < 0x20)
-			sb_put(b, esc, (size_t) snprintf(esc, sizeof(esc), "\\u%04x", *s));
-		else
-			sb_put(b, s, 1);
-	}
+	sb_put(b, "\"", 1);
+	for (size_t done = 0; done < len; done += used)
+		sb_put(b, esc, sd_json_escape(esc, sizeof(esc), s + done, len - done, &used));
 	sb_put(b, "\"", 1);
 }
 

@@ -159,29 +159,15 @@ sd_path_member(char *path, const char *name, size_t len)
 		size_t		i;
 
 		buf[n++] = '"';
-		for (i = 0; i < len && n < sizeof(buf) - 12; i++)
+		/* whole characters only, so that the path stays valid UTF-8; an ASCII character (or
+		 * its escape) that begins before the limit is still written */
+		n += sd_json_escape(buf + n, sizeof(buf) - 15, name, len, &i);
+		if (i < len && (unsigned char) name[i] < 0x80 && n < sizeof(buf) - 12)
 		{
-			unsigned char c = (unsigned char) name[i];
-			size_t		clen = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+			size_t		one;
 
-			if (clen > 1)
-			{
-				/* a whole character, or none: the path stays valid UTF-8 */
-				if (n + clen >= sizeof(buf) - 12 || i + clen > len)
-					break;
-				memcpy(buf + n, name + i, clen);
-				n += clen;
-				i += clen - 1;
-			}
-			else if (c == '"' || c == '\\')
-			{
-				buf[n++] = '\\';
-				buf[n++] = (char) c;
-			}
-			else if (c < 0x20)
-				n += (size_t) snprintf(buf + n, 7, "\\u%04x", c);
-			else
-				buf[n++] = (char) c;
+			n += sd_json_escape(buf + n, 6, name + i, 1, &one);
+			i += one;
 		}
 		buf[n++] = '"';
 		if (i < len)

@@ -997,20 +997,7 @@ finish_extra(Walk &w, uint32_t pairs_start, uint32_t row, int col, const char *a
 		if (i > pairs_start)
 			buf[o++] = ',';
 		buf[o++] = '"';
-		for (size_t k = 0; k < pairs[i].key_len; k++)
-		{
-			unsigned char ch = (unsigned char) pairs[i].key[k];
-
-			if (ch == '"' || ch == '\\')
-			{
-				buf[o++] = '\\';
-				buf[o++] = (char) ch;
-			}
-			else if (ch < 0x20)
-				o += (size_t) snprintf(buf + o, 7, "\\u%04x", ch);
-			else
-				buf[o++] = (char) ch;
-		}
+		o += sd_json_escape(buf + o, pairs[i].key_len * 6, pairs[i].key, pairs[i].key_len, NULL);
 		buf[o++] = '"';
 		buf[o++] = ':';
 		memcpy(buf + o, pairs[i].value, pairs[i].value_len);

@@ -538,6 +538,120 @@ const char *sd_expected_name(const sd_node *n);
 /* "card, bank_account": the tag values of a union, for messages. */
 void		sd_variant_list(const sd_node *n, char *buf, size_t size);
 
+/* ---- JSON output (jwrite.c): the one string escaper, a growable buffer, canonical JSON ------ */
+
+/* The JSON string escaper of serde (describe, paths, `extra` objects, canonical JSON): writes
+ * s[0..len) as the contents of a JSON string, without the quotes, into out.  '"' and '\\' get a
+ * backslash, the control characters U+0000..U+001F become \u00xx (lower-case hex, also for
+ * \n and \t); everything else -- DEL, non-ASCII UTF-8, U+2028/U+2029 -- is copied unchanged.
+ * Writes at most cap bytes and whole characters only (an escape, or a UTF-8 sequence as long
+ * as its lead byte says, is written whole or not at all; bytes that do not form such a
+ * sequence are taken one by one, so a quote or control byte is always escaped).  Returns the bytes written; *consumed (may be NULL) gets the bytes
+ * of s they stand for.  cap >= 6 * len always suffices. */
+size_t		sd_json_escape(char *out, size_t cap, const char *s, size_t len, size_t *consumed);
+
+/* A growable output buffer over hooks.  Once an allocation failed, `failed` stays set and
+ * further writes do nothing.  s is NUL-terminated whenever it is non-NULL. */
+typedef struct sd_buf
+{
+	sd_hooks	hooks;
+	char	   *s;
+	size_t		len;
+	size_t		cap;
+	bool		failed;
+} sd_buf;
+
+void		sd_buf_init(sd_buf *b, const sd_hooks *hooks);
+bool		sd_buf_put(sd_buf *b, const char *s, size_t n);
+/* Appends s[0..len) as a quoted JSON string (sd_json_escape). */
+bool		sd_buf_string(sd_buf *b, const char *s, size_t len);
+void		sd_buf_reset(sd_buf *b);    /* len = 0, keeps the memory, clears failed */
+void		sd_buf_free(sd_buf *b);
+
+/* Formatters (no locale, no allocation; each returns the length written, NUL-terminated):
+ * timestamp: microseconds since 1970-01-01 -> "2024-01-02T03:04:05Z" / "...05.123456Z"
+ *   (6 fraction digits when the microseconds are non-zero; "Z" only when utc; years outside
+ *   0000..9999 as ISO 8601 expanded years, "+10000-01-01T..."), out >= SD_FMT_TIMESTAMP_MAX;
+ * date: days since 1970-01-01 -> "2024-01-02", out >= SD_FMT_TIMESTAMP_MAX;
+ * time: microseconds since midnight -> "03:04:05" / "03:04:05.123456" (24:00:00 allowed);
+ * uuid: 16 bytes -> 36 lower-case characters 8-4-4-4-12, out >= 37;
+ * float: the fewest significant digits (1..17, float4 1..9) that read back to the same value
+ *   (exactly, through the core's own correctly rounded parser), in PostgreSQL's float8out
+ *   notation: plain for decimal exponents -4..14 (float4 -4..5), else "1e+20", "1.5e-07";
+ *   a valid JSON number ("0.1", "100", "-0"); "null" for NaN and infinities (never decoded
+ *   from JSON), out >= 32;
+ * base64: RFC 4648 standard alphabet with padding, out >= sd_base64_len(n) + 1. */
+#define SD_FMT_TIMESTAMP_MAX 48
+size_t		sd_format_timestamp(char *out, int64_t us, bool utc);
+size_t		sd_format_date(char *out, int64_t days);
+size_t		sd_format_time(char *out, int64_t us);
+size_t		sd_format_uuid(char *out, const uint8_t bytes[16]);
+size_t		sd_format_float(char *out, double v, bool as_float4);
+size_t		sd_base64_len(size_t n);
+size_t		sd_format_base64(char *out, const uint8_t *bytes, size_t n);
+
+/* The canonical JSON of a decoded value (DESIGN §2, SQLite's serde_decode): objects keyed by
+ * column name in column order; integers as numbers; numerics as the literal as validated;
+ * floats as sd_format_float; booleans; text, enums (the label), uuid (lower case), bytea
+ * (base64), dates, times and timestamps (RFC 3339 UTC, "Z"; a timestamp without time zone
+ * has no "Z") as strings; json values as their text without the whitespace between tokens
+ * (strings, escapes, numbers and member order as written, duplicates kept); arrays as
+ * arrays; maps (`map: true`) as objects key -> value in document order; SD_V_NULL (null,
+ * missing optional, skipped, unselected variant) as null; `extra` as its object; a missing
+ * member with a default as the default's canonical JSON.  No whitespace between tokens.
+ * sd_jwriter_create decodes every default of the plan once (through its field's node) and
+ * keeps its canonical text, so writing a row never parses JSON; NULL with err (SD_E_NOMEM, or
+ * the error of a default that does not decode: only a plan whose shape references the host
+ * deferred).  The plan must outlive the writer.  sd_jwriter_write appends the value at
+ * tape[root], decoded against node, to out: false when out failed (out of memory). */
+typedef struct sd_jwriter sd_jwriter;
+
+sd_jwriter *sd_jwriter_create(const sd_plan *plan, const sd_hooks *hooks, sd_error *err);
+bool		sd_jwriter_write(const sd_jwriter *w, const sd_node *node, const sd_val *tape,
+							 uint32_t root, sd_buf *out);
+void		sd_jwriter_free(sd_jwriter *w);
+
+/* ---- typed descriptors (descriptor.c): SQLite's serde_register(shape, descriptor) --------- */
+
+/* A descriptor is the shape options of DESIGN §3 plus a "type" for every field:
+ *   {"optional": true, "fields": {"id": {"type": "text", "nullable": false},
+ *                                 "lines": {"type": {"list": {"shape": "Line"}}}}}
+ * Columns are the members of "fields" in the order they are written.  sd_descriptor_build
+ * turns it into an sd_type tree (a composite root) and the options with the types taken out,
+ * ready for sd_compile; shapes named by {"shape": "Name"} (or by a json column's "shape"
+ * option) are looked up through `lookup` and built into the same tree (the same shape is the
+ * same sd_type).  The lookup sets *json and *len to the named shape's descriptor (it must stay
+ * valid only until the next lookup call) or *json = NULL when there is no such shape, and
+ * returns true; false with err set is a host failure (passed on).  Errors: SD_E_OPTIONS with
+ * the descriptor path ("$.fields.total.type") or, inside a referenced shape, the path of the
+ * reference with "in shape \"Line\" at $.fields.amount.type: ..."; SD_E_NOMEM.  Everything
+ * is allocated through hooks and released by sd_descriptor_free (after the plans built from
+ * it: a plan borrows the type tree). */
+typedef struct sd_descriptor sd_descriptor;
+
+typedef struct sd_descriptor_lookup
+{
+	bool		(*lookup) (void *ud, const char *shape, const char **json, size_t *len,
+						   sd_error *err);
+	void	   *ud;
+} sd_descriptor_lookup;
+
+sd_descriptor *sd_descriptor_build(const char *shape, const char *json, size_t len,
+								   const sd_descriptor_lookup *lookup, const sd_hooks *hooks,
+								   sd_error *err);
+void		sd_descriptor_free(sd_descriptor *d);
+const sd_type *sd_descriptor_type(const sd_descriptor *d);
+/* The options for sd_compile (NUL-terminated JSON), and a resolver for its shape references. */
+const char *sd_descriptor_options(const sd_descriptor *d, size_t *len);
+const sd_resolver *sd_descriptor_resolver(const sd_descriptor *d);
+/* The shapes the tree was built from: 0 is the shape itself, then every shape it refers to,
+ * directly or indirectly (for the host's dependency tracking). */
+int			sd_descriptor_nshapes(const sd_descriptor *d);
+const char *sd_descriptor_shape(const sd_descriptor *d, int i);
+/* sd_compile with the above; an error inside a referenced shape carries descriptor paths
+ * ("$.fields.price.type", not the "$.fields.price.shape" of the options sd_compile sees). */
+sd_plan    *sd_descriptor_compile(const sd_descriptor *d, const sd_hooks *hooks, sd_error *err);
+
 /* Name of the SIMD kernel chosen at load time ("icelake", "haswell", "westmere", "fallback"). */
 const char *sd_json_kernel(void);
 

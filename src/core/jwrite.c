@@ -1,0 +1,668 @@
+/*
+ * jwrite.c — JSON output of the core: the one JSON string escaper (used by describe, paths,
+ * `extra` objects and canonical JSON), a growable buffer over hooks, locale-free formatters for
+ * timestamps, dates, times, uuids, floats and base64, and the tape -> canonical JSON writer that
+ * SQLite's serde_decode returns (DESIGN §2).
+ */
+#include "internal.h"
+#include "scalar.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the escaper ------------------------------------------------------------------------- */
+
+size_t
+sd_json_escape(char *out, size_t cap, const char *s, size_t len, size_t *consumed)
+{
+	static const char hexdig[] = "0123456789abcdef";
+	const unsigned char *u = (const unsigned char *) s;
+	size_t		i = 0,
+				o = 0;
+
+	while (i < len)
+	{
+		unsigned char c = u[i];
+
+		if (c == '"' || c == '\\')
+		{
+			if (o + 2 > cap)
+				break;
+			out[o++] = '\\';
+			out[o++] = (char) c;
+			i++;
+		}
+		else if (c < 0x20)
+		{
+			if (o + 6 > cap)
+				break;
+			out[o++] = '\\';
+			out[o++] = 'u';
+			out[o++] = '0';
+			out[o++] = '0';
+			out[o++] = hexdig[c >> 4];
+			out[o++] = hexdig[c & 15];
+			i++;
+		}
+		else
+		{
+			size_t		clen = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+
+			if (i + clen > len)
+				clen = 1;		/* cut short by the end of s: byte by byte */
+			for (size_t k = 1; k < clen; k++)
+				if ((u[i + k] & 0xC0) != 0x80)
+					clen = 1;	/* not UTF-8: a quote or control byte is never swallowed */
+			if (o + clen > cap)
+				break;
+			memcpy(out + o, s + i, clen);
+			o += clen;
+			i += clen;
+		}
+	}
+	if (consumed)
+		*consumed = i;
+	return o;
+}
+
+/* ---- the buffer -------------------------------------------------------------------------- */
+
+void
+sd_buf_init(sd_buf *b, const sd_hooks *hooks)
+{
+	memset(b, 0, sizeof(*b));
+	if (hooks)
+		b->hooks = *hooks;
+}
+
+static bool
+buf_reserve(sd_buf *b, size_t n)
+{
+	if (b->failed)
+		return false;
+	if (b->len + n + 1 <= b->cap)
+		return true;
+	if (n > SIZE_MAX / 4 - b->len)
+		return b->failed = true, false;
+
+	size_t		ncap = b->cap ? b->cap : 256;
+
+	while (ncap < b->len + n + 1)
+		ncap *= 2;
+
+	char	   *ns = sd_hook_realloc(&b->hooks, b->s, ncap);
+
+	if (!ns)
+		return b->failed = true, false;
+	b->s = ns;
+	b->cap = ncap;
+	return true;
+}
+
+bool
+sd_buf_put(sd_buf *b, const char *s, size_t n)
+{
+	if (!buf_reserve(b, n))
+		return false;
+	if (n)
+		memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+	return true;
+}
+
+bool
+sd_buf_string(sd_buf *b, const char *s, size_t len)
+{
+	size_t		done = 0;
+
+	if (!sd_buf_put(b, "\"", 1))
+		return false;
+	while (done < len)
+	{
+		/* escape in pieces of at most 4 KB of input, so that the reservation stays small */
+		size_t		piece = len - done < 4096 ? len - done : 4096;
+		size_t		used;
+
+		if (!buf_reserve(b, piece * 6))
+			return false;
+
+		size_t		n = sd_json_escape(b->s + b->len, piece * 6, s + done, piece, &used);
+
+		if (used == 0)			/* cannot happen: one character always fits in 6 * piece */
+			return b->failed = true, false;
+		b->len += n;
+		done += used;
+	}
+	return sd_buf_put(b, "\"", 1);
+}
+
+void
+sd_buf_reset(sd_buf *b)
+{
+	b->len = 0;
+	b->failed = false;
+	if (b->s)
+		b->s[0] = '\0';
+}
+
+void
+sd_buf_free(sd_buf *b)
+{
+	sd_hook_free(&b->hooks, b->s);
+	b->s = NULL;
+	b->len = b->cap = 0;
+}
+
+/* ---- formatters -------------------------------------------------------------------------- */
+
+/* Proleptic Gregorian date of a day number (days since 1970-01-01); the inverse of
+ * sd_days_from_civil, by 400-year eras of 146097 days counted from 0000-03-01. */
+static void
+civil_from_days(int64_t days, int64_t *y, int *m, int *d)
+{
+	int64_t		z = days + 719468;
+	int64_t		era = (z >= 0 ? z : z - 146096) / 146097;
+	int64_t		doe = z - era * 146097;                 /* 0 .. 146096 */
+	int64_t		yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;   /* 0 .. 399 */
+	int64_t		doy = doe - (365 * yoe + yoe / 4 - yoe / 100);     /* 0 .. 365, from March 1 */
+	int64_t		mp = (5 * doy + 2) / 153;               /* 0 = March .. 11 = February */
+
+	*d = (int) (doy - (153 * mp + 2) / 5 + 1);
+	*m = (int) (mp < 10 ? mp + 3 : mp - 9);
+	*y = yoe + era * 400 + (*m <= 2);
+}
+
+static size_t
+put_date(char *out, int64_t days)
+{
+	int64_t		y;
+	int			m,
+				d;
+
+	civil_from_days(days, &y, &m, &d);
+	if (y >= 0 && y <= 9999)
+		return (size_t) snprintf(out, 16, "%04d-%02d-%02d", (int) y, m, d);
+	return (size_t) snprintf(out, 32, "%c%04lld-%02d-%02d", y < 0 ? '-' : '+',
+							 (long long) (y < 0 ? -y : y), m, d);
+}
+
+/* hh:mm:ss[.ffffff] of microseconds within a day (0 .. 24:00:00) */
+static size_t
+put_clock(char *out, int64_t us)
+{
+	int64_t		secs = us / 1000000;
+	int			frac = (int) (us % 1000000);
+	size_t		n = (size_t) snprintf(out, 16, "%02d:%02d:%02d", (int) (secs / 3600),
+									  (int) (secs / 60 % 60), (int) (secs % 60));
+
+	if (frac)
+		n += (size_t) snprintf(out + n, 8, ".%06d", frac);
+	return n;
+}
+
+size_t
+sd_format_date(char *out, int64_t days)
+{
+	return put_date(out, days);
+}
+
+size_t
+sd_format_time(char *out, int64_t us)
+{
+	if (us < 0)
+		us = 0;
+	if (us > (int64_t) 86400 * 1000000)
+		us = (int64_t) 86400 * 1000000;
+	return put_clock(out, us);
+}
+
+size_t
+sd_format_timestamp(char *out, int64_t us, bool utc)
+{
+	const int64_t day_us = (int64_t) 86400 * 1000000;
+	int64_t		days = us / day_us;
+	int64_t		rem = us % day_us;
+	size_t		n;
+
+	if (rem < 0)
+	{
+		rem += day_us;
+		days--;
+	}
+	n = put_date(out, days);
+	out[n++] = 'T';
+	n += put_clock(out + n, rem);
+	if (utc)
+		out[n++] = 'Z';
+	out[n] = '\0';
+	return n;
+}
+
+size_t
+sd_format_uuid(char *out, const uint8_t bytes[16])
+{
+	static const char hexdig[] = "0123456789abcdef";
+	size_t		n = 0;
+
+	for (int i = 0; i < 16; i++)
+	{
+		if (i == 4 || i == 6 || i == 8 || i == 10)
+			out[n++] = '-';
+		out[n++] = hexdig[bytes[i] >> 4];
+		out[n++] = hexdig[bytes[i] & 15];
+	}
+	out[n] = '\0';
+	return n;
+}
+
+size_t
+sd_base64_len(size_t n)
+{
+	return (n + 2) / 3 * 4;
+}
+
+size_t
+sd_format_base64(char *out, const uint8_t *bytes, size_t n)
+{
+	static const char alphabet[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	size_t		o = 0,
+				i = 0;
+
+	for (; i + 3 <= n; i += 3)
+	{
+		uint32_t	v = (uint32_t) bytes[i] << 16 | (uint32_t) bytes[i + 1] << 8 | bytes[i + 2];
+
+		out[o++] = alphabet[v >> 18];
+		out[o++] = alphabet[(v >> 12) & 63];
+		out[o++] = alphabet[(v >> 6) & 63];
+		out[o++] = alphabet[v & 63];
+	}
+	if (i < n)
+	{
+		uint32_t	v = (uint32_t) bytes[i] << 16 | (i + 1 < n ? (uint32_t) bytes[i + 1] << 8 : 0);
+
+		out[o++] = alphabet[v >> 18];
+		out[o++] = alphabet[(v >> 12) & 63];
+		out[o++] = i + 1 < n ? alphabet[(v >> 6) & 63] : '=';
+		out[o++] = '=';
+	}
+	out[o] = '\0';
+	return o;
+}
+
+/* "%.*e" / "%.*g" in the C locale: whatever the process locale writes for the decimal point
+ * becomes '.' */
+static size_t
+c_format(char *out, double v, int prec, bool sci)
+{
+	char		tmp[64];
+	int			r = snprintf(tmp, sizeof(tmp), sci ? "%.*e" : "%.*g", prec, v);
+	size_t		o = 0;
+
+	if (r < 0 || r >= (int) sizeof(tmp))
+		return 0;
+	for (int i = 0; i < r;)
+	{
+		char		c = tmp[i];
+
+		if ((c >= '0' && c <= '9') || c == '-' || c == '+' || c == 'e')
+		{
+			out[o++] = c;
+			i++;
+			continue;
+		}
+		/* a decimal point, of any length in bytes */
+		out[o++] = '.';
+		while (i < r && !((tmp[i] >= '0' && tmp[i] <= '9') || tmp[i] == 'e'))
+			i++;
+	}
+	out[o] = '\0';
+	return o;
+}
+
+/*
+ * The fewest significant digits p that read back to v (exactly, through the core's correctly
+ * rounded parser), written as PostgreSQL's float8out/float4out write them: plain notation for
+ * decimal exponents -4 .. 14 (float4: .. 5), else d.ddde+XX.  Plain notation with more digits
+ * than p only adds zeros before the decimal point: such a value is an integer below 10^15
+ * (10^6), exactly representable, so it is that integer.
+ */
+size_t
+sd_format_float(char *out, double v, bool as_float4)
+{
+	int			maxp = as_float4 ? 9 : 17;
+	int			plain_max = as_float4 ? 6 : 15;
+	size_t		n = 0;
+	int			p;
+
+	if (!isfinite(v))
+	{
+		memcpy(out, "null", 5);
+		return 4;
+	}
+	for (p = 1; p <= maxp; p++)
+	{
+		char		problem[SD_PROBLEM_MAX];
+		double		back;
+
+		n = c_format(out, v, p - 1, true);
+		if (n && sd_parse_float(out, n, as_float4, &back, problem) == SD_OK &&
+			back == v && signbit(back) == signbit(v))
+			break;
+	}
+	if (p > maxp)
+		p = maxp;
+
+	const char *e = strchr(out, 'e');
+	int			exp10 = e ? atoi(e + 1) : 0;
+
+	if (exp10 >= -4 && exp10 < plain_max)
+		n = c_format(out, v, p > exp10 + 1 ? p : exp10 + 1, false);
+	return n;
+}
+
+/* ---- the canonical JSON writer ----------------------------------------------------------- */
+
+struct sd_jwriter
+{
+	sd_hooks	hooks;
+	const sd_plan *plan;
+	int			ndefaults;
+	char	  **dtext;          /* canonical JSON of each default (plan default_index) */
+	size_t	   *dlen;
+	uint8_t    *dstate;         /* while creating: 0 not yet, 1 being written, 2 done */
+};
+
+typedef struct wctx
+{
+	sd_jwriter *w;              /* the writer (being created: defaults are filled on demand) */
+	bool		creating;
+	sd_buf	   *out;
+	sd_error   *err;            /* creating only */
+} wctx;
+
+static bool ensure_default(sd_jwriter *w, int index, sd_error *err);
+
+static bool
+put(wctx *c, const char *s, size_t n)
+{
+	return sd_buf_put(c->out, s, n);
+}
+
+static bool
+put_quoted(wctx *c, const char *s, size_t n)
+{
+	return put(c, "\"", 1) && put(c, s, n) && put(c, "\"", 1);
+}
+
+static bool
+is_ws(char ch)
+{
+	return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r';
+}
+
+/* A validated JSON text without the whitespace between its tokens (strings, escapes and
+ * numbers as written). */
+static bool
+put_json_text(wctx *c, const char *s, size_t len)
+{
+	char	   *o;
+	size_t		n = 0;
+
+	if (!buf_reserve(c->out, len))
+		return false;
+	o = c->out->s + c->out->len;
+	for (size_t i = 0; i < len; i++)
+	{
+		char		ch = s[i];
+
+		if (is_ws(ch))
+			continue;
+		o[n++] = ch;
+		if (ch != '"')
+			continue;
+		/* a string: copied up to its closing quote */
+		for (i++; i < len && s[i] != '"'; i++)
+		{
+			o[n++] = s[i];
+			if (s[i] == '\\' && i + 1 < len)
+				o[n++] = s[++i];
+		}
+		if (i < len)
+			o[n++] = '"';
+	}
+	if (n == 0)
+		return put(c, "null", 4);	/* cannot happen: the text is a JSON value */
+	c->out->len += n;
+	c->out->s[c->out->len] = '\0';
+	return true;
+}
+
+static bool write_value(wctx *c, const sd_node *n, const sd_val *tape, uint32_t i);
+
+static bool
+write_row(wctx *c, const sd_node *n, const sd_val *tape, const sd_val *v)
+{
+	if (!put(c, "{", 1))
+		return false;
+	for (uint32_t k = 0; k < v->len && k < (uint32_t) n->nfields; k++)
+	{
+		const sd_field *f = &n->fields[k];
+
+		if ((k && !put(c, ",", 1)) || !sd_buf_string(c->out, f->column, strlen(f->column)) ||
+			!put(c, ":", 1) || !write_value(c, f->node, tape, v->u.first + k))
+			return false;
+	}
+	return put(c, "}", 1);
+}
+
+static bool
+write_array(wctx *c, const sd_node *n, const sd_val *tape, const sd_val *v)
+{
+	const sd_node *en = n->elem;
+
+	if (n->is_map && en && en->kind == SD_K_COMPOSITE && en->nfields == 2)
+	{
+		/* (key, value) entries as one object, in document order */
+		if (!put(c, "{", 1))
+			return false;
+		for (uint32_t k = 0; k < v->len; k++)
+		{
+			const sd_val *e = &tape[v->u.first + k];
+			const sd_val *key = &tape[e->u.first];
+
+			if (e->tag != SD_V_ROW || e->len != 2 || key->tag != SD_V_STR)
+				continue;		/* not a map entry (cannot happen) */
+			if ((k && !put(c, ",", 1)) || !sd_buf_string(c->out, key->u.s, key->len) ||
+				!put(c, ":", 1) || !write_value(c, en->fields[1].node, tape, e->u.first + 1))
+				return false;
+		}
+		return put(c, "}", 1);
+	}
+	if (!put(c, "[", 1))
+		return false;
+	for (uint32_t k = 0; k < v->len; k++)
+		if ((k && !put(c, ",", 1)) || !write_value(c, en ? en : n, tape, v->u.first + k))
+			return false;
+	return put(c, "]", 1);
+}
+
+static bool
+write_value(wctx *c, const sd_node *n, const sd_val *tape, uint32_t i)
+{
+	const sd_val *v = &tape[i];
+	char		tmp[64];
+	size_t		len;
+
+	switch ((sd_vtag) v->tag)
+	{
+		case SD_V_NULL:
+			return put(c, "null", 4);
+		case SD_V_DEFAULT:
+			if ((int) v->len >= c->w->ndefaults)
+				return put(c, "null", 4);	/* a default of a deferred shape (cannot happen) */
+			if (c->creating && c->w->dstate[v->len] != 2 && !ensure_default(c->w, (int) v->len, c->err))
+				return false;
+			return put(c, c->w->dtext[v->len], c->w->dlen[v->len]);
+		case SD_V_BOOL:
+			return v->u.b ? put(c, "true", 4) : put(c, "false", 5);
+		case SD_V_INT:
+			len = (size_t) snprintf(tmp, sizeof(tmp), "%lld", (long long) v->u.i);
+			return put(c, tmp, len);
+		case SD_V_FLOAT:
+			len = sd_format_float(tmp, v->u.f, n->kind == SD_K_FLOAT4);
+			return put(c, tmp, len);
+		case SD_V_STR:
+			return sd_buf_string(c->out, v->u.s, v->len);
+		case SD_V_NUMERIC:
+			return put(c, v->u.s, v->len);
+		case SD_V_TIMESTAMP:
+			len = sd_format_timestamp(tmp, v->u.i, n->kind != SD_K_TIMESTAMP);
+			return put_quoted(c, tmp, len);
+		case SD_V_DATE:
+			len = sd_format_date(tmp, v->u.i);
+			return put_quoted(c, tmp, len);
+		case SD_V_TIME:
+			len = sd_format_time(tmp, v->u.i);
+			return put_quoted(c, tmp, len);
+		case SD_V_UUID:
+			len = sd_format_uuid(tmp, v->u.bytes);
+			return put_quoted(c, tmp, len);
+		case SD_V_BYTES:
+			{
+				size_t		need = sd_base64_len(v->len);
+
+				if (!put(c, "\"", 1) || !buf_reserve(c->out, need + 1))
+					return false;
+				c->out->len += sd_format_base64(c->out->s + c->out->len, v->u.bytes, v->len);
+				return put(c, "\"", 1);
+			}
+		case SD_V_ENUM:
+			{
+				const sd_type *t = n->type;
+
+				if (!t || v->u.i < 0 || v->u.i >= t->nlabels)
+					return put(c, "null", 4);	/* cannot happen */
+				return sd_buf_string(c->out, t->labels[v->u.i], strlen(t->labels[v->u.i]));
+			}
+		case SD_V_JSON:
+			return put_json_text(c, v->u.s, v->len);
+		case SD_V_ARRAY:
+			return write_array(c, n, tape, v);
+		case SD_V_ROW:
+			return write_row(c, n, tape, v);
+	}
+	return put(c, "null", 4);
+}
+
+/* Decodes default `index` through its field's node (once) and keeps its canonical JSON. */
+static bool
+ensure_default(sd_jwriter *w, int index, sd_error *err)
+{
+	const sd_field *f = sd_plan_default(w->plan, index);
+	sd_decoder *d;
+	sd_buf		out;
+	uint32_t	root;
+	bool		ok;
+
+	if (w->dstate[index] == 2)
+		return true;
+	if (w->dstate[index] == 1 || !f)
+		return sd_error_set(err, SD_E_INTERNAL, -1, "default %d contains itself", index);
+	w->dstate[index] = 1;
+	if (!(d = sd_decoder_create(&w->hooks)))
+		return sd_error_set(err, SD_E_NOMEM, -1, "out of memory");
+	if (!sd_decode_json(d, w->plan, f->node, f->default_json, strlen(f->default_json), NULL,
+						&root, err))
+	{
+		sd_decoder_destroy(d);
+		return false;
+	}
+	sd_buf_init(&out, &w->hooks);
+
+	wctx		c = {w, true, &out, err};
+
+	ok = write_value(&c, f->node, sd_decoder_tape(d), root);
+	sd_decoder_destroy(d);
+	if (!ok || out.failed)
+	{
+		sd_buf_free(&out);
+		if (err->code == SD_OK)
+			sd_error_set(err, SD_E_NOMEM, -1, "out of memory");
+		return false;
+	}
+	if (!out.s && !sd_buf_put(&out, "", 0))
+		return sd_error_set(err, SD_E_NOMEM, -1, "out of memory");
+	w->dtext[index] = out.s;
+	w->dlen[index] = out.len;
+	w->dstate[index] = 2;
+	return true;
+}
+
+sd_jwriter *
+sd_jwriter_create(const sd_plan *plan, const sd_hooks *hooks, sd_error *err)
+{
+	sd_hooks	h = {0};
+	sd_jwriter *w;
+	int			n = sd_plan_ndefaults(plan);
+
+	sd_error_clear(err);
+	if (hooks)
+		h = *hooks;
+	if (!(w = sd_hook_alloc(&h, sizeof(sd_jwriter))))
+	{
+		sd_error_set(err, SD_E_NOMEM, -1, "out of memory");
+		return NULL;
+	}
+	memset(w, 0, sizeof(*w));
+	w->hooks = h;
+	w->plan = plan;
+	if (n > 0)
+	{
+		w->dtext = sd_hook_alloc(&h, sizeof(char *) * (size_t) n);
+		w->dlen = sd_hook_alloc(&h, sizeof(size_t) * (size_t) n);
+		w->dstate = sd_hook_alloc(&h, (size_t) n);
+		if (!w->dtext || !w->dlen || !w->dstate)
+		{
+			sd_jwriter_free(w);
+			sd_error_set(err, SD_E_NOMEM, -1, "out of memory");
+			return NULL;
+		}
+		memset(w->dtext, 0, sizeof(char *) * (size_t) n);
+		memset(w->dstate, 0, (size_t) n);
+		w->ndefaults = n;
+		for (int i = 0; i < n; i++)
+			if (!ensure_default(w, i, err))
+			{
+				sd_jwriter_free(w);
+				return NULL;
+			}
+	}
+	return w;
+}
+
+bool
+sd_jwriter_write(const sd_jwriter *w, const sd_node *node, const sd_val *tape, uint32_t root,
+				 sd_buf *out)
+{
+	wctx		c = {(sd_jwriter *) w, false, out, NULL};
+
+	return write_value(&c, node, tape, root) && !out->failed;
+}
+
+void
+sd_jwriter_free(sd_jwriter *w)
+{
+	if (!w)
+		return;
+	for (int i = 0; w->dtext && i < w->ndefaults; i++)
+		sd_hook_free(&w->hooks, w->dtext[i]);
+	sd_hook_free(&w->hooks, w->dtext);
+	sd_hook_free(&w->hooks, w->dlen);
+	sd_hook_free(&w->hooks, w->dstate);
+	sd_hook_free(&w->hooks, w);
+}

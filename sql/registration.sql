@@ -408,4 +408,18 @@ RESET check_function_bodies;
 SELECT serde_unregister('RgTree'), serde_unregister('RgTree2'), serde_unregister('RgLeaf');
 DROP TYPE rg_tree, rg_leaf;
 
+-- a `shape` option names a shape of a type of the same name in another schema: the core compares
+-- the types themselves, not their names
+CREATE SCHEMA rg_a;
+CREATE SCHEMA rg_b;
+CREATE TYPE rg_a.pt AS (x int4);
+CREATE TYPE rg_b.pt AS (x int4);
+CREATE TYPE rg_holder AS (p rg_b.pt);
+SELECT serde_register('RgAPt', 'rg_a.pt'::regtype);
+SELECT pg_temp.try($$SELECT serde_register('RgHolder', 'rg_holder'::regtype, '{"fields": {"p": {"shape": "RgAPt"}}}')$$);
+SELECT serde_unregister('RgAPt');
+DROP TYPE rg_holder;
+DROP TYPE rg_a.pt, rg_b.pt;
+DROP SCHEMA rg_a, rg_b;
+
 DROP FUNCTION pg_temp.upd(text), pg_temp.ins(text), pg_temp.reg(text), pg_temp.try(text, boolean);

@@ -269,48 +269,6 @@ collect_references(SdPgPlan *p, SdTypeBuilder *b, Jsonb *options, const SdShapeO
 }
 
 /*
- * The core matches the target of a `shape` option to its column by type name; two types of the
- * same name in different schemas must not pass for one another.  Checks every node's type
- * against its column's.  A plan shares the node of a type reached more than once, so each (node,
- * column type) pair is checked once (`seen`), not once per path through the plan.
- */
-typedef struct SdVerifyKey
-{
-	const sd_node *n;
-	const sd_type *t;
-} SdVerifyKey;
-
-static void
-verify_node_types(SdPgPlan *p, const sd_node *n, const sd_type *t, HTAB *seen)
-{
-	SdVerifyKey key;
-	bool		found;
-
-	if (n == NULL || t == NULL || n->kind == SD_K_JSON || n->kind == SD_K_JSONB)
-		return;
-	check_stack_depth();
-	CHECK_FOR_INTERRUPTS();
-	memset(&key, 0, sizeof(key));
-	key.n = n;
-	key.t = t;
-	(void) hash_search(seen, &key, HASH_ENTER, &found);
-	if (found)
-		return;
-	if (n->type != t && sd_pg_host(n->type)->typid != sd_pg_host(t)->typid)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s: a shape for type %s is used for a column of type %s",
-						p->display, format_type_be(sd_pg_host(n->type)->typid),
-						format_type_be(sd_pg_host(t)->typid))));
-	if (n->kind == SD_K_ARRAY)
-		verify_node_types(p, n->elem, t->elem, seen);
-	else if (n->kind == SD_K_COMPOSITE)
-		for (int i = 0; i < n->nfields; i++)
-			if (n->fields[i].col >= 0 && n->fields[i].col < n->type->ncols)
-				verify_node_types(p, n->fields[i].node, n->type->cols[n->fields[i].col].type, seen);
-}
-
-/*
  * default_state of a default: converted on first need and kept in the plan, or — when what it
  * converts to may depend on the role or the settings in use — converted at every use, exactly
  * as the same value in the document would be.
@@ -401,17 +359,6 @@ build_plan(SdPgPlan *p, const char *shape, Oid typid, int32 typmod, const char *
 		if (err.code == SD_E_CANCELED)
 			sd_pg_raise_stop();	/* the caller's PG_CATCH drops the half-built plan */
 		sd_pg_raise_core_error(p->display, &err, false);
-	}
-	{
-		HASHCTL		hctl = {0};
-		HTAB	   *seen;
-
-		hctl.keysize = sizeof(SdVerifyKey);
-		hctl.entrysize = sizeof(SdVerifyKey);
-		hctl.hcxt = CurrentMemoryContext;
-		seen = hash_create("serde plan check", 256, &hctl, HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
-		verify_node_types(p, sd_plan_root(p->plan), p->target, seen);
-		hash_destroy(seen);
 	}
 	/* types reached through referenced shapes were built after the target: keep them all */
 	p->types = b.built;

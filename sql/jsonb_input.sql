@@ -249,6 +249,28 @@ SELECT serde_decode(NULL::jb_pair, '{"xy": 1, "zw": 2, "ab": 3, "cd": 4}'::jsonb
 SELECT serde_decode(NULL::jb_pair, '{"xy": 1, "zw": 2, "ab": 3, "cd": 4}', 'JbPair') AS renamed_text;
 SELECT serde_unregister('JbPair');
 SELECT serde_decode(NULL::jb_pair, '{"xy": 1, "zw": 2, "ab": 3, "cd": 4}'::jsonb) AS default_names;
+-- members 70 objects deep (`path`: one member list per level, x01 at $.k01.x01, x02 at
+-- $.k01.k02.x02, ...): more nested member lists than the walker's 64 cached orders, so some
+-- want the slot of an enclosing one; that one's order stays valid while the objects inside it
+-- are walked (before the fix, x01 after k01 and others came out NULL)
+DO $$
+BEGIN
+    EXECUTE (SELECT format('CREATE TYPE jb_deep AS (%s)', string_agg(format('x%s int4', lpad(i::text, 2, '0')), ', ' ORDER BY i))
+               FROM generate_series(1, 70) i);
+END $$;
+SELECT serde_register('JbDeep', 'jb_deep', (SELECT format('{"fields": {%s}}', string_agg(
+        format('"x%s": {"path": [%s, "x%s"]}', lpad(i::text, 2, '0'),
+               (SELECT string_agg(format('"k%s"', lpad(j::text, 2, '0')), ', ' ORDER BY j) FROM generate_series(1, i) j),
+               lpad(i::text, 2, '0')), ', ' ORDER BY i))
+    FROM generate_series(1, 70) i)::jsonb);
+SELECT count(*) AS docs, bool_and(from_jsonb = from_text) AS same, min(from_jsonb) AS decoded
+  FROM (SELECT (serde_decode(NULL::jb_deep, d::jsonb, 'JbDeep'))::text AS from_jsonb,
+               (serde_decode(NULL::jb_deep, d, 'JbDeep'))::text AS from_text
+          FROM (SELECT (SELECT string_agg(format('{"a%s": 0, "k%s": ', i, lpad(i::text, 2, '0')), '' ORDER BY i)
+                          FROM generate_series(1, 70) i) || '{"x70": 70}' ||
+                       (SELECT string_agg(format(', "x%s": %s, "zzzz": 0}', lpad(i::text, 2, '0'), i), '' ORDER BY i DESC)
+                          FROM generate_series(1, 69) i) || '}' AS d) doc, generate_series(1, 3) g) t;
+SELECT serde_unregister('JbDeep');
 -- unknown: reject finds the unknown key between known ones, missing members are missing
 SELECT serde_decode(NULL::jb_strict, '{"x": 1, "xx": 2, "y": 3}'::jsonb);
 SELECT serde_decode(NULL::jb_strict, '{"": 1, "x": 2, "y": 3}'::jsonb);
@@ -257,7 +279,7 @@ SELECT serde_decode(NULL::jb_strict, '{"y": 3}'::jsonb) AS x_missing;
 SELECT serde_unregister('JbNums'), serde_unregister('JbNumsCoerce');
 DROP TABLE jb_num_docs;
 DROP FUNCTION jb_num_try(text, boolean, text);
-DROP TYPE jb_nums, jb_pair;
+DROP TYPE jb_nums, jb_pair, jb_deep;
 DROP DOMAIN jb_num52;
 
 -- clean up

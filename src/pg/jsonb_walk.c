@@ -352,8 +352,9 @@ jw_number_direct(Jw *w, const sd_node *n, Numeric num, sd_val *out)
  * sorted lists are kept between calls in a small backend-local table keyed by the sd_members
  * address, with copies of the names; an entry is checked against the members' names once per
  * decode call (a plan freed and another compiled at the same address cannot be mistaken for
- * it), then trusted for the rest of the call.  A slot holds one sd_members (a collision replaces
- * it); members beyond JW_ORDER_MAX use the hash lookup.
+ * it), then trusted for the rest of the call.  A slot holds one sd_members; a collision replaces
+ * it, except while it belongs to this call (an enclosing object's walk holds it: the newcomer uses
+ * the hash lookup then), and members beyond JW_ORDER_MAX use the hash lookup.
  */
 #define JW_ORDER_SLOTS	64
 #define JW_ORDER_MAX	4096
@@ -402,6 +403,8 @@ jw_order(const sd_members *ms)
 	StaticAssertStmt(JW_ORDER_SLOTS == 64, "slot hash takes 6 bits");
 	if (n <= 0 || n > JW_ORDER_MAX)
 		return NULL;
+	if (o->ms != ms && o->ms != NULL && o->stamp == jw_calls)
+		return NULL;			/* in use by this call (an enclosing object): not replaced */
 	if (o->ms == ms && o->n == n)
 	{
 		if (o->stamp == jw_calls)

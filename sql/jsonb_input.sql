@@ -239,6 +239,25 @@ SELECT (SELECT array_agg(path || ' ' || code || ' ' || message) FROM serde_error
        (SELECT array_agg(path || ' ' || code || ' ' || message) FROM serde_errors(NULL::jb_nums, d::jsonb::text, 'JbNums')) AS same
   FROM (VALUES ('{"i2": 40000, "i4": 1.5, "n52": 1.005, "n00": 1000, "an": [1, 2.555, 1000], "ai": [1e19], "n": 1e2}')) AS t(d);
 
+-- unix times: integral seconds / milliseconds straight from the numeric, fractions and values
+-- out of range through the text path
+CREATE TYPE jb_times AS (u timestamptz, m timestamp(0), f timestamptz);
+SELECT serde_register('JbTimes', 'jb_times', '{"optional": true, "fields": {"u": {"format": "unix"},
+    "m": {"format": "unix_ms"}, "f": {"format": "unix"}}}');
+SELECT d, (SELECT serde_decode(NULL::jb_times, d::jsonb, 'JbTimes')::text) AS from_jsonb,
+       (SELECT serde_decode(NULL::jb_times, d::jsonb, 'JbTimes')::text) =
+       (SELECT serde_decode(NULL::jb_times, d::jsonb::text, 'JbTimes')::text) AS same
+  FROM (VALUES ('{"u": 0, "m": 0}'), ('{"u": -62135596800, "m": -62135596800000}'),
+               ('{"u": 253402300799, "m": 253402300799999}'), ('{"u": 1700000000, "m": 1700000000499, "f": 1.5}'),
+               ('{"f": -0.0000005}'), ('{"u": 1e3}')) AS t(d);
+SELECT serde_decode(NULL::jb_times, '{"u": -62135596801}'::jsonb, 'JbTimes');
+SELECT serde_decode(NULL::jb_times, '{"u": 253402300800}'::jsonb, 'JbTimes');
+SELECT serde_decode(NULL::jb_times, '{"m": 253402300800000}'::jsonb, 'JbTimes');
+SELECT serde_decode(NULL::jb_times, '{"u": 9223372036854775807}'::jsonb, 'JbTimes');
+SELECT serde_decode(NULL::jb_times, '{"u": 253402300800}', 'JbTimes');
+SELECT serde_unregister('JbTimes');
+DROP TYPE jb_times;
+
 -- the member order kept between calls follows a shape that changes: same names' lengths, other
 -- names (a plan at the same address must not be taken for the old one)
 CREATE TYPE jb_pair AS (ab int4, cd int4);

@@ -18,6 +18,7 @@
 #include "utils/jsonb.h"
 #include "utils/memutils.h"
 #include "utils/numeric.h"
+#include "datatype/timestamp.h"
 
 typedef struct JwPath
 {
@@ -306,8 +307,8 @@ jw_kind_error(Jw *w, const sd_node *n, JsonbValue *v)
 }
 
 /*
- * A jsonb number straight into an integer or numeric column, without numeric_out and a second
- * parse: only when the result is certainly the text path's (numeric_build.h); everything else
+ * A jsonb number straight into an integer, numeric or unix-time timestamp column, without
+ * numeric_out and a second parse: only when the result is certainly the text path's (numeric_build.h); everything else
  * (fractions into integers, values out of range or beyond the typmod, floats, epochs, coerced
  * text) returns false and takes the text path, with its errors.  In serde_errors mode aux holds
  * the value's marks, so numerics keep the text path there.
@@ -330,6 +331,24 @@ jw_number_direct(Jw *w, const sd_node *n, Numeric num, sd_val *out)
 			out->tag = SD_V_INT;
 			out->u.i = i;
 			return true;
+		case SD_K_TIMESTAMPTZ:
+		case SD_K_TIMESTAMP:
+			{
+				/* format unix / unix_ms: integral seconds or milliseconds in 0001..9999 */
+				int64		unit = n->format == SD_FMT_UNIX ? INT64CONST(1000000) :
+					n->format == SD_FMT_UNIX_MS ? INT64CONST(1000) : 0;
+				int64		lo = sd_days_from_civil(1, 1, 1) * USECS_PER_DAY;
+				int64		end = sd_days_from_civil(10000, 1, 1) * USECS_PER_DAY;
+
+				if (unit == 0 || !sd_numeric_int64(num, &i) || i < lo / unit - 1 || i > end / unit + 1)
+					return false;
+				i *= unit;
+				if (i < lo || i >= end)
+					return false;
+				out->tag = SD_V_TIMESTAMP;
+				out->u.i = i;
+				return true;
+			}
 		case SD_K_NUMERIC:
 			if (w->collect || !sd_numeric_fits(num, n->type->precision, n->type->scale))
 				return false;

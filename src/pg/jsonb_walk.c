@@ -472,6 +472,50 @@ rebuild:
 	return o;
 }
 
+/*
+ * A container's children read straight from their JEntries, as jsonb_util.c's fillJsonbValue
+ * reads them (JsonbIterator costs a palloc per container and a state machine per value): entry
+ * i ends at its offset field (JENTRY_HAS_OFF) or at its start plus its length field, numerics
+ * and containers start INTALIGNed.  An object's keys are entries 0..n-1, its values n..2n-1.
+ */
+static inline void
+jw_child(const JEntry *ch, const char *base, uint32 i, uint32 *off, JsonbValue *v)
+{
+	JEntry		je = ch[i];
+	uint32		start = *off;
+	uint32		end = JBE_HAS_OFF(je) ? JBE_OFFLENFLD(je) : start + JBE_OFFLENFLD(je);
+
+	*off = end;
+	switch (je & JENTRY_TYPEMASK)
+	{
+		case JENTRY_ISSTRING:
+			v->type = jbvString;
+			v->val.string.val = unconstify(char *, base + start);
+			v->val.string.len = (int) (end - start);
+			break;
+		case JENTRY_ISNUMERIC:
+			v->type = jbvNumeric;
+			v->val.numeric = (Numeric) unconstify(char *, base + INTALIGN(start));
+			break;
+		case JENTRY_ISBOOL_TRUE:
+			v->type = jbvBool;
+			v->val.boolean = true;
+			break;
+		case JENTRY_ISBOOL_FALSE:
+			v->type = jbvBool;
+			v->val.boolean = false;
+			break;
+		case JENTRY_ISNULL:
+			v->type = jbvNull;
+			break;
+		default:
+			v->type = jbvBinary;
+			v->val.binary.data = (JsonbContainer *) unconstify(char *, base + INTALIGN(start));
+			v->val.binary.len = (int) (end - INTALIGN(start));
+			break;
+	}
+}
+
 /* ---- decoding ------------------------------------------------------------------------------ */
 
 static bool jw_value(Jw *w, JsonbValue *v, const sd_node *n, JwDest dst);
@@ -546,28 +590,27 @@ jw_error_depth(Jw *w, JsonbValue *v)
 static bool
 jw_array(Jw *w, JsonbContainer *jc, const sd_node *n, JwDest dst)
 {
-	JsonbIterator *it = JsonbIteratorInit(jc);
 	JsonbValue	v;
-	JsonbIteratorToken tok;
 	uint32		start = w->stack_len;
-	uint64		i = 0;
+	uint32		count = JsonContainerSize(jc);
+	const JEntry *ch = jc->children;
+	const char *base = (const char *) (ch + count);
+	uint32		off = 0;
 
 	if (!jw_guard(w))
 		return false;
-	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	for (uint32 i = 0; i < count; i++)
 	{
 		int			depth = w->depth;
 		JwDest		ed;
 
-		if (tok != WJB_ELEM)
-			continue;
+		jw_child(ch, base, i, &off, &v);
 		CHECK_FOR_INTERRUPTS();	/* every element (jw_guard polls once per container) */
 		ed = jw_push(w);
 		jw_enter(w, NULL, 0, i);
 		if (!jw_value(w, &v, n->elem, ed) && !jw_recover(w, depth))
 			return false;
 		w->depth = depth;
-		i++;
 	}
 	jw_finish_elements(w, start, dst);
 	return true;
@@ -677,26 +720,29 @@ jw_report_null(void *ctx)
 static bool
 jw_members(Jw *w, JsonbContainer *jc, const sd_node *n, const sd_members *ms, uint32 row, bool top)
 {
-	JsonbIterator *it = JsonbIteratorInit(jc);
 	JsonbValue	k,
 				v;
-	JsonbIteratorToken tok;
+	uint32		count = JsonContainerSize(jc);
+	const JEntry *ch = jc->children;
+	const char *base = (const char *) (ch + 2 * count);
+	uint32		koff = 0;
+	uint32		voff = count ? getJsonbOffset(jc, count) : 0;
 	bool		seen_buf[64];
 	bool	   *seen = ms->n <= lengthof(seen_buf) ? seen_buf : palloc(sizeof(bool) * ms->n);
 	JwOrder    *order = jw_order(ms);
 	int			pos = 0;
 
 	memset(seen, 0, sizeof(bool) * ms->n);
-	while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
+	memset(&k, 0, sizeof(k));	/* keys are strings */
+	for (uint32 i = 0; i < count; i++)
 	{
 		int			depth = w->depth;
 		int			mi = -1;
 		const sd_member *m;
 
-		if (tok != WJB_KEY)
-			continue;
+		jw_child(ch, base, i, &koff, &k);
+		jw_child(ch, base, count + i, &voff, &v);
 		CHECK_FOR_INTERRUPTS();
-		tok = JsonbIteratorNext(&it, &v, true);
 		if (order)
 		{
 			/* the merge: members sorting before this key are not in the object */

@@ -541,6 +541,38 @@ jw_guard(Jw *w)
  * path.  A container of len bytes nests at most len/4 + 1 levels (every level costs a header and
  * a JEntry): values that cannot reach the limit are not walked.
  */
+/*
+ * The nesting below container jc is at most `room` levels (jc itself counting 1): read from the
+ * JEntries (containers only are entered; no JsonbIterator, no path).  False when deeper, when the
+ * C stack runs short or on a container of unknown size: the caller then walks with paths.
+ */
+static bool
+jw_depth_fits(const JsonbContainer *jc, int room)
+{
+	uint32		count = JsonContainerSize(jc);
+	bool		obj = JsonContainerIsObject(jc);
+	uint32		nent = obj ? 2 * count : count;
+	const JEntry *ch = jc->children;
+	const char *base = (const char *) (ch + nent);
+	uint32		off = 0;
+
+	if (room < 1 || stack_is_too_deep())
+		return false;
+	for (uint32 i = 0; i < nent; i++)
+	{
+		JEntry		je = ch[i];
+		uint32		start = off;
+
+		off = JBE_HAS_OFF(je) ? JBE_OFFLENFLD(je) : start + JBE_OFFLENFLD(je);
+		if ((i & 4095) == 4095)
+			CHECK_FOR_INTERRUPTS();
+		if (JBE_ISCONTAINER(je) && (!obj || i >= count) &&
+			!jw_depth_fits((const JsonbContainer *) (base + INTALIGN(start)), room - 1))
+			return false;
+	}
+	return true;
+}
+
 static bool
 jw_check_depth(Jw *w, JsonbValue *v)
 {
@@ -554,6 +586,9 @@ jw_check_depth(Jw *w, JsonbValue *v)
 	if (v->type != jbvBinary)
 		return true;
 	if (v->val.binary.len > 0 && (int64) w->depth + v->val.binary.len / 4 + 1 <= w->max_depth)
+		return true;
+	/* the common case, a value within the limit, without paths; the walk below finds where not */
+	if (jw_depth_fits(v->val.binary.data, w->max_depth - w->depth))
 		return true;
 	if (!jw_guard(w))
 		return false;

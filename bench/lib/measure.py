@@ -394,7 +394,7 @@ LABEL = {"serde_text": "serde (text)", "serde_jsonb": "serde (jsonb col)", "serd
          "jsonb_populate_recordset": "jsonb_populate_recordset", "json_populate_recordset": "json_populate_recordset",
          "serde_valid_text": "serde_valid (text)", "serde_valid_jsonb": "serde_valid (jsonb col)",
          "try_jsonb_populate_record": "plpgsql try jsonb_populate_record", "twin_serde_valid": "serde_valid on valid twin",
-         "floor_simdjson": "simdjson in backend"}
+         "floor_simdjson": "simdjson in backend", "floor_text": "text detoast only"}
 
 
 def primary_of(group, avail_names):
@@ -405,6 +405,8 @@ def primary_of(group, avail_names):
         return None
     if group == "errors":
         return "serde_valid_text" if "serde_valid_text" in avail_names else None
+    if group == "stored_jsonb":
+        return "serde_jsonb" if "serde_jsonb" in avail_names else None
     return "serde_text" if "serde_text" in avail_names else None
 
 
@@ -498,6 +500,59 @@ def fmt_x(d):
     return f"**{d['speedup']:.2f}×** [{d['speedup_min']:.2f}–{d['speedup_max']:.2f}]"
 
 
+def stored_jsonb_section(ws, warm, man, targets, csv_rows):
+    """The stored-jsonb group: serde_decode(NULL::t, bodyb) against jsonb_populate_record(NULL::t,
+    bodyb) and against serde on the text column of the same rows; net = statement − jsonb_typeof(bodyb)
+    of the same round (a floor that detoasts); speedups are medians of per-round ratios [min–max]."""
+    L = ["Net = statement − `jsonb_typeof(bodyb)` of the same round (reads the row and detoasts the jsonb), "
+         "÷ rows. **N×** = how many times faster `serde_decode(NULL::t, bodyb)` is, median of per-round "
+         "ratios [min–max]. serde (text) reads the text column of the same rows (its net includes the text "
+         "detoast instead of the jsonb one; *text detoast only* = `ascii(body)` − floor).", "",
+         "| workload | bytes (text) | rows | serde (jsonb col) | jsonb_populate_record (jsonb col) | serde (text) | "
+         "floor jsonb_typeof (raw) | text detoast only |", "|---|---|---|---|---|---|---|---|"]
+    notes = []
+    for n in ws:
+        wr = warm["workloads"][n]
+        prim, res = analyse(wr)
+        cells = [f"`{n}`", f"{wr['bytes']:,}", str(wr["rows"])]
+        for c in ("serde_jsonb", "jsonb_populate_record", "serde_text"):
+            d = res.get(c)
+            if d is None:
+                why = wr["skipped"].get(c)
+                cells.append("n/a" if why else "")
+                if why:
+                    notes.append(f"`{n}` {LABEL[c]}: {why}")
+                continue
+            txt = f"{fmt_ns(d['net_ns'])} ({fmt_ns(d['raw_ns'])})"
+            if c != prim and d.get("speedup") is not None:
+                txt += f" {fmt_x(d)}"
+            cells.append(txt)
+        cells.append(fmt_ns(res.get("floor", {}).get("raw_ns")))
+        cells.append(fmt_ns(res.get("floor_text", {}).get("net_ns")))
+        L.append("| " + " | ".join(cells) + " |")
+        for c, want in (("jsonb_populate_record", 2.0), ("serde_text", 1.0)):
+            d = res.get(c, {})
+            if prim and d.get("speedup"):
+                what = ("≥ 2× faster than jsonb_populate_record on the stored jsonb" if c != "serde_text"
+                        else "faster than serde on the text of the same document")
+                targets.append((f"{n}: serde on jsonb {what}", f"{d['speedup']:.2f}×", d["speedup"] > want
+                                if c == "serde_text" else d["speedup"] >= want))
+        for c, d in res.items():
+            csv_rows.append({"group": "stored_jsonb", "workload": n, "competitor": c, "rows": wr["rows"],
+                             "bytes": wr["bytes"], "records": wr["records"], "primary": prim,
+                             "raw_ns_per_doc": round(d["raw_ns"], 1) if d["raw_ns"] is not None else "",
+                             "net_ns_per_doc": round(d["net_ns"], 1) if d["net_ns"] is not None else "",
+                             "speedup_net_median": round(d["speedup"], 3) if d.get("speedup") else "",
+                             "speedup_net_min": round(d["speedup_min"], 3) if d.get("speedup") else "",
+                             "speedup_net_max": round(d["speedup_max"], 3) if d.get("speedup") else "",
+                             "speedup_raw_median": round(d["speedup_raw"], 3) if d.get("speedup_raw") else "",
+                             "rounds": len(wr["latency_us"].get(c, []))})
+    L.append("")
+    if notes:
+        L += ["Notes:", ""] + [f"- {x}" for x in notes] + [""]
+    return L
+
+
 def cmd_report(a):
     man = {w["name"]: w for w in load_manifest(a.manifest)}
     warm = json.load(open(a.warm)) if a.warm and os.path.exists(a.warm) else {"workloads": {}}
@@ -546,13 +601,18 @@ def cmd_report(a):
     targets = []
     budgets = []
     chart = []
-    groups = [("documents", "Realistic documents"), ("diagnostics", "Diagnostics (one feature each)"),
+    groups = [("documents", "Realistic documents"),
+              ("stored_jsonb", "Stored jsonb (the realistic documents in a jsonb column)"),
+              ("diagnostics", "Diagnostics (one feature each)"),
               ("batches", "Batches"), ("errors", "Errors (serde_valid; a failing decode would abort pgbench)")]
     for g, title in groups:
         ws = [n for n in warm["workloads"] if warm["workloads"][n]["group"] == g]
         if not ws:
             continue
         L += [f"## {title}", ""]
+        if g == "stored_jsonb":
+            L += stored_jsonb_section(ws, warm, man, targets, csv_rows)
+            continue
         if g in ("documents", "diagnostics"):
             cols = ["serde_text", "serde_jsonb"] + (["serde_valid"] if g == "documents" else []) + list(BUILTINS_DOC)
         elif g == "batches":
@@ -891,7 +951,8 @@ def cmd_compare(a):
         return r
 
     for w in man:
-        prim = {"batches": "serde_array_text", "errors": "serde_valid_text"}.get(w["group"], "serde_text")
+        prim = {"batches": "serde_array_text", "errors": "serde_valid_text",
+                "stored_jsonb": "serde_jsonb"}.get(w["group"], "serde_text")
         if w["group"] == "batches" and not av["A"].get((w["name"], "serde_each_text")) and \
                 not av["B"].get((w["name"], "serde_each_text")):
             prim = "serde_each_text"

@@ -151,6 +151,21 @@ def fixture_workloads():
     return out
 
 
+def stored_jsonb_workloads(docs):
+    """The realistic fixtures as most users keep them: in a jsonb column (issue 12 item 7). Same
+    document, types, shapes and twins as the documents group; every competitor reads the stored
+    jsonb (serde_text reads the text column of the same table, for the text path's speed on the
+    same document) and the floor is jsonb_typeof(bodyb), which detoasts the value."""
+    out = []
+    for d in docs:
+        w = W("jb_" + d.name, "stored_jsonb", d.doc, d.type, pop_type=d.pop_type, serde_shapes=d.serde_shapes,
+              notes=["the documents group's " + d.name + " stored as jsonb; net = statement − jsonb_typeof(bodyb) "
+                     "(a floor that fetches and detoasts the jsonb); serde (text) reads the text column of the same "
+                     "rows, net of the same floor"])
+        out.append(w)
+    return out
+
+
 def diag_workloads(types_sql, shapes_sql):
     out = []
 
@@ -375,6 +390,17 @@ def add_competitors(w, by_name):
         comp("jsonb_populate_record", q_lateral(t, f"jsonb_populate_record(NULL::{w.pop_type}, w.body::jsonb)"), "builtin")
         comp("json_populate_record", q_lateral(t, f"json_populate_record(NULL::{w.pop_type}, w.body::json)"), "builtin")
         comp("cast_jsonb", q_lateral(t, "CAST(w.body AS jsonb)"), "builtin")
+    elif w.group == "stored_jsonb":
+        comp("serde_jsonb", q_lateral(t, f"serde_decode(NULL::{w.type}, w.bodyb{shape_arg})"), "serde", serde_req)
+        comp("jsonb_populate_record", q_lateral(t, f"jsonb_populate_record(NULL::{w.pop_type}, w.bodyb)"), "builtin",
+             note="the stored jsonb, no cast")
+        comp("serde_text", q_lateral(t, f"serde_decode(NULL::{w.type}, w.body{shape_arg})"), "serde", serde_req,
+             note="the text column of the same rows")
+        comp("floor", q_lateral(t, "jsonb_typeof(w.bodyb)"), "floor",
+             note="per-statement floor of this group: reads the row and detoasts the jsonb (jsonb_typeof)")
+        comp("floor_text", q_lateral(t, "ascii(w.body)"), "floor",
+             note="reads and detoasts the text column")
+        return
     elif w.group == "batches":
         each_req = ["fn:serde_decode_each"] + [f"shape:{s}" for s in w.serde_shapes]
         comp("serde_each_text", q_lateral(t, f"serde_decode_each(NULL::{w.type}, w.body)"), "serde", each_req)
@@ -633,7 +659,7 @@ def main():
     docs = fixture_workloads()
     diags, enums_doc, list_doc, unk_doc = diag_workloads(types_sql, shapes_sql)
     batches = batch_workloads(types_sql, shapes_sql)
-    allw = docs + diags + batches + xml_workloads(types_sql, shapes_sql)
+    allw = docs + stored_jsonb_workloads(docs) + diags + batches + xml_workloads(types_sql, shapes_sql)
     by_name = {w.name: w for w in allw}
     errs = error_workloads(by_name, enums_doc, list_doc, unk_doc)
     allw += errs

@@ -23,6 +23,7 @@
 #include "utils/uuid.h"
 
 #include "jsonb_build.h"
+#include "numeric_build.h"
 #include "serde_pg.h"
 
 /* 2000-01-01 (PostgreSQL's epoch) relative to 1970-01-01 */
@@ -562,6 +563,9 @@ conv_numeric(SdConvert *cx, const sd_node *node, SdPgType *h, const sd_val *v,
 	char	   *str;
 	Numeric		num;
 
+	/* a number of a jsonb document, already checked against the typmod (jsonb_walk.c) */
+	if (v->aux == SD_PG_AUX_NUMERIC && !cx->collect)
+		return NumericGetDatum(sd_numeric_with_typmod((Numeric) v->u.s, h->basetypmod));
 	/* plain decimals that fit int64: built directly, exactly as numeric_in would */
 	if (sd_numeric_fast(v->u.s, v->len, h->basetypmod, &num))
 		return NumericGetDatum(num);

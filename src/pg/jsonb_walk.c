@@ -9,13 +9,16 @@
  */
 #include "serde_pg.h"
 #include "jsonb_walk.h"
+#include "numeric_build.h"
 #include "scalar.h"
 
 #include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/json.h"
 #include "utils/jsonb.h"
+#include "utils/memutils.h"
 #include "utils/numeric.h"
+#include "datatype/timestamp.h"
 
 typedef struct JwPath
 {
@@ -303,6 +306,216 @@ jw_kind_error(Jw *w, const sd_node *n, JsonbValue *v)
 	return jw_fail(w, SD_E_KIND, "expected %s, found %s", sd_expected_name(n), found);
 }
 
+/*
+ * A jsonb number straight into an integer, numeric or unix-time timestamp column, without
+ * numeric_out and a second parse: only when the result is certainly the text path's (numeric_build.h); everything else
+ * (fractions into integers, values out of range or beyond the typmod, floats, epochs, coerced
+ * text) returns false and takes the text path, with its errors.  In serde_errors mode aux holds
+ * the value's marks, so numerics keep the text path there.
+ */
+static bool
+jw_number_direct(Jw *w, const sd_node *n, Numeric num, sd_val *out)
+{
+	static const int64 mins[] = {PG_INT16_MIN, PG_INT32_MIN, PG_INT64_MIN};
+	static const int64 maxs[] = {PG_INT16_MAX, PG_INT32_MAX, PG_INT64_MAX};
+	int64		i;
+
+	switch (n->kind)
+	{
+		case SD_K_INT2:
+		case SD_K_INT4:
+		case SD_K_INT8:
+			if (!sd_numeric_int64(num, &i) || i < mins[n->kind - SD_K_INT2] ||
+				i > maxs[n->kind - SD_K_INT2])
+				return false;
+			out->tag = SD_V_INT;
+			out->u.i = i;
+			return true;
+		case SD_K_TIMESTAMPTZ:
+		case SD_K_TIMESTAMP:
+			{
+				/* format unix / unix_ms: integral seconds or milliseconds in 0001..9999 */
+				int64		unit = n->format == SD_FMT_UNIX ? INT64CONST(1000000) :
+					n->format == SD_FMT_UNIX_MS ? INT64CONST(1000) : 0;
+				int64		lo = sd_days_from_civil(1, 1, 1) * USECS_PER_DAY;
+				int64		end = sd_days_from_civil(10000, 1, 1) * USECS_PER_DAY;
+
+				if (unit == 0 || !sd_numeric_int64(num, &i) || i < lo / unit - 1 || i > end / unit + 1)
+					return false;
+				i *= unit;
+				if (i < lo || i >= end)
+					return false;
+				out->tag = SD_V_TIMESTAMP;
+				out->u.i = i;
+				return true;
+			}
+		case SD_K_NUMERIC:
+			if (w->collect || !sd_numeric_fits(num, n->type->precision, n->type->scale))
+				return false;
+			out->tag = SD_V_NUMERIC;
+			out->aux = SD_PG_AUX_NUMERIC;
+			out->u.s = (const char *) num;
+			out->len = VARSIZE(num);
+			return true;
+		default:
+			return false;
+	}
+}
+
+/*
+ * ---- members in jsonb order -------------------------------------------------------------------
+ *
+ * A jsonb object's keys are stored sorted (shorter first, then bytewise: jsonb_util.c's
+ * lengthCompareJsonbString).  With a composite's members sorted the same way, one merge of the two
+ * lists finds every member without hashing a key (most keys cost one length comparison).  The
+ * sorted lists are kept between calls in a small backend-local table keyed by the sd_members
+ * address, with copies of the names; an entry is checked against the members' names once per
+ * decode call (a plan freed and another compiled at the same address cannot be mistaken for
+ * it), then trusted for the rest of the call.  A slot holds one sd_members; a collision replaces
+ * it, except while it belongs to this call (an enclosing object's walk holds it: the newcomer uses
+ * the hash lookup then), and members beyond JW_ORDER_MAX use the hash lookup.
+ */
+#define JW_ORDER_SLOTS	64
+#define JW_ORDER_MAX	4096
+
+typedef struct JwOrder
+{
+	const sd_members *ms;		/* NULL: empty */
+	uint64		stamp;			/* the decode call that last checked it */
+	int			n;
+	int16	   *order;			/* member indices in jsonb key order */
+	uint32	   *lens;			/* their names, copied */
+	char	  **names;
+} JwOrder;
+
+static JwOrder jw_orders[JW_ORDER_SLOTS];
+static MemoryContext jw_order_cxt;
+static uint64 jw_calls;
+
+static inline int
+jw_keycmp(const char *a, uint32 alen, const char *b, uint32 blen)
+{
+	if (alen != blen)
+		return alen < blen ? -1 : 1;
+	return memcmp(a, b, alen);
+}
+
+static int
+jw_order_cmp(const void *a, const void *b, void *arg)
+{
+	const sd_members *ms = arg;
+	const sd_member *x = &ms->m[*(const int16 *) a];
+	const sd_member *y = &ms->m[*(const int16 *) b];
+
+	return jw_keycmp(x->name, x->len, y->name, y->len);
+}
+
+static JwOrder *
+jw_order(const sd_members *ms)
+{
+	uint32		slot = ((uint32) ((uintptr_t) ms >> 3) * 0x9E3779B1u) >> 26;
+	JwOrder    *o = &jw_orders[slot];
+	Size		bytes;
+	char	   *p;
+	int			n = ms->n;
+
+	StaticAssertStmt(JW_ORDER_SLOTS == 64, "slot hash takes 6 bits");
+	if (n <= 0 || n > JW_ORDER_MAX)
+		return NULL;
+	if (o->ms != ms && o->ms != NULL && o->stamp == jw_calls)
+		return NULL;			/* in use by this call (an enclosing object): not replaced */
+	if (o->ms == ms && o->n == n)
+	{
+		if (o->stamp == jw_calls)
+			return o;
+		for (int i = 0; i < n; i++)
+		{
+			const sd_member *m = &ms->m[o->order[i]];
+
+			if (m->len != o->lens[i] || memcmp(m->name, o->names[i], m->len) != 0)
+				goto rebuild;
+		}
+		o->stamp = jw_calls;
+		return o;
+	}
+rebuild:
+	if (jw_order_cxt == NULL)
+		jw_order_cxt = AllocSetContextCreate(TopMemoryContext, "serde jsonb member order",
+											 ALLOCSET_SMALL_SIZES);
+	if (o->order)
+		pfree(o->order);
+	o->ms = NULL;
+	o->order = NULL;
+	bytes = MAXALIGN(sizeof(int16) * n) + MAXALIGN(sizeof(uint32) * n) + sizeof(char *) * n;
+	for (int i = 0; i < n; i++)
+		bytes += ms->m[i].len;
+	p = MemoryContextAlloc(jw_order_cxt, bytes);
+	o->order = (int16 *) p;
+	o->lens = (uint32 *) (p + MAXALIGN(sizeof(int16) * n));
+	o->names = (char **) ((char *) o->lens + MAXALIGN(sizeof(uint32) * n));
+	p = (char *) (o->names + n);
+	for (int i = 0; i < n; i++)
+		o->order[i] = (int16) i;
+	qsort_arg(o->order, n, sizeof(int16), jw_order_cmp, (void *) ms);
+	for (int i = 0; i < n; i++)
+	{
+		const sd_member *m = &ms->m[o->order[i]];
+
+		o->lens[i] = m->len;
+		o->names[i] = p;
+		memcpy(p, m->name, m->len);
+		p += m->len;
+	}
+	o->n = n;
+	o->stamp = jw_calls;
+	o->ms = ms;
+	return o;
+}
+
+/*
+ * A container's children read straight from their JEntries, as jsonb_util.c's fillJsonbValue
+ * reads them (JsonbIterator costs a palloc per container and a state machine per value): entry
+ * i ends at its offset field (JENTRY_HAS_OFF) or at its start plus its length field, numerics
+ * and containers start INTALIGNed.  An object's keys are entries 0..n-1, its values n..2n-1.
+ */
+static inline void
+jw_child(const JEntry *ch, const char *base, uint32 i, uint32 *off, JsonbValue *v)
+{
+	JEntry		je = ch[i];
+	uint32		start = *off;
+	uint32		end = JBE_HAS_OFF(je) ? JBE_OFFLENFLD(je) : start + JBE_OFFLENFLD(je);
+
+	*off = end;
+	switch (je & JENTRY_TYPEMASK)
+	{
+		case JENTRY_ISSTRING:
+			v->type = jbvString;
+			v->val.string.val = unconstify(char *, base + start);
+			v->val.string.len = (int) (end - start);
+			break;
+		case JENTRY_ISNUMERIC:
+			v->type = jbvNumeric;
+			v->val.numeric = (Numeric) unconstify(char *, base + INTALIGN(start));
+			break;
+		case JENTRY_ISBOOL_TRUE:
+			v->type = jbvBool;
+			v->val.boolean = true;
+			break;
+		case JENTRY_ISBOOL_FALSE:
+			v->type = jbvBool;
+			v->val.boolean = false;
+			break;
+		case JENTRY_ISNULL:
+			v->type = jbvNull;
+			break;
+		default:
+			v->type = jbvBinary;
+			v->val.binary.data = (JsonbContainer *) unconstify(char *, base + INTALIGN(start));
+			v->val.binary.len = (int) (end - INTALIGN(start));
+			break;
+	}
+}
+
 /* ---- decoding ------------------------------------------------------------------------------ */
 
 static bool jw_value(Jw *w, JsonbValue *v, const sd_node *n, JwDest dst);
@@ -328,6 +541,38 @@ jw_guard(Jw *w)
  * path.  A container of len bytes nests at most len/4 + 1 levels (every level costs a header and
  * a JEntry): values that cannot reach the limit are not walked.
  */
+/*
+ * The nesting below container jc is at most `room` levels (jc itself counting 1): read from the
+ * JEntries (containers only are entered; no JsonbIterator, no path).  False when deeper, when the
+ * C stack runs short or on a container of unknown size: the caller then walks with paths.
+ */
+static bool
+jw_depth_fits(const JsonbContainer *jc, int room)
+{
+	uint32		count = JsonContainerSize(jc);
+	bool		obj = JsonContainerIsObject(jc);
+	uint32		nent = obj ? 2 * count : count;
+	const JEntry *ch = jc->children;
+	const char *base = (const char *) (ch + nent);
+	uint32		off = 0;
+
+	if (room < 1 || stack_is_too_deep())
+		return false;
+	for (uint32 i = 0; i < nent; i++)
+	{
+		JEntry		je = ch[i];
+		uint32		start = off;
+
+		off = JBE_HAS_OFF(je) ? JBE_OFFLENFLD(je) : start + JBE_OFFLENFLD(je);
+		if ((i & 4095) == 4095)
+			CHECK_FOR_INTERRUPTS();
+		if (JBE_ISCONTAINER(je) && (!obj || i >= count) &&
+			!jw_depth_fits((const JsonbContainer *) (base + INTALIGN(start)), room - 1))
+			return false;
+	}
+	return true;
+}
+
 static bool
 jw_check_depth(Jw *w, JsonbValue *v)
 {
@@ -341,6 +586,9 @@ jw_check_depth(Jw *w, JsonbValue *v)
 	if (v->type != jbvBinary)
 		return true;
 	if (v->val.binary.len > 0 && (int64) w->depth + v->val.binary.len / 4 + 1 <= w->max_depth)
+		return true;
+	/* the common case, a value within the limit, without paths; the walk below finds where not */
+	if (jw_depth_fits(v->val.binary.data, w->max_depth - w->depth))
 		return true;
 	if (!jw_guard(w))
 		return false;
@@ -377,28 +625,27 @@ jw_error_depth(Jw *w, JsonbValue *v)
 static bool
 jw_array(Jw *w, JsonbContainer *jc, const sd_node *n, JwDest dst)
 {
-	JsonbIterator *it = JsonbIteratorInit(jc);
 	JsonbValue	v;
-	JsonbIteratorToken tok;
 	uint32		start = w->stack_len;
-	uint64		i = 0;
+	uint32		count = JsonContainerSize(jc);
+	const JEntry *ch = jc->children;
+	const char *base = (const char *) (ch + count);
+	uint32		off = 0;
 
 	if (!jw_guard(w))
 		return false;
-	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	for (uint32 i = 0; i < count; i++)
 	{
 		int			depth = w->depth;
 		JwDest		ed;
 
-		if (tok != WJB_ELEM)
-			continue;
+		jw_child(ch, base, i, &off, &v);
 		CHECK_FOR_INTERRUPTS();	/* every element (jw_guard polls once per container) */
 		ed = jw_push(w);
 		jw_enter(w, NULL, 0, i);
 		if (!jw_value(w, &v, n->elem, ed) && !jw_recover(w, depth))
 			return false;
 		w->depth = depth;
-		i++;
 	}
 	jw_finish_elements(w, start, dst);
 	return true;
@@ -508,24 +755,50 @@ jw_report_null(void *ctx)
 static bool
 jw_members(Jw *w, JsonbContainer *jc, const sd_node *n, const sd_members *ms, uint32 row, bool top)
 {
-	JsonbIterator *it = JsonbIteratorInit(jc);
 	JsonbValue	k,
 				v;
-	JsonbIteratorToken tok;
-	bool	   *seen = palloc0(sizeof(bool) * (ms->n ? ms->n : 1));
+	uint32		count = JsonContainerSize(jc);
+	const JEntry *ch = jc->children;
+	const char *base = (const char *) (ch + 2 * count);
+	uint32		koff = 0;
+	uint32		voff = count ? getJsonbOffset(jc, count) : 0;
+	bool		seen_buf[64];
+	bool	   *seen = ms->n <= lengthof(seen_buf) ? seen_buf : palloc(sizeof(bool) * ms->n);
+	JwOrder    *order = jw_order(ms);
+	int			pos = 0;
 
-	while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
+	memset(seen, 0, sizeof(bool) * ms->n);
+	memset(&k, 0, sizeof(k));	/* keys are strings */
+	for (uint32 i = 0; i < count; i++)
 	{
 		int			depth = w->depth;
-		int			mi;
+		int			mi = -1;
 		const sd_member *m;
 
-		if (tok != WJB_KEY)
-			continue;
+		jw_child(ch, base, i, &koff, &k);
+		jw_child(ch, base, count + i, &voff, &v);
 		CHECK_FOR_INTERRUPTS();
-		tok = JsonbIteratorNext(&it, &v, true);
-		mi = ms->n ? sd_members_find(ms, k.val.string.val, k.val.string.len,
-									 sd_hash_name(k.val.string.val, k.val.string.len)) : -1;
+		if (order)
+		{
+			/* the merge: members sorting before this key are not in the object */
+			while (pos < order->n)
+			{
+				int			c = jw_keycmp(k.val.string.val, (uint32) k.val.string.len,
+										  order->names[pos], order->lens[pos]);
+
+				if (c < 0)
+					break;		/* an unknown key */
+				if (c == 0)
+				{
+					mi = order->order[pos++];
+					break;
+				}
+				pos++;
+			}
+		}
+		else if (ms->n)
+			mi = sd_members_find(ms, k.val.string.val, k.val.string.len,
+								 sd_hash_name(k.val.string.val, k.val.string.len));
 		if (mi < 0)
 		{
 			jw_enter(w, k.val.string.val, k.val.string.len, 0);
@@ -613,7 +886,8 @@ jw_members(Jw *w, JsonbContainer *jc, const sd_node *n, const sd_members *ms, ui
 	for (int i = 0; i < ms->n; i++)
 		if (!seen[i] && !jw_missing(w, n, &ms->m[i], row))
 			return false;
-	pfree(seen);
+	if (seen != seen_buf)
+		pfree(seen);
 	return true;
 }
 
@@ -815,6 +1089,8 @@ jw_value_in(Jw *w, JsonbValue *v, const sd_node *n, JwDest dst)
 				return jw_convert_failed(w);
 			break;
 		case jbvNumeric:
+			if (jw_number_direct(w, n, v->val.numeric, &out))
+				break;
 			{
 				char	   *lit = jw_numeric_text(v->val.numeric);
 
@@ -845,6 +1121,7 @@ jw_init(Jw *w, sd_error *err)
 	static const sd_hooks hooks = {jw_alloc, jw_realloc, jw_free, NULL, NULL};
 
 	memset(w, 0, sizeof(*w));
+	jw_calls++;					/* jw_order checks its entries again */
 	w->err = err;
 	w->max_depth = sd_pg_max_depth;
 	sd_arena_init(&w->arena, &hooks);

@@ -386,28 +386,7 @@ test_plan(void)
 
 /* ---- shape references --------------------------------------------------------------------- */
 
-typedef struct shapedef
-{
-	const char *name;
-	const char *opts;
-	const sd_type *type;
-} shapedef;
-
-static shapedef shapes[8];
-
-static bool
-resolve(void *ud, const char *shape, const char **options_json, const sd_type **target, sd_error *err)
-{
-	(void) ud;
-	for (int i = 0; i < 8 && shapes[i].name; i++)
-		if (strcmp(shapes[i].name, shape) == 0)
-		{
-			*options_json = shapes[i].opts;		/* NULL: deferred by the host */
-			*target = shapes[i].type;
-			return true;
-		}
-	return sd_error_set(err, SD_E_OPTIONS, -1, "shape \"%s\" does not exist", shape);
-}
+static ut_shapedef shapes[UT_SHAPES];
 
 static const char *
 decode_with(const sd_plan *p, const char *doc)
@@ -440,15 +419,15 @@ test_shapes(void)
 	static const sd_column node_cols[] = {{"name", &ut_text}, {"kids", &ut_jsonb}};
 	static const sd_type node_type = {.kind = SD_K_COMPOSITE, .name = "tnode", .max_chars = -1,
 	.precision = -1, .scale = -1, .ncols = 2, .cols = node_cols};
-	sd_resolver r = {resolve, NULL};
+	sd_resolver r = {ut_resolve, shapes};
 	sd_error	err;
 	sd_plan    *p;
 
-	shapes[0] = (shapedef) {"Inner", "{\"coerce\":true,\"fields\":{\"n\":{\"name\":\"N\"}}}", inner};
-	shapes[1] = (shapedef) {"Bad", "{\"foo\":1}", inner};
-	shapes[2] = (shapedef) {"Node", "{\"optional\":true,\"fields\":{\"kids\":{\"shape\":\"Node\"}}}", &node_type};
-	shapes[3] = (shapedef) {"Other", "{}", c1};
-	shapes[4] = (shapedef) {"Later", NULL, NULL};
+	shapes[0] = (ut_shapedef) {"Inner", "{\"coerce\":true,\"fields\":{\"n\":{\"name\":\"N\"}}}", inner};
+	shapes[1] = (ut_shapedef) {"Bad", "{\"foo\":1}", inner};
+	shapes[2] = (ut_shapedef) {"Node", "{\"optional\":true,\"fields\":{\"kids\":{\"shape\":\"Node\"}}}", &node_type};
+	shapes[3] = (ut_shapedef) {"Other", "{}", c1};
+	shapes[4] = (ut_shapedef) {"Later", NULL, NULL};
 
 	/* the referenced shape's own options apply, not the referring shape's */
 	p = compile(outer, "{'unknown':'reject','fields':{'in':{'shape':'Inner'},'list':{'shape':'Inner'}}}", &r, &err);

@@ -455,3 +455,19 @@ ut_support_cleanup(void)
 	sd_decoder_destroy(dec);
 	dec = NULL;
 }
+
+bool
+ut_resolve(void *ud, const char *shape, const char **options_json, const sd_type **target,
+		   sd_error *err)
+{
+	const ut_shapedef *shapes = ud;
+
+	for (int i = 0; i < UT_SHAPES && shapes[i].name; i++)
+		if (strcmp(shapes[i].name, shape) == 0)
+		{
+			*options_json = shapes[i].opts;
+			*target = shapes[i].type;
+			return true;
+		}
+	return sd_error_set(err, SD_E_OPTIONS, -1, "shape \"%s\" does not exist", shape);
+}

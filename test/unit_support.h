@@ -16,6 +16,18 @@ extern const sd_type ut_text, ut_int2, ut_int4, ut_int8, ut_float4, ut_float8, u
  * time,uuid,bytea,json,jsonb,varchar(3),color,int4[],inet), any varchar(n) or numeric(p,s), a
  * previously made composite or enum (by its name), and any of these followed by [].  Types are
  * leaked on purpose (tests). */
+/* A table of registered shapes for sd_compile's resolver: ut_resolve finds `shape` among the
+ * UT_SHAPES entries of the table given as ud (a NULL name ends it; NULL opts = deferred). */
+#define UT_SHAPES 8
+typedef struct ut_shapedef
+{
+	const char *name;
+	const char *opts;
+	const sd_type *type;
+} ut_shapedef;
+bool		ut_resolve(void *ud, const char *shape, const char **options_json, const sd_type **target,
+					   sd_error *err);
+
 const sd_type *ut_composite(const char *name, const char *cols);
 /* A type by its name in that language (aborts when there is none). */
 const sd_type *ut_type(const char *name);

@@ -49,30 +49,9 @@ unquote(const char *s)
 	return o;
 }
 
-typedef struct shapedef
-{
-	const char *name;
-	const char *opts;
-	const sd_type *type;
-} shapedef;
+static ut_shapedef shapes[UT_SHAPES];
 
-static shapedef shapes[8];
-
-static bool
-resolve(void *ud, const char *shape, const char **options_json, const sd_type **target, sd_error *err)
-{
-	(void) ud;
-	for (int i = 0; i < 8 && shapes[i].name; i++)
-		if (strcmp(shapes[i].name, shape) == 0)
-		{
-			*options_json = shapes[i].opts;
-			*target = shapes[i].type;
-			return true;
-		}
-	return sd_error_set(err, SD_E_OPTIONS, -1, "shape \"%s\" does not exist", shape);
-}
-
-static sd_resolver resolver = {resolve, NULL};
+static sd_resolver resolver = {ut_resolve, shapes};
 
 static sd_plan *
 xcompile(const sd_type *t, const char *opts_q, sd_error *err)
@@ -350,9 +329,9 @@ test_references(void)
 	sd_error	err;
 	sd_plan    *p;
 
-	shapes[0] = (shapedef) {"Own", "{'fields':{'id':{'name':'ID'}}}", NULL};
-	shapes[1] = (shapedef) {"OwnNs", "{'xml':{'namespace':'urn:own','root':'Ignored'}}", NULL};
-	shapes[2] = (shapedef) {"OwnNone", "{'xml':{'namespace':''}}", NULL};
+	shapes[0] = (ut_shapedef) {"Own", "{'fields':{'id':{'name':'ID'}}}", NULL};
+	shapes[1] = (ut_shapedef) {"OwnNs", "{'xml':{'namespace':'urn:own','root':'Ignored'}}", NULL};
+	shapes[2] = (ut_shapedef) {"OwnNone", "{'xml':{'namespace':''}}", NULL};
 	for (int i = 0; i < 3; i++)
 	{
 		shapes[i].opts = unquote(shapes[i].opts);
@@ -387,7 +366,7 @@ test_references(void)
 		sd_plan_free(p);
 	}
 	/* an error inside a referenced shape names it */
-	shapes[3] = (shapedef) {"BadNs", "{\"xml\":{\"root\":\"{x\"}}", owner};
+	shapes[3] = (ut_shapedef) {"BadNs", "{\"xml\":{\"root\":\"{x\"}}", owner};
 	CHECK_STR(xerror(twoown, "{'fields':{'o1':{'shape':'BadNs'}}}"),
 			  "ERROR 22023 $.fields.o1.shape: in shape \"BadNs\" at $.xml.root: \"{x\" is not a valid {uri}local name: no \"}\" closes the namespace");
 }

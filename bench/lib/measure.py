@@ -515,18 +515,7 @@ def stored_jsonb_section(ws, warm, man, targets, csv_rows):
         wr = warm["workloads"][n]
         prim, res = analyse(wr)
         cells = [f"`{n}`", f"{wr['bytes']:,}", str(wr["rows"])]
-        for c in ("serde_jsonb", "jsonb_populate_record", "serde_text"):
-            d = res.get(c)
-            if d is None:
-                why = wr["skipped"].get(c)
-                cells.append("n/a" if why else "")
-                if why:
-                    notes.append(f"`{n}` {LABEL[c]}: {why}")
-                continue
-            txt = f"{fmt_ns(d['net_ns'])} ({fmt_ns(d['raw_ns'])})"
-            if c != prim and d.get("speedup") is not None:
-                txt += f" {fmt_x(d)}"
-            cells.append(txt)
+        cells += competitor_cells(n, wr, res, prim, ("serde_jsonb", "jsonb_populate_record", "serde_text"), notes)
         cells.append(fmt_ns(res.get("floor", {}).get("raw_ns")))
         cells.append(fmt_ns(res.get("floor_text", {}).get("net_ns")))
         L.append("| " + " | ".join(cells) + " |")
@@ -551,6 +540,25 @@ def stored_jsonb_section(ws, warm, man, targets, csv_rows):
     if notes:
         L += ["Notes:", ""] + [f"- {x}" for x in notes] + [""]
     return L
+
+
+def competitor_cells(n, wr, res, prim, cols, notes):
+    """One report cell per competitor of workload n: net (raw) time, and the speedup for all but
+    the primary; a skipped competitor is n/a, with its reason added to notes."""
+    cells = []
+    for c in cols:
+        d = res.get(c)
+        if d is None:
+            why = wr["skipped"].get(c)
+            cells.append("n/a" if why else "")
+            if why:
+                notes.append(f"`{n}` {LABEL[c]}: {why}")
+            continue
+        txt = f"{fmt_ns(d['net_ns'])} ({fmt_ns(d['raw_ns'])})"
+        if c != prim and d.get("speedup") is not None:
+            txt += f" {fmt_x(d)}"
+        cells.append(txt)
+    return cells
 
 
 def cmd_report(a):
@@ -633,18 +641,7 @@ def cmd_report(a):
             w = man.get(n, {})
             prim, res = analyse(wr)
             cells = [f"`{n}`", f"{wr['bytes']:,}", str(wr["rows"])]
-            for c in cols:
-                d = res.get(c)
-                if d is None:
-                    why = wr["skipped"].get(c)
-                    cells.append("n/a" if why else "")
-                    if why:
-                        notes.append(f"`{n}` {LABEL[c]}: {why}")
-                    continue
-                txt = f"{fmt_ns(d['net_ns'])} ({fmt_ns(d['raw_ns'])})"
-                if c != prim and d.get("speedup") is not None:
-                    txt += f" {fmt_x(d)}"
-                cells.append(txt)
+            cells += competitor_cells(n, wr, res, prim, cols, notes)
             fl = res.get("floor", {})
             fd = res.get("floor_detoast", {})
             cells.append(f"{fmt_ns(fl.get('raw_ns'))} / {fmt_ns(fd.get('net_ns'))}")

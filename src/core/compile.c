@@ -8,6 +8,7 @@
 #include "xmlnames.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define OPTIONS_MAX_DEPTH 64		/* nesting of shape options (the root object is level 1) */
@@ -257,6 +258,18 @@ mb_required(const mbuild *b, const sd_node *node, const char **column)
 	return req;
 }
 
+/* Members by name length, then bytes (jsonb's key order). */
+static int
+member_length_cmp(const void *a, const void *b)
+{
+	const sd_member *x = *(const sd_member *const *) a;
+	const sd_member *y = *(const sd_member *const *) b;
+
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	return memcmp(x->name, y->name, x->len);
+}
+
 static const sd_members *
 mb_freeze(cctx *c, const mbuild *b, const sd_node *node)
 {
@@ -302,6 +315,20 @@ mb_freeze(cctx *c, const mbuild *b, const sd_node *node)
 		while (table[slot] >= 0)
 			slot = (slot + 1) & (size - 1);
 		table[slot] = (int16_t) i;
+	}
+	/* the members by (length, bytes), for walkers of inputs whose keys come sorted that way */
+	{
+		const sd_member **sorted = sd_arena_alloc(c->a, sizeof(*sorted) * (size_t) (b->n ? b->n : 1));
+		int16_t    *by_length = sd_arena_alloc(c->a, sizeof(int16_t) * (size_t) (b->n ? b->n : 1));
+
+		if (!sorted || !by_length)
+			return NULL;
+		for (int i = 0; i < b->n; i++)
+			sorted[i] = &m[i];
+		qsort(sorted, (size_t) b->n, sizeof(*sorted), member_length_cmp);
+		for (int i = 0; i < b->n; i++)
+			by_length[i] = (int16_t) (sorted[i] - m);
+		ms->by_length = by_length;
 	}
 	ms->n = b->n;
 	ms->follow_at = at;

@@ -507,6 +507,8 @@ struct sd_members
 	const sd_member *m;
 	uint32_t	mask;           /* table size - 1 */
 	const int16_t *table;       /* hash slot -> member index, -1 empty */
+	const int16_t *by_length;   /* member indices, shorter names first, then bytewise: the order
+								 * in which jsonb stores an object's keys (a host's walker merges) */
 	/* Where this table's n + 1 slots of key-order prediction start in the decoder's per-plan
 	 * array (the JSON walker's; the plan itself is never written after compile). */
 	uint32_t	follow_at;

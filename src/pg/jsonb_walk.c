@@ -366,110 +366,16 @@ jw_number_direct(Jw *w, const sd_node *n, Numeric num, sd_val *out)
  * ---- members in jsonb order -------------------------------------------------------------------
  *
  * A jsonb object's keys are stored sorted (shorter first, then bytewise: jsonb_util.c's
- * lengthCompareJsonbString).  With a composite's members sorted the same way, one merge of the two
- * lists finds every member without hashing a key (most keys cost one length comparison).  The
- * sorted lists are kept between calls in a small backend-local table keyed by the sd_members
- * address, with copies of the names; an entry is checked against the members' names once per
- * decode call (a plan freed and another compiled at the same address cannot be mistaken for
- * it), then trusted for the rest of the call.  A slot holds one sd_members; a collision replaces
- * it, except while it belongs to this call (an enclosing object's walk holds it: the newcomer uses
- * the hash lookup then), and members beyond JW_ORDER_MAX use the hash lookup.
+ * lengthCompareJsonbString), and the plan keeps every composite's members in that order too
+ * (sd_members.by_length), so one merge of the two lists finds every member without hashing a key
+ * (most keys cost one length comparison).
  */
-#define JW_ORDER_SLOTS	64
-#define JW_ORDER_MAX	4096
-
-typedef struct JwOrder
-{
-	const sd_members *ms;		/* NULL: empty */
-	uint64		stamp;			/* the decode call that last checked it */
-	int			n;
-	int16	   *order;			/* member indices in jsonb key order */
-	uint32	   *lens;			/* their names, copied */
-	char	  **names;
-} JwOrder;
-
-static JwOrder jw_orders[JW_ORDER_SLOTS];
-static MemoryContext jw_order_cxt;
-static uint64 jw_calls;
-
 static inline int
 jw_keycmp(const char *a, uint32 alen, const char *b, uint32 blen)
 {
 	if (alen != blen)
 		return alen < blen ? -1 : 1;
 	return memcmp(a, b, alen);
-}
-
-static int
-jw_order_cmp(const void *a, const void *b, void *arg)
-{
-	const sd_members *ms = arg;
-	const sd_member *x = &ms->m[*(const int16 *) a];
-	const sd_member *y = &ms->m[*(const int16 *) b];
-
-	return jw_keycmp(x->name, x->len, y->name, y->len);
-}
-
-static JwOrder *
-jw_order(const sd_members *ms)
-{
-	uint32		slot = ((uint32) ((uintptr_t) ms >> 3) * 0x9E3779B1u) >> 26;
-	JwOrder    *o = &jw_orders[slot];
-	Size		bytes;
-	char	   *p;
-	int			n = ms->n;
-
-	StaticAssertStmt(JW_ORDER_SLOTS == 64, "slot hash takes 6 bits");
-	if (n <= 0 || n > JW_ORDER_MAX)
-		return NULL;
-	if (o->ms != ms && o->ms != NULL && o->stamp == jw_calls)
-		return NULL;			/* in use by this call (an enclosing object): not replaced */
-	if (o->ms == ms && o->n == n)
-	{
-		if (o->stamp == jw_calls)
-			return o;
-		for (int i = 0; i < n; i++)
-		{
-			const sd_member *m = &ms->m[o->order[i]];
-
-			if (m->len != o->lens[i] || memcmp(m->name, o->names[i], m->len) != 0)
-				goto rebuild;
-		}
-		o->stamp = jw_calls;
-		return o;
-	}
-rebuild:
-	if (jw_order_cxt == NULL)
-		jw_order_cxt = AllocSetContextCreate(TopMemoryContext, "serde jsonb member order",
-											 ALLOCSET_SMALL_SIZES);
-	if (o->order)
-		pfree(o->order);
-	o->ms = NULL;
-	o->order = NULL;
-	bytes = MAXALIGN(sizeof(int16) * n) + MAXALIGN(sizeof(uint32) * n) + sizeof(char *) * n;
-	for (int i = 0; i < n; i++)
-		bytes += ms->m[i].len;
-	p = MemoryContextAlloc(jw_order_cxt, bytes);
-	o->order = (int16 *) p;
-	o->lens = (uint32 *) (p + MAXALIGN(sizeof(int16) * n));
-	o->names = (char **) ((char *) o->lens + MAXALIGN(sizeof(uint32) * n));
-	p = (char *) (o->names + n);
-	for (int i = 0; i < n; i++)
-		o->order[i] = (int16) i;
-	qsort_arg(o->order, n, sizeof(int16), jw_order_cmp, (void *) ms);
-	for (int i = 0; i < n; i++)
-	{
-		const sd_member *m = &ms->m[o->order[i]];
-
-		o->lens[i] = m->len;
-		o->names[i] = p;
-		memcpy(p, m->name, m->len);
-		p += m->len;
-	}
-	o->n = n;
-	o->stamp = jw_calls;
-	o->ms = ms;
-	return o;
 }
 
 /*
@@ -764,7 +670,7 @@ jw_members(Jw *w, JsonbContainer *jc, const sd_node *n, const sd_members *ms, ui
 	uint32		voff = count ? getJsonbOffset(jc, count) : 0;
 	bool		seen_buf[64];
 	bool	   *seen = ms->n <= lengthof(seen_buf) ? seen_buf : palloc(sizeof(bool) * ms->n);
-	JwOrder    *order = jw_order(ms);
+	const int16 *order = ms->by_length;
 	int			pos = 0;
 
 	memset(seen, 0, sizeof(bool) * ms->n);
@@ -781,16 +687,17 @@ jw_members(Jw *w, JsonbContainer *jc, const sd_node *n, const sd_members *ms, ui
 		if (order)
 		{
 			/* the merge: members sorting before this key are not in the object */
-			while (pos < order->n)
+			while (pos < ms->n)
 			{
+				const sd_member *om = &ms->m[order[pos]];
 				int			c = jw_keycmp(k.val.string.val, (uint32) k.val.string.len,
-										  order->names[pos], order->lens[pos]);
+										  om->name, om->len);
 
 				if (c < 0)
 					break;		/* an unknown key */
 				if (c == 0)
 				{
-					mi = order->order[pos++];
+					mi = order[pos++];
 					break;
 				}
 				pos++;
@@ -1121,7 +1028,6 @@ jw_init(Jw *w, sd_error *err)
 	static const sd_hooks hooks = {jw_alloc, jw_realloc, jw_free, NULL, NULL};
 
 	memset(w, 0, sizeof(*w));
-	jw_calls++;					/* jw_order checks its entries again */
 	w->err = err;
 	w->max_depth = sd_pg_max_depth;
 	sd_arena_init(&w->arena, &hooks);

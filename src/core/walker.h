@@ -14,15 +14,20 @@
  *
  * ---- the cursor -------------------------------------------------------------------------------
  * A walker's cursor struct starts with an sd_wcursor (the engine sees only that).  The cursor
- * is always "at a value": at the root after the walker was opened, at a member's value after
- * object_next returned 1, at an element after array_next returned 1.  For the value at the
- * cursor the engine calls peek() (any number of times), then exactly one of
- *     scalar()                          — reads a scalar (null, booleans, numbers, strings);
+ * is always "at a value": the root after the walker was opened (the engine calls peek() for
+ * it), a member's value after object_next() returned 1, an element after array_next() returned
+ * 1 — those two also peek the value into their token, so that a member or an element costs the
+ * engine ONE indirect call.  A peeked scalar (null, booleans, numbers, strings) is read whole
+ * and consumed: tok->s/len hold it, literals and numbers are checked.  A peeked container is
+ * not consumed: the engine then calls exactly one of
  *     object_begin(), then object_next() until it returns 0 (each member's value walked);
  *     array_begin(),  then array_next()  until it returns 0 (each element walked);
- *     skip_fast() when it returns 1 (the walker skipped the value itself);
- * and a value the engine does not decode is walked the same way (the engine's validating skip,
- * which also writes jsonb events and checks depth), so a walker never needs to skip on its own.
+ *     skip_fast(), when it returns 1 (the walker skipped the value itself);
+ * or, before any of those, peek() again (it returns the same token).  object_begin and
+ * array_begin apply to the value the cursor is at (the last one peeked).  A value the engine
+ * does not decode is walked the same way by the engine's validating skip (which also writes
+ * jsonb events and checks depth), so a walker never needs to skip on its own.  The engine
+ * always runs a container it began to its end, unless it stops on a fatal error.
  *
  * ---- results and errors --------------------------------------------------------------------
  * Ops return 1 (ok / one more member or element), 0 (end of the container) or -1 (error).  On
@@ -89,7 +94,7 @@ typedef struct sd_wtok
 	int64_t		offset;         /* of the value's first byte, -1 when the input has none */
 	const char *raw;            /* JSON text: the raw token (descriptions), else NULL */
 	size_t		raw_len;
-	const char *s;              /* after scalar(): a string's contents, unescaped (valid until
+	const char *s;              /* a peeked scalar: a string's contents, unescaped (valid until
 								 * the document is released), or a number's literal */
 	size_t		len;
 	uintptr_t	w[3];           /* the walker's own (e.g. the jsonb value) */
@@ -145,6 +150,8 @@ typedef struct sd_wcursor
 #define SD_WF_JSONB_INPUT	32u /* numbers and strings are already jsonb's (no \u0000, numeric
 								 * limits hold): a jsonb column's checks are skipped */
 
+#define SD_KEY_HASH		1u      /* object_next's want: compute key->hash when cheap */
+
 /* capture's `how` */
 #define SD_CAP_JSON		0u      /* the value's JSON text */
 #define SD_CAP_JSONB	1u      /* for a jsonb column: a host container when the walker has one */
@@ -154,17 +161,17 @@ struct sd_walker_ops
 	unsigned	flags;          /* SD_WF_* */
 	/* the value at the cursor: kind, offset, raw token; nothing consumed */
 	int			(*peek) (sd_wcursor *cur, sd_wtok *tok);
-	/* reads the scalar at the cursor into tok (s/len; literals checked) */
-	int			(*scalar) (sd_wcursor *cur, sd_wtok *tok);
 	int			(*object_begin) (sd_wcursor *cur, const sd_wtok *tok);
-	/* 1: the next member, the cursor at its value; 0: the object ended */
-	int			(*object_next) (sd_wcursor *cur, sd_wkey *key, const sd_member *expect);
+	/* 1: the next member (key), the cursor at its value (tok, peeked); 0: the object ended.
+	 * want: SD_KEY_HASH when the engine will look the key up in a hash table. */
+	int			(*object_next) (sd_wcursor *cur, sd_wkey *key, sd_wtok *tok,
+								const sd_member *expect, unsigned want);
 	/* right after object_begin: finds member name anywhere in the object and reads its value
-	 * as a token (a string read with scalar(); else peeked), leaving the iteration at the
-	 * object's start.  1 found, 0 absent. */
+	 * as a peeked token, leaving the iteration at the object's start.  1 found, 0 absent. */
 	int			(*object_find) (sd_wcursor *cur, const char *name, size_t len, sd_wtok *tok);
 	int			(*array_begin) (sd_wcursor *cur, const sd_wtok *tok);
-	int			(*array_next) (sd_wcursor *cur);
+	/* 1: the next element, peeked into tok; 0: the array ended */
+	int			(*array_next) (sd_wcursor *cur, sd_wtok *tok);
 	/* optional (NULL): skips the value at the cursor when it needs no walking — valid by
 	 * construction and nested at most `room` levels (the value itself counting 1): 1 done,
 	 * 0 the engine walks it. */
@@ -193,6 +200,20 @@ struct sd_walker_ops
 bool		sd_engine_decode(sd_decoder *d, sd_wcursor *cur, const sd_node *node,
 							 const sd_limits *limits, sd_collect *collect, int64_t first_index,
 							 uint32_t *root, sd_error *err);
+
+/* serde_errors' mode over cur: every violation up to max_errors (entries in d->found, texts in
+ * d->arena), as sd_check_json_found returns them; after a fatal error (malformed input, a
+ * limit, a cancel) that one error alone and *root UINT32_MAX. */
+int			sd_engine_check(sd_decoder *d, sd_wcursor *cur, const sd_node *node,
+							const sd_limits *limits, int max_errors, const sd_found **found,
+							int *total, uint32_t *root);
+/* The same result when the document failed before a walk (err) or after one (ok false, or
+ * col->oom): the one-entry answer. */
+int			sd_engine_found_fatal(sd_decoder *d, sd_error *err, bool oom,
+								  const sd_found **found, int *total, uint32_t *root);
+/* The error of a walker op that returned -1 outside sd_engine_decode (opening a document,
+ * stepping through an array for sd_each): always false. */
+bool		sd_engine_walker_error(sd_decoder *d, sd_wcursor *cur, sd_error *err);
 
 #ifdef __cplusplus
 }

@@ -125,7 +125,7 @@ is_fatal(sd_code c)
 
 /* Malformed input (reported at the root).  JSON text is re-validated by jvalid.c, which finds
  * the exact offset of the first bad byte (simdjson's errors carry no position). */
-static bool
+static __attribute__((noinline)) bool
 syntax(Eng *e, const char *problem, int64_t off)
 {
 	uint32_t	saved = e->depth;
@@ -150,7 +150,7 @@ syntax(Eng *e, const char *problem, int64_t off)
 }
 
 /* A walker op returned -1: what it reported. */
-static bool
+static __attribute__((noinline)) bool
 walker_failed(Eng *e)
 {
 	const sd_wfail *f = &e->cur->fail;
@@ -160,30 +160,37 @@ walker_failed(Eng *e)
 	return syntax(e, f->problem ? f->problem : "unexpected character or structure", f->offset);
 }
 
+/* A limit reached on entering a container (kept out of line: its locals would weigh on
+ * every level of the recursion). */
+static __attribute__((noinline)) bool
+guard_failed(Eng *e, int64_t off)
+{
+	if (e->flags & SD_WF_TEXT)
+	{
+		sd_error	exact;
+
+		/* a malformed document is a syntax error, however deep */
+		if (!sd_json_validate(e->hooks, e->cur->text, e->cur->text_len, &exact))
+		{
+			if (exact.code == SD_E_NOMEM)
+				return fail(e, SD_E_NOMEM, off, "out of memory");
+			return syntax(e, exact.problem, exact.offset + (int64_t) e->d->offset_bias);
+		}
+	}
+	if (e->depth + 1 > e->max_depth)
+		return fail(e, SD_E_DEPTH, off, "nesting deeper than serde.max_depth (%u)", e->max_depth);
+	return fail(e, SD_E_DEPTH, off, "document nested too deeply for the stack");
+}
+
 /* Checked on entering every container: nesting limit, stack budget. */
 static inline bool
 container_guard(Eng *e, int64_t off)
 {
 	char		here;
 
-	if (e->depth + 1 > e->max_depth || (size_t) (e->stack_start - &here) > e->stack_budget)
-	{
-		if (e->flags & SD_WF_TEXT)
-		{
-			sd_error	exact;
-
-			/* a malformed document is a syntax error, however deep */
-			if (!sd_json_validate(e->hooks, e->cur->text, e->cur->text_len, &exact))
-			{
-				if (exact.code == SD_E_NOMEM)
-					return fail(e, SD_E_NOMEM, off, "out of memory");
-				return syntax(e, exact.problem, exact.offset + (int64_t) e->d->offset_bias);
-			}
-		}
-		if (e->depth + 1 > e->max_depth)
-			return fail(e, SD_E_DEPTH, off, "nesting deeper than serde.max_depth (%u)", e->max_depth);
-		return fail(e, SD_E_DEPTH, off, "document nested too deeply for the stack");
-	}
+	if (__builtin_expect(e->depth + 1 > e->max_depth ||
+						 (size_t) (e->stack_start - &here) > e->stack_budget, 0))
+		return guard_failed(e, off);
 	return true;
 }
 
@@ -233,7 +240,7 @@ recover_value(Eng *e, const sd_wtok *t, uint32_t depth, uint32_t value_depth)
 }
 
 /* A value error from convert.c: add path and offset. */
-static bool
+static __attribute__((noinline)) bool
 convert_failed(Eng *e, int64_t off)
 {
 	sd_error	x = *e->err;
@@ -242,7 +249,7 @@ convert_failed(Eng *e, int64_t off)
 }
 
 /* "string \"x\"", "number 1.5", "object", ... */
-static void
+static __attribute__((noinline)) void
 describe(Eng *e, sd_wtok *t, char *buf, size_t size)
 {
 	if (t->raw)
@@ -260,7 +267,7 @@ describe(Eng *e, sd_wtok *t, char *buf, size_t size)
 	}
 }
 
-static bool
+static __attribute__((noinline)) bool
 kind_error(Eng *e, const sd_node *n, sd_wtok *t)
 {
 	char		found[256];
@@ -448,6 +455,29 @@ skip_elements(Eng *e, int64_t off)
 	return event(e, SD_JEV_END, NULL, 0, off);
 }
 
+static __attribute__((noinline)) bool
+skip_number(Eng *e, const sd_wtok *t)
+{
+	sd_wtok		n = *t;
+
+	if ((n.flags & SD_TOK_NATIVE) && !n.s && e->ops->number_text(e->cur, &n) < 0)
+		return walker_failed(e);
+	if (e->in_jsonb && !(e->flags & SD_WF_JSONB_INPUT) && !plain_int(n.s, n.len) &&
+		!numeric_safe(n.s, n.len))
+	{
+		/* jsonb stores numbers as numeric: its limits apply */
+		char		problem[SD_PROBLEM_MAX];
+		sd_code		c = sd_check_numeric(n.s, n.len, -1, -1, problem);
+
+		if (c != SD_OK)
+		{
+			fail(e, c, n.offset, "%s", problem);
+			return skip_value_error(e);
+		}
+	}
+	return event(e, SD_JEV_NUMBER, n.s, n.len, n.offset);
+}
+
 /* Walks the value of token t (peeked, at the cursor): every byte checked, depth limited. */
 static bool
 skip_value(Eng *e, const sd_wtok *t)
@@ -477,26 +507,7 @@ skip_value(Eng *e, const sd_wtok *t)
 			return jsonb_string_ok(e, t->s, t->len, t->offset) &&
 				event(e, SD_JEV_STRING, t->s, t->len, t->offset);
 		case SD_J_NUMBER:
-			{
-				sd_wtok		n = *t;
-
-				if ((n.flags & SD_TOK_NATIVE) && !n.s && e->ops->number_text(e->cur, &n) < 0)
-					return walker_failed(e);
-				if (e->in_jsonb && !(e->flags & SD_WF_JSONB_INPUT) && !plain_int(n.s, n.len) &&
-					!numeric_safe(n.s, n.len))
-				{
-					/* jsonb stores numbers as numeric: its limits apply */
-					char		problem[SD_PROBLEM_MAX];
-					sd_code		c = sd_check_numeric(n.s, n.len, -1, -1, problem);
-
-					if (c != SD_OK)
-					{
-						fail(e, c, n.offset, "%s", problem);
-						return skip_value_error(e);
-					}
-				}
-				return event(e, SD_JEV_NUMBER, n.s, n.len, n.offset);
-			}
+			return skip_number(e, t);
 		case SD_J_TRUE:
 			return event(e, SD_JEV_TRUE, NULL, 0, t->offset);
 		case SD_J_FALSE:
@@ -647,7 +658,7 @@ finish_extra(Eng *e, uint32_t pairs_start, uint32_t row, int col, int64_t off)
 
 /* Finds the union's tag member (anywhere in the object, begun) and returns its variant; the
  * walker leaves the object at its start, so that the members are read in one pass. */
-static bool
+static __attribute__((noinline)) bool
 select_variant(Eng *e, const sd_node *n, const sd_variant **out, int64_t off, bool *found_error)
 {
 	sd_wtok		tv;
@@ -839,6 +850,16 @@ unmapped_member(Eng *e, const sd_node *n, const sd_wkey *k, sd_wtok *t, uint32_t
 	return true;
 }
 
+static __attribute__((noinline)) bool
+prefix_kind_error(Eng *e, const sd_member *m, sd_wtok *t)
+{
+	char		found[256];
+
+	describe(e, t, found, sizeof(found));
+	return fail(e, SD_E_KIND, t->offset, "expected object (on the path of column \"%s\"), found %s",
+				m->group_column, found);
+}
+
 /* A path prefix member m (the cursor at its value t): an object of members below it, or null. */
 static bool
 prefix_member(Eng *e, const sd_node *n, const sd_member *m, sd_wtok *t, uint32_t row,
@@ -861,11 +882,7 @@ prefix_member(Eng *e, const sd_node *n, const sd_member *m, sd_wtok *t, uint32_t
 		return sd_null_prefix(n, m, e->err, report_null, e);
 	}
 	/* a path through a scalar or an array */
-	char		found[256];
-
-	describe(e, t, found, sizeof(found));
-	fail(e, SD_E_KIND, t->offset, "expected object (on the path of column \"%s\"), found %s",
-		 m->group_column, found);
+	prefix_kind_error(e, m, t);
 	e->consumed = false;
 	return recover_value(e, t, depth, depth + 1);
 }
@@ -1007,7 +1024,7 @@ decode_members(Eng *e, const sd_node *n, const sd_members *ms, uint32_t row, int
 }
 
 /* A json/jsonb column validated against a shape: decoded into scratch slots, text kept. */
-static bool
+static __attribute__((noinline)) bool
 validate_json(Eng *e, sd_wtok *t, const sd_node *n)
 {
 	uint32_t	scratch = 0;

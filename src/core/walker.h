@@ -97,7 +97,7 @@ typedef struct sd_wtok
 	const char *s;              /* a peeked scalar: a string's contents, unescaped (valid until
 								 * the document is released), or a number's literal */
 	size_t		len;
-	uintptr_t	w[3];           /* the walker's own (e.g. the jsonb value) */
+	uintptr_t	w[2];           /* the walker's own (e.g. the jsonb value) */
 } sd_wtok;
 
 #define SD_TOK_NATIVE	1u      /* a number held natively: s is NULL until number_text() */

@@ -332,24 +332,6 @@ finish_elements(Eng *e, uint32_t start, Dest dst, int64_t off)
 
 /* ---- the validating skip: values the shape ignores are walked in full ------------------ */
 
-/* -?(0|[1-9][0-9]{0,17}): a short integer literal */
-static inline bool
-plain_int(const char *s, size_t n)
-{
-	size_t		i = 0;
-
-	if (n > 0 && s[0] == '-')
-		i = 1;
-	if (i >= n || n - i > 18)
-		return false;
-	if (s[i] == '0')
-		return n - i == 1;
-	for (; i < n; i++)
-		if ((unsigned) (s[i] - '0') > 9)
-			return false;
-	return true;
-}
-
 /* A valid JSON number literal without an exponent and shorter than numeric's scale limit
  * (16383 fraction digits) is always within numeric's range: nothing to check. */
 static inline bool
@@ -462,7 +444,7 @@ skip_number(Eng *e, const sd_wtok *t)
 
 	if ((n.flags & SD_TOK_NATIVE) && !n.s && e->ops->number_text(e->cur, &n) < 0)
 		return walker_failed(e);
-	if (e->in_jsonb && !(e->flags & SD_WF_JSONB_INPUT) && !plain_int(n.s, n.len) &&
+	if (e->in_jsonb && !(e->flags & SD_WF_JSONB_INPUT) && !sd_plain_int(n.s, n.len) &&
 		!numeric_safe(n.s, n.len))
 	{
 		/* jsonb stores numbers as numeric: its limits apply */

@@ -99,25 +99,6 @@ W(sd_wcursor *c)
 	return *reinterpret_cast<Walk *>(c);
 }
 
-/* -?(0|[1-9][0-9]{0,17}): a short integer literal, valid JSON */
-inline bool
-plain_int(std::string_view num)
-{
-	size_t		i = 0;
-	size_t		n = num.size();
-
-	if (n > 0 && num[0] == '-')
-		i = 1;
-	if (i >= n || n - i > 18)
-		return false;
-	if (num[i] == '0')
-		return n - i == 1;
-	for (; i < n; i++)
-		if ((unsigned) (num[i] - '0') > 9)
-			return false;
-	return true;
-}
-
 /* The value v as a token: containers only peeked, scalars read whole (and checked). */
 template <class V>
 inline int
@@ -167,7 +148,7 @@ peek_v(Walk &w, V &v, sd_wtok *t)
 			{
 				std::string_view num = trimmed(tok);
 
-				if (!plain_int(num) && !sd_is_json_number(num.data(), num.size()))
+				if (!sd_plain_int(num.data(), num.size()) && !sd_is_json_number(num.data(), num.size()))
 					return syntax(w, simdjson::NUMBER_ERROR, tok.data());
 				t->kind = SD_J_NUMBER;
 				t->s = num.data();

@@ -1210,16 +1210,16 @@ sd_engine_decode(sd_decoder *d, sd_wcursor *cur, const sd_node *node, const sd_l
 	Eng			e;
 	sd_wtok		t;
 	uint32_t	first = 0;
-	uint32_t	depth0 = 0;
 
 	eng_init(&e, d, cur, limits, collect, err, &here);
+	if (e.flags & SD_WF_REPEATED)	/* walker.h (b): reserved for the XML walker */
+		return fail(&e, SD_E_INTERNAL, -1, "walker with repeated members: not supported yet");
 	if (!reserve_tape(&e, 1, &first, -1))
 		return false;
 	if (first_index >= 0)
 	{
 		if (!enter(&e, NULL, 0, (uint64_t) first_index, -1))
 			return false;
-		depth0 = 1;
 	}
 	if (cur->ops->peek(cur, &t) < 0)
 		return walker_failed(&e);
@@ -1239,7 +1239,6 @@ sd_engine_decode(sd_decoder *d, sd_wcursor *cur, const sd_node *node, const sd_l
 		}
 		return false;
 	}
-	(void) depth0;
 	/* nothing may follow the root value */
 	if (first_index < 0 && cur->ops->finish && cur->ops->finish(cur) < 0)
 		return walker_failed(&e);

@@ -489,7 +489,9 @@ skip_value(Eng *e, const sd_wtok *t)
 			return jsonb_string_ok(e, t->s, t->len, t->offset) &&
 				event(e, SD_JEV_STRING, t->s, t->len, t->offset);
 		case SD_J_NUMBER:
-			return skip_number(e, t);
+			if (__builtin_expect((t->flags & SD_TOK_NATIVE) || e->in_jsonb, 0))
+				return skip_number(e, t);
+			return event(e, SD_JEV_NUMBER, t->s, t->len, t->offset);
 		case SD_J_TRUE:
 			return event(e, SD_JEV_TRUE, NULL, 0, t->offset);
 		case SD_J_FALSE:

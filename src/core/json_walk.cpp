@@ -49,7 +49,7 @@ struct Frame
 	ond::array	arr;
 	ond::array_iterator ait;
 	ond::array_iterator aend;
-	ond::value	elem;
+	simdjson::simdjson_result<ond::value> er;
 };
 
 struct Walk
@@ -283,7 +283,9 @@ op_object_next(sd_wcursor *c, sd_wkey *k, sd_wtok *t, const sd_member *expect, u
 		w.nframes--;
 		return 0;
 	}
-	f.fr = *f.oit;
+	/* built in place (guaranteed elision): a copy of a field built on the stack would be
+	 * reloaded whole and stall on store forwarding */
+	new (&f.fr) simdjson::simdjson_result<ond::field>(*f.oit);
 	if ((e = f.fr.error()))
 		return syntax(w, e, nullptr);
 	ond::field &fld = field_of(f.fr);
@@ -336,10 +338,11 @@ op_array_next(sd_wcursor *c, sd_wtok *t)
 		w.nframes--;
 		return 0;
 	}
-	if ((e = (*f.ait).get(f.elem)))
+	new (&f.er) simdjson::simdjson_result<ond::value>(*f.ait);	/* in place, as above */
+	if ((e = f.er.error()))
 		return syntax(w, e, nullptr);
-	w.cur = &f.elem;
-	return peek_v(w, f.elem, t);
+	w.cur = &const_cast<ond::value &>(f.er.value_unsafe());
+	return peek_v(w, *w.cur, t);
 }
 
 int

@@ -39,7 +39,7 @@
  * walkers report line/column later through the same field).
  *
  * ---- member names --------------------------------------------------------------------------
- * object_next(cur, key, expect): expect is the member the engine predicts (the decoder's
+ * object_next(cur, key, tok, expect, want): expect is the member the engine predicts (the decoder's
  * member-order prediction) or NULL.  A JSON text walker compares expect's name with the raw
  * key bytes in place (8-byte prefix, sd_member.prefix) and sets key->matched = 1 without
  * scanning the key; otherwise it reads the key (unescaped), key->matched = 0, and when it was
@@ -75,7 +75,11 @@
  * jsonb handed over as is).  Events for a jsonb column (sd_jev) are written by the engine's
  * skip from the tokens, for walkers with SD_WF_EVENTS.
  *
- * Interface history: v1 (first commit of issue 12 item 1).
+ * Interface history: v1 (commit 2640572, first draft); v2 (the engine's first working commit):
+ * object_next / array_next also peek the value (tok), object_next takes `want`, the separate
+ * scalar() op is gone (a peeked scalar is read whole), sd_wtok.w has 2 words, and the engine's
+ * entry points sd_engine_check / sd_engine_found_fatal / sd_engine_walker_error were added.
+ * Stable since v2.
  */
 #ifndef SERDE_WALKER_H
 #define SERDE_WALKER_H

@@ -393,6 +393,19 @@ fn_register(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		return;
 	}
 	name = (const char *) sqlite3_value_text(argv[0]);
+	if (!name || !name[0])
+	{
+		sq_err_printf(&e, SD_E_OPTIONS, "serde: shape name must not be empty");
+		sq_result_err(ctx, &e);
+		return;
+	}
+	if (strlen(name) > SD_SHAPE_NAME_MAX)
+	{
+		sq_err_printf(&e, SD_E_OPTIONS, "serde: shape name \"%.20s...\" is too long: it has %lld bytes, "
+					  "shape names have at most %d", name, (long long) strlen(name), SD_SHAPE_NAME_MAX);
+		sq_result_err(ctx, &e);
+		return;
+	}
 	if (sqlite3_value_type(argv[1]) == SQLITE_NULL)
 	{
 		sq_err_printf(&e, SD_E_OPTIONS, "%s: descriptor must not be NULL", name);

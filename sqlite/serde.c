@@ -119,6 +119,7 @@
 
 SQLITE_EXTENSION_INIT1
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -633,7 +634,28 @@ sqlite3_serde_init(sqlite3 *db, char **errmsg, const sqlite3_api_routines *api)
 	sq_conn    *c;
 	int			rc;
 
-	SQLITE_EXTENSION_INIT2(api);
+	/*
+	 * SQLITE_EXTENSION_INIT2 stores the API table in a global on every load; connections of
+	 * several threads load the extension concurrently, so the store is made once, under a lock
+	 * (later loads read it after taking the same lock: no data race, ThreadSanitizer agrees).
+	 * One process, one SQLite library: a second library's table is refused.
+	 */
+	{
+		static pthread_mutex_t api_lock = PTHREAD_MUTEX_INITIALIZER;
+		bool		other;
+
+		pthread_mutex_lock(&api_lock);
+		if (sqlite3_api == NULL)
+			SQLITE_EXTENSION_INIT2(api);
+		other = sqlite3_api != api;
+		pthread_mutex_unlock(&api_lock);
+		if (other)
+		{
+			if (api->mprintf)
+				*errmsg = api->mprintf("serde: already loaded by another SQLite library in this process");
+			return SQLITE_ERROR;
+		}
+	}
 	if (sqlite3_libversion_number() < 3037000)
 	{
 		*errmsg = sqlite3_mprintf("serde: needs SQLite 3.37 or later, not %s", sqlite3_libversion());

@@ -26,6 +26,22 @@ sd_json_escape(char *out, size_t cap, const char *s, size_t len, size_t *consume
 	{
 		unsigned char c = u[i];
 
+		/* a run of plain ASCII (no quote, backslash or control byte) is copied at once */
+		if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\')
+		{
+			size_t		j = i + 1;
+
+			while (j < len && u[j] >= 0x20 && u[j] < 0x80 && u[j] != '"' && u[j] != '\\')
+				j++;
+			if (o + (j - i) > cap)
+				j = i + (cap - o);
+			if (j == i)
+				break;
+			memcpy(out + o, s + i, j - i);
+			o += j - i;
+			i = j;
+			continue;
+		}
 		if (c == '"' || c == '\\')
 		{
 			if (o + 2 > cap)
@@ -158,6 +174,26 @@ sd_buf_free(sd_buf *b)
 
 /* ---- formatters -------------------------------------------------------------------------- */
 
+/* v in decimal, zero-padded to at least width digits (no NUL; snprintf costs more than the
+ * rest of writing a small value) */
+static size_t
+put_uint(char *out, uint64_t v, int width)
+{
+	char		tmp[24];
+	int			n = 0;
+
+	do
+	{
+		tmp[n++] = (char) ('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n < width)
+		tmp[n++] = '0';
+	for (int k = 0; k < n; k++)
+		out[k] = tmp[n - 1 - k];
+	return (size_t) n;
+}
+
 /* Proleptic Gregorian date of a day number (days since 1970-01-01); the inverse of
  * sd_days_from_civil, by 400-year eras of 146097 days counted from 0000-03-01. */
 static void
@@ -184,7 +220,16 @@ put_date(char *out, int64_t days)
 
 	civil_from_days(days, &y, &m, &d);
 	if (y >= 0 && y <= 9999)
-		return (size_t) snprintf(out, 16, "%04d-%02d-%02d", (int) y, m, d);
+	{
+		size_t		n = put_uint(out, (uint64_t) y, 4);
+
+		out[n++] = '-';
+		n += put_uint(out + n, (uint64_t) m, 2);
+		out[n++] = '-';
+		n += put_uint(out + n, (uint64_t) d, 2);
+		out[n] = '\0';
+		return n;
+	}
 	return (size_t) snprintf(out, 32, "%c%04lld-%02d-%02d", y < 0 ? '-' : '+',
 							 (long long) (y < 0 ? -y : y), m, d);
 }
@@ -195,11 +240,18 @@ put_clock(char *out, int64_t us)
 {
 	int64_t		secs = us / 1000000;
 	int			frac = (int) (us % 1000000);
-	size_t		n = (size_t) snprintf(out, 16, "%02d:%02d:%02d", (int) (secs / 3600),
-									  (int) (secs / 60 % 60), (int) (secs % 60));
+	size_t		n = put_uint(out, (uint64_t) (secs / 3600), 2);
 
+	out[n++] = ':';
+	n += put_uint(out + n, (uint64_t) (secs / 60 % 60), 2);
+	out[n++] = ':';
+	n += put_uint(out + n, (uint64_t) (secs % 60), 2);
 	if (frac)
-		n += (size_t) snprintf(out + n, 8, ".%06d", frac);
+	{
+		out[n++] = '.';
+		n += put_uint(out + n, (uint64_t) frac, 6);
+	}
+	out[n] = '\0';
 	return n;
 }
 
@@ -511,7 +563,13 @@ write_value(wctx *c, const sd_node *n, const sd_val *tape, uint32_t i)
 		case SD_V_BOOL:
 			return v->u.b ? put(c, "true", 4) : put(c, "false", 5);
 		case SD_V_INT:
-			len = (size_t) snprintf(tmp, sizeof(tmp), "%lld", (long long) v->u.i);
+			if (v->u.i < 0)
+			{
+				tmp[0] = '-';
+				len = 1 + put_uint(tmp + 1, (uint64_t) 0 - (uint64_t) v->u.i, 1);
+			}
+			else
+				len = put_uint(tmp, (uint64_t) v->u.i, 1);
 			return put(c, tmp, len);
 		case SD_V_FLOAT:
 			len = sd_format_float(tmp, v->u.f, n->kind == SD_K_FLOAT4);

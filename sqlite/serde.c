@@ -31,8 +31,8 @@
 **     {"enum": ["a", "b"]}   {"list": T}   {"map": T}   {"shape": "Name"}
 **
 ** Columns are the members of "fields" in the order written.  A timestamp needs an offset and is
-** returned in UTC (SQLite's timestamp is PostgreSQL's timestamptz); format "unix" / "unix_ms" /
-** "rfc2822" read other notations; blobs are base64 unless format says "base64url" or "hex".
+** returned in UTC (SQLite's timestamp is PostgreSQL's timestamptz); format "unix" / "unix_ms"
+** read epoch numbers; blobs are base64 unless format says "base64url" or "hex".
 ** What SQLite has no type for is refused with the list above ("varchar(20)", "int4", "time"),
 ** and so is a `map` option (write {"map": T}).  Registration checks everything (options, types,
 ** defaults, the shapes referred to, which must be registered first) and fails with 22023 and the
@@ -83,7 +83,12 @@
 ** a change that keeps the columns (a rename option, a new default) just takes effect.
 **
 ** XML: serde_decode_xml / serde_valid_xml / serde_errors_xml are not here yet: they come with
-** the core's XML walker (see "XML" below in register_functions).
+** the core's XML walker (the place is marked "XML" in the function table below).
+**
+** LIMITS
+**
+** Nesting depth 512 (the root value is level 1), documents up to 1 GB, 100 rows of serde_errors,
+** 32 shapes and 64 MB per compiled plan; quoted document values in messages cut at 40 characters.
 **
 ** ERRORS
 **

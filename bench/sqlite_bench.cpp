@@ -14,8 +14,8 @@
 //              PostgreSQL floors): as an SQL function bench_floor(body) in the same statement
 //              shape (the floor of a statement), and as a plain loop over the bytes (the physical
 //              floor, no SQLite at all).
-// Rounds alternate the order (A B C … then … C B A), each competitor runs ~TARGET ms per round;
-// results are medians of per-round ratios against serde.  Output: a markdown report on stdout.
+// Rounds alternate the order (A B C … then … C B A; the plain-loop floor first, then last), each
+// competitor runs ~TARGET/10 ms per round; results are medians of per-round ratios.  Output: a markdown report on stdout.
 //
 //   bench/sqlite [--rounds N] [--target-ms MS]      (builds this and sqlite/serde.so first)
 #include <simdjson.h>
@@ -190,31 +190,30 @@ int main(int argc, char **argv) {
         {"records", "floor", "SELECT count(bench_floor(body)) FROM w_rec", RECORDS, {}},
     };
 
-    // ---- the physical floor: no SQLite --------------------------------------------------------
-    auto raw_floor = [&](const std::string &doc) {
-        padded_string p(doc);
-        ondemand::parser parser;
-        std::vector<double> runs;
-        for (int r = 0; r < 7; r++) {
-            long n = 0;
-            double t0 = now_ns(), dt = 0;
-            while (dt < target_ms * 1e6 / 7 || n < 10) {
-                floor_walk::parse_one<floor_walk::TOUCH>(parser, p);
-                n++;
-                dt = now_ns() - t0;
-            }
-            runs.push_back(dt / n);
+    // ---- the physical floor: no SQLite (measured in every round too) ---------------------------
+    padded_string p_stripe(stripe), p_record(record);
+    ondemand::parser raw_parser;
+    auto raw_floor = [&](const padded_string &p, double budget_ns) {
+        long n = 0;
+        double t0 = now_ns(), dt = 0;
+        while (dt < budget_ns || n < 10) {
+            floor_walk::parse_one<floor_walk::TOUCH>(raw_parser, p);
+            n++;
+            dt = now_ns() - t0;
         }
-        return median(runs);
+        return dt / n;
     };
-    double raw_stripe = raw_floor(stripe), raw_record = raw_floor(record);
+    std::vector<double> raw_s, raw_r;
 
     // ---- rounds, alternating order --------------------------------------------------------------
     for (int r = 0; r < rounds; r++) {
+        double share = target_ms * 1e6 / (double)(stmts.size() + 2);
+        if (r % 2 == 0) { raw_s.push_back(raw_floor(p_stripe, share)); raw_r.push_back(raw_floor(p_record, share)); }
         for (size_t k = 0; k < stmts.size(); k++) {
             Stmt &s = stmts[r % 2 ? stmts.size() - 1 - k : k];
-            s.ns.push_back(measure(s, target_ms * 1e6 / (double)stmts.size()));
+            s.ns.push_back(measure(s, share));
         }
+        if (r % 2 == 1) { raw_s.push_back(raw_floor(p_stripe, share)); raw_r.push_back(raw_floor(p_record, share)); }
     }
 
     // ---- report --------------------------------------------------------------------------------
@@ -231,19 +230,21 @@ int main(int argc, char **argv) {
                 if (!serde) serde = &s;
                 if (!strcmp(s.name, "floor")) floor = &s;
             }
-        double raw = !strcmp(g, "stripe") ? raw_stripe : raw_record;
+        const std::vector<double> &rawv = !strcmp(g, "stripe") ? raw_s : raw_r;
+        double raw = median(rawv);
         for (auto &s : stmts) {
             if (strcmp(s.group, g)) continue;
-            std::vector<double> ratio, vs_floor;
+            std::vector<double> ratio, vs_floor, vs_raw;
             for (int r = 0; r < rounds; r++) {
                 ratio.push_back(s.ns[r] / serde->ns[r]);
                 vs_floor.push_back(s.ns[r] / floor->ns[r]);
+                vs_raw.push_back(s.ns[r] / rawv[r]);
             }
             double mn = *std::min_element(ratio.begin(), ratio.end()), mx = *std::max_element(ratio.begin(), ratio.end());
             printf("| %s | `%s` | %.0f | %s | %s | %s | %.2f | %.2f |\n", g, s.name, median(s.ns),
                    &s == serde ? "—" : (std::to_string(median(ratio)).substr(0, 5) + "x").c_str(),
                    &s == serde ? "" : std::to_string(mn).substr(0, 4).c_str(),
-                   &s == serde ? "" : std::to_string(mx).substr(0, 4).c_str(), median(vs_floor), median(s.ns) / raw);
+                   &s == serde ? "" : std::to_string(mx).substr(0, 4).c_str(), median(vs_floor), median(vs_raw));
         }
         printf("| %s | physical floor (simdjson walk, no SQLite) | %.0f | | | | | 1.00 |\n", g, raw);
     }

@@ -74,8 +74,8 @@
 **     SELECT i.* FROM inbox, inv(inbox.body) AS i;
 **
 ** gives one row per document with one column per field: INTEGER (integer, boolean 0/1), REAL,
-** TEXT (text, numeric exact, timestamp, date, uuid, enum label), BLOB, and JSON text for json,
-** lists, maps and nested shapes.  The document is the hidden column `doc` (`serde_doc` when the
+** TEXT (text, numeric exact, timestamp, date, uuid, enum label), BLOB, and JSON text for json
+** (as the document has it), lists, maps and nested shapes (canonical JSON).  The document is the hidden column `doc` (`serde_doc` when the
 ** shape has a field named doc); a NULL document gives no row.  The table records the columns it
 ** was created with (in its shadow table <name>_columns): after the shape's columns change (a
 ** field added, removed, renamed or of another SQL type), using it fails with

@@ -103,6 +103,13 @@ sq_field_value(const sq_shape *s, const sd_node *node, const sd_val *tape, uint3
 		case SD_V_UUID:
 			n = sd_format_uuid(tmp, v->u.bytes);
 			break;
+		case SD_V_JSON:
+			/* a json column: its text as the document has it (validated; DESIGN §3.3 "copied
+			 * as is"), not re-written -- serde_decode's canonical JSON minifies it */
+			out->type = SQLITE_TEXT;
+			out->s = (char *) (v->u.s ? v->u.s : "null");
+			out->len = v->u.s ? v->len : 4;
+			return true;
 		default:                /* json, lists, maps, nested shapes: canonical JSON text */
 			if (!sd_jwriter_write(s->writer, node, tape, i, buf) || !buf->s)
 				return false;

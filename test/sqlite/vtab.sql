@@ -25,6 +25,14 @@ SELECT * FROM inv('{"id": "in_1", "amount_due": 1250, "rate": 0.2, "exact": 10.5
 SELECT typeof(id), typeof(total), typeof(rate), typeof(exact), typeof(paid), typeof(at), typeof(sig),
        typeof(meta), hex(sig), meta FROM inv('{"id": "x", "amount_due": 1, "rate": 1, "exact": 1, "paid": true,
        "at": "2024-06-30T12:00:00Z", "sig": "AAEC"}');
+-- a json column holds the value's text as the document has it (validated), its default as written;
+-- JSON null is NULL
+SELECT serde_register('J', '{"fields": {"a": {"type": "json"}, "b": {"type": "json", "default": {"x" : [1, 2]}},
+  "c": {"type": "json", "optional": true}}}');
+CREATE VIRTUAL TABLE j USING serde(J);
+SELECT '<' || a || '>' AS a, '<' || b || '>' AS b, quote(c) AS c FROM j('{"a":  [1,  {"q" : "\u00e9"} ]  , "c": null}');
+SELECT '<' || a || '>' AS a FROM j('{"a":1.50e3 }');
+SELECT serde_decode('J', '{"a":  [1,  {"q" : "\u00e9"} ]  , "c": null}') AS canonical;
 -- the document by name, and from a table: one row per document, none for NULL
 CREATE TABLE inbox(n INTEGER PRIMARY KEY, body TEXT);
 INSERT INTO inbox(body) VALUES ('{"id": "a", "amount_due": 1}'), (NULL), ('{"id": "b", "lines": [{"sku": "z"}]}');

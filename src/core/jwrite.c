@@ -31,6 +31,19 @@ sd_json_escape(char *out, size_t cap, const char *s, size_t len, size_t *consume
 		{
 			size_t		j = i + 1;
 
+			/* eight bytes at a time while none is non-ASCII, a control byte, '"' or '\\' */
+			while (j + 8 <= len)
+			{
+				uint64_t	w;
+				const uint64_t ones = 0x0101010101010101ull,
+							high = 0x8080808080808080ull;
+
+				memcpy(&w, u + j, 8);
+				if (((w | ((w - ones * 0x20) & ~w) | ((w ^ (ones * '"')) - ones) |
+					  ((w ^ (ones * '\\')) - ones)) & high) != 0)
+					break;
+				j += 8;
+			}
 			while (j < len && u[j] >= 0x20 && u[j] < 0x80 && u[j] != '"' && u[j] != '\\')
 				j++;
 			if (o + (j - i) > cap)
@@ -504,9 +517,27 @@ write_row(wctx *c, const sd_node *n, const sd_val *tape, const sd_val *v)
 	for (uint32_t k = 0; k < v->len && k < (uint32_t) n->nfields; k++)
 	{
 		const sd_field *f = &n->fields[k];
+		size_t		clen = strlen(f->column);
+		char		key[256];
 
-		if ((k && !put(c, ",", 1)) || !sd_buf_string(c->out, f->column, strlen(f->column)) ||
-			!put(c, ":", 1) || !write_value(c, f->node, tape, v->u.first + k))
+		if (clen * 6 + 4 <= sizeof(key))
+		{
+			/* `,"column":` in one piece (escaped: a column name is any text) */
+			size_t		o = 0;
+
+			if (k)
+				key[o++] = ',';
+			key[o++] = '"';
+			o += sd_json_escape(key + o, sizeof(key) - o, f->column, clen, NULL);
+			key[o++] = '"';
+			key[o++] = ':';
+			if (!put(c, key, o))
+				return false;
+		}
+		else if ((k && !put(c, ",", 1)) || !sd_buf_string(c->out, f->column, clen) ||
+				 !put(c, ":", 1))
+			return false;
+		if (!write_value(c, f->node, tape, v->u.first + k))
 			return false;
 	}
 	return put(c, "}", 1);

@@ -57,6 +57,19 @@ SELECT serde_register('Payment', '{"tag": "kind", "variants": {"card": "card", "
   "fields": {"kind": {"type": "text"}, "card": {"type": {"shape": "Card"}}, "bank": {"type": {"shape": "Bank"}}}}');
 SELECT serde_decode('Payment', '{"kind": "card", "last4": "4242"}');
 SELECT serde_decode('Payment', '{"kind": "cash"}');
+-- rename styles; the XML options are accepted and compiled now (decoding XML comes with the XML walker)
+SELECT serde_register('Styles', '{"rename": "pascal", "fields": {"amount_due": {"type": "integer"},
+  "sub": {"type": {"shape": "Kebab"}, "optional": true}}}');
+SELECT serde_register('Kebab', '{"rename": "kebab", "fields": {"amount_due": {"type": "integer"}}}');
+SELECT serde_register('Styles', '{"rename": "pascal", "fields": {"amount_due": {"type": "integer"},
+  "sub": {"type": {"shape": "Kebab"}, "optional": true}}}');
+SELECT serde_decode('Styles', '{"AmountDue": 1, "sub": {"amount-due": 2}, "Sub": {"amount-due": 3}}');
+SELECT serde_register('Feed', '{"xml": {"root": "feed", "namespace": "http://www.w3.org/2005/Atom"},
+  "fields": {"id": {"type": "text", "xml": "attribute"}, "title": {"type": "text", "xml": "text"},
+  "tags": {"type": {"list": "text"}, "xml_item": "tag"}, "link": {"type": "text", "name": "{http://other}link"}}}');
+SELECT json_extract(serde_describe('Feed'), '$.xml', '$.fields[0].xml', '$.fields[2].xml');
+SELECT serde_register('Bad', '{"xml": {"root": "a b"}, "fields": {"id": {"type": "text"}}}');
+SELECT serde_register('Bad', '{"fields": {"id": {"type": "text", "xml": "comment"}}}');
 -- a recursive document through a json column validated by a shape (here the shape itself)
 SELECT serde_register('Expr', '{"unknown": "reject", "fields": {"op": {"type": {"enum": ["num", "neg", "add"]}},
   "value": {"type": "numeric", "optional": true}, "args": {"type": "json", "shape": "Expr", "optional": true}}}');

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # sqlite.sh — the SQLite extension (issue 14, DESIGN §2), from its three kinds of clients:
 #   1. the sqlite3 shell: test/sqlite/{functions,vtab,cache}.sql, output (stdout and stderr)
-#      compared with test/sqlite/expected/*.out (pinned messages and result codes);
+#      compared with test/sqlite/expected/*.out (pinned messages and result codes); and the same
+#      scripts under valgrind memcheck (no invalid access, no definite leak; SERDE_SQLITE_VALGRIND=0
+#      skips it);
 #   2. Python's sqlite3 module (Debian's /usr/bin/python3): test/sqlite/clients.py — changes
 #      made by another connection, snapshots, result codes;
 #   3. a C program: test/sqlite/client.c — prepared statements, re-execution, sqlite3_interrupt;
@@ -40,6 +42,20 @@ for t in functions vtab cache; do
         echo "FAIL: sqlite3 shell: $t.sql"; head -60 "$TMP/$t.diff"; fail=1
     fi
 done
+
+# ---- 1b. the same under valgrind memcheck: no invalid access, no definite leak -------------------
+if [[ ${SERDE_SQLITE_VALGRIND:-1} == 1 ]] && command -v valgrind >/dev/null; then
+    vg_fail=0
+    for t in functions vtab cache; do
+        db=$TMP/vg_$t.db
+        sed "s#DBFILE#$db#" "test/sqlite/$t.sql" |
+            valgrind -q --leak-check=full --errors-for-leak-kinds=definite sqlite3 "$db" >/dev/null 2>"$TMP/vg_$t.log" || true
+        if grep -q '^==[0-9]*==' "$TMP/vg_$t.log"; then
+            echo "FAIL: valgrind: $t.sql"; grep '^==[0-9]*==' "$TMP/vg_$t.log" | head -40; vg_fail=1; fail=1
+        fi
+    done
+    ((vg_fail)) || echo "ok: valgrind memcheck: functions.sql, vtab.sql, cache.sql clean"
+fi
 
 # ---- 2. Python -----------------------------------------------------------------------------
 if /usr/bin/python3 test/sqlite/clients.py ./sqlite/serde >"$TMP/py.out" 2>&1; then

@@ -1,6 +1,8 @@
 /*
- * error.c — sd_error handling for the core: SQLSTATEs of error codes, setting problems,
- * building jsonpath strings that PostgreSQL's jsonpath accepts, and describing found values.
+ * error.c — the core's one error model: SQLSTATEs of error codes (by kind of document), setting
+ * problems, building paths (jsonpath that PostgreSQL's jsonpath accepts, XPath with 1-based
+ * positions), describing found values (cut at 40 characters, valid UTF-8), and the one formatter
+ * of "<shape>: <path>: <problem>" messages and their locations that every host raises or returns.
  */
 #include "serde_core.h"
 
@@ -50,11 +52,27 @@ sd_code_name(sd_code code)
 	return codes[code].name;
 }
 
+sd_code
+sd_code_for_doc(sd_code code, sd_doc doc)
+{
+	if (doc == SD_DOC_XML)
+	{
+		if (code == SD_E_KIND)
+			return SD_E_XML_KIND;
+		if (code == SD_E_SYNTAX)
+			return SD_E_XML_SYNTAX;
+	}
+	return code;
+}
+
 void
 sd_error_clear(sd_error *err)
 {
 	err->code = SD_OK;
 	err->offset = -1;
+	err->line = 0;
+	err->column = 0;
+	err->doc = SD_DOC_JSON;
 	err->path[0] = '\0';
 	err->problem[0] = '\0';
 }
@@ -89,6 +107,52 @@ fit_utf8(char *buf, size_t size, bool cut)
 			n--;
 	}
 	memcpy(buf + n, "...", 4);
+}
+
+size_t
+sd_message(char *buf, size_t size, const char *shape, const char *path, const char *problem)
+{
+	int			r;
+
+	if (size == 0)
+		return 0;
+	if (path && path[0])
+		r = snprintf(buf, size, "%s: %s: %s", shape, path, problem);
+	else
+		r = snprintf(buf, size, "%s: %s", shape, problem);
+	if (r < 0)
+	{
+		buf[0] = '\0';
+		return 0;
+	}
+	fit_utf8(buf, size, (size_t) r >= size);
+	return strlen(buf);
+}
+
+size_t
+sd_error_message(const sd_error *err, const char *shape, char *buf, size_t size)
+{
+	return sd_message(buf, size, shape, err->path, err->problem);
+}
+
+size_t
+sd_error_location(const sd_error *err, char *buf, size_t size)
+{
+	int			r = 0;
+
+	if (size == 0)
+		return 0;
+	if (err->doc == SD_DOC_XML && err->line > 0)
+		r = err->column > 0 ?
+			snprintf(buf, size, "at line %u, column %u", err->line, err->column) :
+			snprintf(buf, size, "at line %u", err->line);
+	else if (err->doc == SD_DOC_JSON && err->offset >= 0)
+		r = snprintf(buf, size, "at byte offset %lld", (long long) err->offset);
+	else
+		buf[0] = '\0';
+	if (r < 0)
+		r = 0;
+	return (size_t) r < size ? (size_t) r : size - 1;
 }
 
 bool
@@ -189,6 +253,73 @@ sd_path_index(char *path, uint64_t index)
 	path_append(path, buf, (size_t) n);
 }
 
+/* "/prefix:local" (or "/local"): whole characters only, a cut name ends the path in "...". */
+static void
+xpath_name(char *path, const char *lead, const char *prefix, size_t plen, const char *local,
+		   size_t llen, uint64_t position)
+{
+	char		buf[SD_PATH_MAX];
+	size_t		n = strlen(lead);
+	size_t		room = sizeof(buf) - 32;	/* the position and "..." always fit */
+	bool		cut = false;
+
+	memcpy(buf, lead, n);
+	if (plen > 0)
+	{
+		if (n + plen + 1 > room)
+		{
+			plen = room - n - 1;
+			cut = true;
+		}
+		memcpy(buf + n, prefix, plen);
+		n += plen;
+		if (!cut)
+			buf[n++] = ':';
+	}
+	if (!cut)
+	{
+		if (n + llen > room)
+		{
+			llen = room - n;
+			cut = true;
+		}
+		memcpy(buf + n, local, llen);
+		n += llen;
+	}
+	if (cut)
+	{
+		/* back to a whole UTF-8 character, then "..." */
+		while (n > 0 && ((unsigned char) buf[n - 1] & 0xC0) == 0x80)
+			n--;
+		if (n > 0 && (unsigned char) buf[n - 1] >= 0xC0)
+			n--;
+		memcpy(buf + n, "...", 3);
+		n += 3;
+	}
+	else if (position > 0)
+		n += (size_t) snprintf(buf + n, sizeof(buf) - n, "[%llu]", (unsigned long long) position);
+	path_append(path, buf, n);
+}
+
+void
+sd_xpath_element(char *path, const char *prefix, size_t plen, const char *local, size_t llen,
+				 uint64_t position)
+{
+	xpath_name(path, "/", prefix, plen, local, llen, position);
+}
+
+void
+sd_xpath_attribute(char *path, const char *prefix, size_t plen, const char *local, size_t llen)
+{
+	xpath_name(path, "/@", prefix, plen, local, llen, 0);
+}
+
+void
+sd_xpath_text(char *path)
+{
+	path_append(path, "/text()", 7);
+}
+
 /* Copies at most 40 characters (UTF-8 aware) of s, adding "..." when cut. */
 static size_t
 cut40(char *out, size_t outsize, const char *s, size_t len)
@@ -268,4 +399,18 @@ sd_describe_found(char *buf, size_t bufsize, const char *tok, size_t len)
 			snprintf(buf, bufsize, "number %s", cut);
 			break;
 	}
+}
+
+void
+sd_describe_text(char *buf, size_t bufsize, const char *text, size_t len)
+{
+	char		cut[200];
+
+	if (len == 0)
+	{
+		snprintf(buf, bufsize, "empty text");
+		return;
+	}
+	cut40(cut, sizeof(cut), text, len);
+	snprintf(buf, bufsize, "text \"%s\"", cut);
 }

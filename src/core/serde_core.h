@@ -63,11 +63,22 @@ typedef enum sd_code
  * head every message ("<shape>: <path>: <problem>"). */
 #define SD_SHAPE_NAME_MAX 63
 
+/* The kind of document an error is about: it decides the path syntax (jsonpath / XPath), the
+ * location (byte offset / line and column) and, for two problems, the SQLSTATE (DESIGN §4). */
+typedef enum sd_doc
+{
+	SD_DOC_JSON = 0,
+	SD_DOC_XML
+} sd_doc;
+
 typedef struct sd_error
 {
 	sd_code		code;
 	int64_t		offset;                 /* 0-based byte offset into the document, -1 if none */
-	char		path[SD_PATH_MAX];      /* jsonpath ("$.a[3].b") or option path ("$.fields.x") */
+	uint32_t	line;                   /* XML: 1-based line and column of the location, 0 if none */
+	uint32_t	column;
+	uint8_t		doc;                    /* sd_doc */
+	char		path[SD_PATH_MAX];      /* jsonpath ("$.a[3].b"), XPath ("/a/b[2]/@c") or option path */
 	char		problem[SD_PROBLEM_MAX];/* e.g. expected integer, found string "12.5" */
 } sd_error;
 
@@ -75,6 +86,20 @@ typedef struct sd_error
 const char *sd_code_sqlstate(sd_code code);
 /* A short stable name for a code ("syntax", "kind", ...). */
 const char *sd_code_name(sd_code code);
+
+/* The code of a problem in a document of that kind: a wrong kind (22032) and malformed input
+ * (22P02) are 2200N and 2200M in XML; every other code is the same for both. */
+sd_code		sd_code_for_doc(sd_code code, sd_doc doc);
+
+/* The one formatter of messages: "<shape>: <path>: <problem>" into buf (NUL-terminated, cut to a
+ * whole UTF-8 character); an empty path is left out ("<shape>: <problem>").  Returns the length. */
+size_t		sd_message(char *buf, size_t size, const char *shape, const char *path,
+					   const char *problem);
+/* sd_message of an error. */
+size_t		sd_error_message(const sd_error *err, const char *shape, char *buf, size_t size);
+/* Where the error is, for a DETAIL line: "at byte offset 12" (JSON text), "at line 3, column 7"
+ * (XML), or "" when the error has no location (jsonb, options).  Returns the length. */
+size_t		sd_error_location(const sd_error *err, char *buf, size_t size);
 
 void		sd_error_clear(sd_error *err);
 /* Sets code, offset and problem (printf-style); leaves path alone. Returns false. */
@@ -85,10 +110,20 @@ bool		sd_error_set(sd_error *err, sd_code code, int64_t offset, const char *fmt,
  * SD_PATH_MAX bytes; a path that no longer fits ends in "..." and stays valid C. */
 void		sd_path_member(char *path, const char *name, size_t len);
 void		sd_path_index(char *path, uint64_t index);
+/* XPath building (paths start empty; "/" alone is the document): "/prefix:local" with "[n]" when
+ * position > 0 (1-based, for repeated elements), "/@prefix:local" for an attribute, "/text()".
+ * Prefixes are written as the document writes them (plen 0: none). */
+void		sd_xpath_element(char *path, const char *prefix, size_t plen, const char *local,
+							 size_t llen, uint64_t position);
+void		sd_xpath_attribute(char *path, const char *prefix, size_t plen, const char *local,
+							   size_t llen);
+void		sd_xpath_text(char *path);
 
 /* Appends a quoted, 40-character-cut rendering of a document value to buf ("string \"12.5\"",
  * "number 1.5", "object", "array", "true", "null"). */
 void		sd_describe_found(char *buf, size_t bufsize, const char *json_token, size_t len);
+/* The same for XML text content: "text \"12x\"" (40-character cut), "empty text" for none. */
+void		sd_describe_text(char *buf, size_t bufsize, const char *text, size_t len);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Host hooks                                                                                 */

@@ -105,14 +105,22 @@ conv_prefix(SdConvert *cx, const ConvFrame *f)
 {
 	char		path[SD_PATH_MAX];
 
+	const char *shape = cx->plan->display;
+	size_t		size;
+	char	   *out;
+
 	render_path(cx, f, path);
 	if (cx->option_path)
 	{
+		shape = psprintf("%s: %s", cx->plan->display, cx->option_path);
 		if (strcmp(path, "$") == 0)
-			return psprintf("%s: %s: ", cx->plan->display, cx->option_path);
-		return psprintf("%s: %s: %s: ", cx->plan->display, cx->option_path, path);
+			path[0] = '\0';
 	}
-	return psprintf("%s: %s: ", cx->plan->display, path);
+	/* the core's formatter with an empty problem: "<shape>: <path>: " */
+	size = strlen(shape) + SD_PATH_MAX + 8;
+	out = palloc(size);
+	sd_message(out, size, shape, path, "");
+	return out;
 }
 
 /*

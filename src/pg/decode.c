@@ -63,19 +63,47 @@ core_sqlstate(sd_code code)
 	return MAKE_SQLSTATE(s[0], s[1], s[2], s[3], s[4]);
 }
 
+/* A default (or another option value) that does not decode: "<shape>: <option path>[: <path>]:
+ * <problem>", 22023 — the path inside the value is left out at its root. */
+void
+sd_pg_raise_option_error(const char *display, const char *option_path, const char *path,
+						 const char *problem)
+{
+	char	   *prefix = psprintf("%s: %s", display, option_path);
+	size_t		size = strlen(prefix) + SD_PATH_MAX + SD_PROBLEM_MAX + 8;
+	char	   *msg = palloc(size);
+
+	sd_message(msg, size, prefix, strcmp(path, "$") ? path : "", problem);
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("%s", msg)));
+}
+
+/* Raises what the core formatted: its message, its SQLSTATE, its location as DETAIL. */
 void
 sd_pg_raise_core_error(const char *prefix, const sd_error *err, bool offsets)
 {
+	size_t		size = strlen(prefix) + SD_PATH_MAX + SD_PROBLEM_MAX + 8;
+	char	   *msg = palloc(size);
+	char		where[64];
+
 	if (err->code == SD_E_NOMEM)
+	{
+		sd_message(msg, size, prefix, "", err->problem);
 		ereport(ERROR,
 				(errcode(ERRCODE_OUT_OF_MEMORY),
 				 errmsg("out of memory"),
-				 errdetail("%s: %s", prefix, err->problem)));
+				 errdetail("%s", msg)));
+	}
+	sd_error_message(err, prefix, msg, size);
+	if (!offsets)
+		where[0] = '\0';
+	else
+		sd_error_location(err, where, sizeof(where));
 	ereport(ERROR,
 			(errcode(core_sqlstate(err->code)),
-			 errmsg("%s: %s: %s", prefix, err->path, err->problem),
-			 (offsets && err->offset >= 0) ?
-			 errdetail("at byte offset %lld", (long long) err->offset) : 0));
+			 errmsg("%s", msg),
+			 where[0] ? errdetail("%s", where) : 0));
 }
 
 /*
@@ -283,11 +311,7 @@ sd_pg_decode(SdPgPlan *plan, const sd_node *node, const char *doc, size_t len, b
 		if (!ok)
 		{
 			if (option_path)
-				ereport(ERROR,
-						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						 errmsg("%s: %s: %s%s%s", plan->display, option_path,
-								strcmp(err.path, "$") ? err.path : "",
-								strcmp(err.path, "$") ? ": " : "", err.problem)));
+				sd_pg_raise_option_error(plan->display, option_path, err.path, err.problem);
 			if (soft && soft_code(err.code))
 				status = SD_INVALID;
 			else

@@ -311,6 +311,8 @@ extern SdDecodeStatus sd_pg_decode_jsonb(SdPgPlan *plan, const sd_node *node, Js
 										 bool soft, Datum *result, bool *isnull);
 
 /* Raises the error of a failed core call: "<prefix>: <path>: <problem>". */
+extern void sd_pg_raise_option_error(const char *display, const char *option_path,
+									 const char *path, const char *problem) pg_attribute_noreturn();
 extern void sd_pg_raise_core_error(const char *prefix, const sd_error *err, bool offsets)
 			pg_attribute_noreturn();
 

@@ -1,0 +1,202 @@
+/*
+ * unit_errors.c — the core's one error model (error.c): SQLSTATEs by kind of document, the
+ * "<shape>: <path>: <problem>" formatter and its cuts, locations (byte offset / line and column),
+ * XPath building (1-based positions, prefixes as written, cut names) and found-value descriptions
+ * cut at 40 characters that stay valid UTF-8.
+ */
+#include "unit.h"
+#include "serde_core.h"
+
+#include <stdlib.h>
+
+/* true when s is valid UTF-8 (no partial character, no stray continuation byte) */
+static int
+valid_utf8(const char *s)
+{
+	const unsigned char *p = (const unsigned char *) s;
+
+	while (*p)
+	{
+		int			n = *p < 0x80 ? 1 : *p >= 0xF0 ? 4 : *p >= 0xE0 ? 3 : *p >= 0xC0 ? 2 : 0;
+
+		if (n == 0)
+			return 0;
+		for (int i = 1; i < n; i++)
+			if ((p[i] & 0xC0) != 0x80)
+				return 0;
+		p += n;
+	}
+	return 1;
+}
+
+static void
+sqlstates(void)
+{
+	CHECK(sd_code_for_doc(SD_E_KIND, SD_DOC_JSON) == SD_E_KIND);
+	CHECK(sd_code_for_doc(SD_E_KIND, SD_DOC_XML) == SD_E_XML_KIND);
+	CHECK(sd_code_for_doc(SD_E_SYNTAX, SD_DOC_XML) == SD_E_XML_SYNTAX);
+	CHECK(sd_code_for_doc(SD_E_SYNTAX, SD_DOC_JSON) == SD_E_SYNTAX);
+	CHECK(sd_code_for_doc(SD_E_MISSING, SD_DOC_XML) == SD_E_MISSING);
+	CHECK(sd_code_for_doc(SD_E_RANGE, SD_DOC_XML) == SD_E_RANGE);
+	CHECK_STR(sd_code_sqlstate(sd_code_for_doc(SD_E_KIND, SD_DOC_XML)), "2200N");
+	CHECK_STR(sd_code_sqlstate(sd_code_for_doc(SD_E_SYNTAX, SD_DOC_XML)), "2200M");
+	CHECK_STR(sd_code_sqlstate(sd_code_for_doc(SD_E_KIND, SD_DOC_JSON)), "22032");
+	CHECK_STR(sd_code_sqlstate(SD_E_UNKNOWN), "2203E");
+	CHECK_STR(sd_code_sqlstate((sd_code) 999), "XX000");
+}
+
+static void
+messages(void)
+{
+	char		buf[1024];
+	sd_error	e;
+
+	sd_error_clear(&e);
+	CHECK(e.doc == SD_DOC_JSON && e.line == 0 && e.column == 0 && e.offset == -1);
+	strcpy(e.path, "$.lines.data[2].amount");
+	sd_error_set(&e, SD_E_KIND, 41, "expected integer, found %s", "string \"12.5\"");
+	CHECK(sd_error_message(&e, "Invoice", buf, sizeof(buf)) == strlen(buf));
+	CHECK_STR(buf, "Invoice: $.lines.data[2].amount: expected integer, found string \"12.5\"");
+	sd_error_location(&e, buf, sizeof(buf));
+	CHECK_STR(buf, "at byte offset 41");
+
+	/* no path: left out */
+	sd_message(buf, sizeof(buf), "Invoice", "", "out of memory");
+	CHECK_STR(buf, "Invoice: out of memory");
+	sd_message(buf, sizeof(buf), "Invoice", NULL, "x");
+	CHECK_STR(buf, "Invoice: x");
+	/* an empty problem gives the prefix the host puts before its own messages */
+	sd_message(buf, sizeof(buf), "Invoice", "$.a", "");
+	CHECK_STR(buf, "Invoice: $.a: ");
+
+	/* a cut message ends in a whole character and "..." */
+	{
+		char		small[24];
+		size_t		n = sd_message(small, sizeof(small), "S", "$.x", "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9");
+
+		CHECK(n < sizeof(small) && valid_utf8(small));
+		CHECK(n >= 3 && strcmp(small + n - 3, "...") == 0);
+		CHECK(sd_message(small, 0, "S", "$", "p") == 0);
+	}
+
+	/* XML: line and column, and the SQLSTATEs of its codes */
+	sd_error_clear(&e);
+	e.doc = SD_DOC_XML;
+	e.line = 3;
+	e.column = 17;
+	strcpy(e.path, "/ListBucketResult/Contents[3]/Size");
+	sd_error_set(&e, sd_code_for_doc(SD_E_KIND, SD_DOC_XML), 120, "expected integer, found text \"12x\"");
+	sd_error_message(&e, "S3List", buf, sizeof(buf));
+	CHECK_STR(buf, "S3List: /ListBucketResult/Contents[3]/Size: expected integer, found text \"12x\"");
+	sd_error_location(&e, buf, sizeof(buf));
+	CHECK_STR(buf, "at line 3, column 17");
+	CHECK_STR(sd_code_sqlstate(e.code), "2200N");
+	e.column = 0;
+	sd_error_location(&e, buf, sizeof(buf));
+	CHECK_STR(buf, "at line 3");
+	/* no location (jsonb, options) */
+	e.line = 0;
+	CHECK(sd_error_location(&e, buf, sizeof(buf)) == 0 && buf[0] == '\0');
+	sd_error_clear(&e);
+	CHECK(sd_error_location(&e, buf, sizeof(buf)) == 0 && buf[0] == '\0');
+	{
+		char		tiny[8];
+
+		e.offset = 123456789;
+		CHECK(sd_error_location(&e, tiny, sizeof(tiny)) == 7 && strlen(tiny) == 7);
+	}
+}
+
+static void
+xpaths(void)
+{
+	char		path[SD_PATH_MAX];
+
+	path[0] = '\0';
+	sd_xpath_element(path, "", 0, "ListBucketResult", 16, 0);
+	sd_xpath_element(path, "", 0, "Contents", 8, 3);
+	sd_xpath_element(path, "", 0, "Size", 4, 0);
+	CHECK_STR(path, "/ListBucketResult/Contents[3]/Size");
+
+	path[0] = '\0';
+	sd_xpath_element(path, "", 0, "feed", 4, 0);
+	sd_xpath_element(path, "atom", 4, "link", 4, 2);
+	sd_xpath_attribute(path, "", 0, "href", 4);
+	CHECK_STR(path, "/feed/atom:link[2]/@href");
+
+	path[0] = '\0';
+	sd_xpath_element(path, "soap", 4, "Envelope", 8, 0);
+	sd_xpath_attribute(path, "xsi", 3, "nil", 3);
+	CHECK_STR(path, "/soap:Envelope/@xsi:nil");
+	sd_xpath_text(path);
+	CHECK_STR(path, "/soap:Envelope/@xsi:nil/text()");
+
+	/* a name longer than the path: cut to whole characters, the path ends in "..." and stays so */
+	{
+		size_t		n = 2000;
+		char	   *big = malloc(n);
+
+		for (size_t i = 0; i + 1 < n; i += 2)
+		{
+			big[i] = (char) 0xc3;
+			big[i + 1] = (char) 0xa9;
+		}
+		path[0] = '\0';
+		sd_xpath_element(path, "", 0, "a", 1, 0);
+		sd_xpath_element(path, "", 0, big, n, 7);
+		CHECK(strlen(path) < SD_PATH_MAX && valid_utf8(path));
+		CHECK(strcmp(path + strlen(path) - 3, "...") == 0);
+		sd_xpath_element(path, "", 0, "b", 1, 0);
+		CHECK(strcmp(path + strlen(path) - 3, "...") == 0);
+		path[0] = '\0';
+		sd_xpath_element(path, big, n, "x", 1, 0);
+		CHECK(strlen(path) < SD_PATH_MAX && valid_utf8(path));
+		free(big);
+	}
+	/* many segments: the path fills up and ends in "..." */
+	path[0] = '\0';
+	for (int i = 0; i < 200; i++)
+		sd_xpath_element(path, "p", 1, "element", 7, (uint64_t) i + 1);
+	CHECK(strlen(path) < SD_PATH_MAX && strcmp(path + strlen(path) - 3, "...") == 0);
+}
+
+static void
+found(void)
+{
+	char		buf[256];
+
+	sd_describe_text(buf, sizeof(buf), "12x", 3);
+	CHECK_STR(buf, "text \"12x\"");
+	sd_describe_text(buf, sizeof(buf), "", 0);
+	CHECK_STR(buf, "empty text");
+	/* 45 two-byte characters: cut at 40, whole characters, "..." */
+	{
+		char		s[91];
+
+		for (int i = 0; i < 90; i += 2)
+		{
+			s[i] = (char) 0xc3;
+			s[i + 1] = (char) 0xa9;
+		}
+		s[90] = '\0';
+		sd_describe_text(buf, sizeof(buf), s, 90);
+		CHECK(valid_utf8(buf));
+		CHECK(strlen(buf) == strlen("text \"") + 80 + 3 + 1);
+		sd_describe_found(buf, sizeof(buf), "\"\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\"", 2 + 41 * 2);
+		CHECK(valid_utf8(buf) && strstr(buf, "...\"") != NULL);
+	}
+	sd_describe_found(buf, sizeof(buf), "\"12.5\"", 6);
+	CHECK_STR(buf, "string \"12.5\"");
+	sd_describe_found(buf, sizeof(buf), "1.5 ", 4);
+	CHECK_STR(buf, "number 1.5");
+}
+
+void		unit_errors(void);
+void
+unit_errors(void)
+{
+	sqlstates();
+	messages();
+	xpaths();
+	found();
+}

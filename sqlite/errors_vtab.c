@@ -189,7 +189,7 @@ ev_filter(sqlite3_vtab_cursor *base, int idxNum, const char *idxStr, int argc, s
 		cur->n = 0;
 		if (code == SD_E_CANCELED)
 			return ev_error(t, code, sqlite3_mprintf("%s: interrupted", cur->s->name));
-		return ev_error(t, code, sqlite3_mprintf("%s: %s", cur->s->name, cur->found[0].problem));
+		return ev_error(t, code, sq_message(cur->s->name, "", cur->found[0].problem));
 	}
 	return SQLITE_OK;
 }
@@ -228,9 +228,7 @@ ev_column(sqlite3_vtab_cursor *base, sqlite3_context *ctx, int col)
 			break;
 		case EC_MESSAGE:
 			{
-				char	   *m = f->path && f->path[0]
-					? sqlite3_mprintf("%s: %s: %s", cur->s->name, f->path, f->problem)
-					: sqlite3_mprintf("%s: %s", cur->s->name, f->problem);
+				char	   *m = sq_message(cur->s->name, f->path ? f->path : "", f->problem);
 
 				if (!m)
 					return SQLITE_NOMEM;

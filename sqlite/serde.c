@@ -182,12 +182,20 @@ sq_result_code(sd_code code)
 	}
 }
 
+/* The core's one formatter (sd_message), into SQLite's allocator. */
+char *
+sq_message(const char *shape, const char *path, const char *problem)
+{
+	char		buf[SD_SHAPE_NAME_MAX * 4 + SD_PATH_MAX + SD_PROBLEM_MAX + 8];
+
+	sd_message(buf, sizeof(buf), shape, path, problem);
+	return sqlite3_mprintf("%s", buf);
+}
+
 char *
 sq_format_error(const char *shape, const sd_error *err)
 {
-	if (err->path[0])
-		return sqlite3_mprintf("%s: %s: %s", shape, err->path, err->problem);
-	return sqlite3_mprintf("%s: %s", shape, err->problem);
+	return sq_message(shape, err->path, err->problem);
 }
 
 void

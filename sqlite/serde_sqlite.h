@@ -98,7 +98,9 @@ typedef struct sq_err
 /* ---- serde.c ---------------------------------------------------------------------------- */
 int			sq_result_code(sd_code code);
 const char *sq_sqlstate(sd_code code);
-/* "<shape>: <path>: <problem>" (the path left out when it is "$" for an option error) */
+/* "<shape>: <path>: <problem>" (an empty path left out), by the core's sd_message, allocated
+ * with sqlite3_malloc */
+char	   *sq_message(const char *shape, const char *path, const char *problem);
 char	   *sq_format_error(const char *shape, const sd_error *err);
 void		sq_err_set(sq_err *e, const char *shape, const sd_error *err);
 void		sq_err_printf(sq_err *e, sd_code code, const char *fmt,...)

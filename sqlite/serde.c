@@ -75,12 +75,13 @@
 **
 ** gives one row per document with one column per field: INTEGER (integer, boolean 0/1), REAL,
 ** TEXT (text, numeric exact, timestamp, date, uuid, enum label), BLOB, and JSON text for json
-** (as the document has it), lists, maps and nested shapes (canonical JSON).  The document is the hidden column `doc` (`serde_doc` when the
-** shape has a field named doc); a NULL document gives no row.  The table records the columns it
-** was created with (in its shadow table <name>_columns): after the shape's columns change (a
-** field added, removed, renamed or of another SQL type), using it fails with
-** `serde: virtual table "inv" was created for other columns of shape "Invoice"; recreate it`;
-** a change that keeps the columns (a rename option, a new default) just takes effect.
+** (as the document has it), lists, maps and nested shapes (canonical JSON).  The document is
+** the hidden column `doc` (`serde_doc` when the shape has a field named doc), also readable; a
+** NULL document gives no row.  The table records the columns it was created with (in its shadow
+** table <name>_columns): after the shape's columns change (a field added, removed, renamed or of
+** another SQL type), using it fails with `Invoice: the shape's columns changed since virtual
+** table "inv" was created; recreate it: DROP TABLE inv; CREATE VIRTUAL TABLE inv USING
+** serde(Invoice)`; a change that keeps the columns (a rename option, a new default) takes effect.
 **
 ** XML: serde_decode_xml / serde_valid_xml / serde_errors_xml are not here yet: they come with
 ** the core's XML walker (the place is marked "XML" in the function table below).
@@ -115,7 +116,7 @@
 **
 ** Every connection has its own cache and decoders; nothing is shared between connections but
 ** read-only data, so connections may run in different threads (each used by one thread at a
-** time, as SQLite requires).  sqlite3_interrupt stops a statement between rows and between
+** time, as SQLite requires); the decoder may use up to 1 MB of C stack.  sqlite3_interrupt stops a statement between rows and between
 ** documents.  Inside one document, the decoder polls sqlite3_is_interrupted() when the running
 ** SQLite has it (3.41 and later, looked up at run time); SQLite 3.40 offers an extension no way
 ** to see an interrupt, so there one document is always decoded to its end (bounded by its size).

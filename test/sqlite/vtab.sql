@@ -38,8 +38,8 @@ CREATE TABLE inbox(n INTEGER PRIMARY KEY, body TEXT);
 INSERT INTO inbox(body) VALUES ('{"id": "a", "amount_due": 1}'), (NULL), ('{"id": "b", "lines": [{"sku": "z"}]}');
 SELECT n, i.id, i.total, i.lines FROM inbox, inv(inbox.body) AS i ORDER BY n;
 SELECT id FROM inv WHERE serde_doc = '{"id": "c"}';
-SELECT id, serde_doc FROM inv('{"id": "d"}');
-SELECT n, i.serde_doc = inbox.body AS same FROM inbox, inv(inbox.body) AS i ORDER BY n;
+-- the document column is the argument: it reads as NULL
+SELECT id, quote(serde_doc) FROM inv('{"id": "d"}');
 SELECT sum(i.total IS NULL) AS no_total, count(*) AS rows FROM inbox JOIN inv AS i ON i.serde_doc = inbox.body;
 -- errors name the shape and the path; the statement stops
 SELECT * FROM inv('{"id": "x", "lines": [{"sku": 1}]}');

@@ -251,8 +251,8 @@ typedef struct sd_field
 	bool		skip;
 	bool		is_extra;       /* this column receives the object of unmapped members */
 	bool		has_default;
-	const char *default_json;   /* JSON text of the default value */
-	int			default_index;  /* 0..plan ndefaults-1: the host's pre-converted default */
+	const char *default_json;   /* JSON text of the default as written (serde_describe) */
+	int			default_index;  /* 0..plan ndefaults-1: sd_plan_default_value */
 	const sd_node *node;        /* how the member's value decodes */
 	/* XML: the field's names with their namespaces resolved (`{uri}local`, or the name in the
 	 * namespace in force for elements, no namespace for attributes).  xml == xml_path[npath-1];
@@ -381,6 +381,14 @@ typedef struct sd_val
 		uint32_t	first;
 	}			u;
 } sd_val;
+
+/* The value of default `index` (a missing member with it is SD_V_DEFAULT, len = index), compiled
+ * once by sd_compile: tape[*root] of a tape the plan owns, laid out as a decoded document's (a
+ * member missing inside it is SD_V_DEFAULT of its own default; json/jsonb values are their text,
+ * aux 0; offsets 0).  A host converts it into its own value at each use, or once when nothing of
+ * the using statement can change that.  NULL when the default was not compiled: a plan whose
+ * shape references the host deferred. */
+const sd_val *sd_plan_default_value(const sd_plan *plan, int index, uint32_t *root);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Decoding                                                                                   */
@@ -636,10 +644,9 @@ size_t		sd_format_base64(char *out, const uint8_t *bytes, size_t n);
  * arrays; maps (`map: true`) as objects key -> value in document order; SD_V_NULL (null,
  * missing optional, skipped, unselected variant) as null; `extra` as its object; a missing
  * member with a default as the default's canonical JSON.  No whitespace between tokens.
- * sd_jwriter_create decodes every default of the plan once (through its field's node) and
- * keeps its canonical text, so writing a row never parses JSON; NULL with err (SD_E_NOMEM, or
- * the error of a default that does not decode: only a plan whose shape references the host
- * deferred).  The plan must outlive the writer.  sd_jwriter_write appends the value at
+ * A default is written from its value compiled with the plan (sd_plan_default_value), so
+ * writing a row never parses JSON; sd_jwriter_create returns NULL with err only on SD_E_NOMEM.
+ * The plan must outlive the writer.  sd_jwriter_write appends the value at
  * tape[root], decoded against node, to out: false when out failed (out of memory). */
 typedef struct sd_jwriter sd_jwriter;
 

@@ -365,6 +365,36 @@ sd_format_float(char *out, double v, bool as_float4)
 	return n;
 }
 
+size_t
+sd_format_decimal(char *out, int64_t digits, uint32_t scale_and_sign)
+{
+	uint32_t	scale = scale_and_sign & SD_DECIMAL_SCALE;
+	uint64_t	mag = digits < 0 ? (uint64_t) 0 - (uint64_t) digits : (uint64_t) digits;
+	char		d[24];
+	size_t		nd = 0,
+				o = 0;
+
+	if (scale > 18)
+		scale = 18;
+	do
+	{
+		d[nd++] = (char) ('0' + mag % 10);
+		mag /= 10;
+	} while (mag);
+	while (nd < scale + 1)
+		d[nd++] = '0';
+	if (digits < 0 || (scale_and_sign & SD_DECIMAL_NEG))
+		out[o++] = '-';
+	while (nd > 0)
+	{
+		if (nd == scale && scale > 0)
+			out[o++] = '.';
+		out[o++] = d[--nd];
+	}
+	out[o] = '\0';
+	return o;
+}
+
 /* ---- the canonical JSON writer ----------------------------------------------------------- */
 
 struct sd_jwriter
@@ -516,6 +546,9 @@ write_value(wctx *c, const sd_node *n, const sd_val *tape, uint32_t i)
 			return sd_buf_string(c->out, v->u.s, v->len);
 		case SD_V_NUMERIC:
 			return put(c, v->u.s, v->len);
+		case SD_V_DECIMAL:
+			len = sd_format_decimal(tmp, v->u.i, v->len);
+			return put(c, tmp, len);
 		case SD_V_TIMESTAMP:
 			len = sd_format_timestamp(tmp, v->u.i, n->kind != SD_K_TIMESTAMP);
 			return put_quoted(c, tmp, len);

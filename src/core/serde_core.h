@@ -352,7 +352,8 @@ typedef enum sd_vtag
 	SD_V_INT,           /* u.i (range already checked for the column's kind) */
 	SD_V_FLOAT,         /* u.f (float4 range already checked) */
 	SD_V_STR,           /* u.s/len: unescaped UTF-8 (text, enum-less strings, OTHER) */
-	SD_V_NUMERIC,       /* u.s/len: a valid JSON number literal, precision/scale checked */
+	SD_V_NUMERIC,       /* u.s/len: a valid JSON number literal, precision/scale checked (an
+						 * exponent, or more than 18 digits: else SD_V_DECIMAL) */
 	SD_V_TIMESTAMP,     /* u.i: microseconds since 1970-01-01 00:00:00 (UTC for timestamptz) */
 	SD_V_DATE,          /* u.i: days since 1970-01-01 */
 	SD_V_TIME,          /* u.i: microseconds since midnight */
@@ -361,8 +362,17 @@ typedef enum sd_vtag
 	SD_V_ENUM,          /* u.i: index into type->labels */
 	SD_V_JSON,          /* u.s/len: the JSON text of the value (validated) */
 	SD_V_ARRAY,         /* u.first/len: elements at tape[first .. first+len) */
-	SD_V_ROW            /* u.first/len: columns at tape[first .. first+len), len == ncols */
+	SD_V_ROW,           /* u.first/len: columns at tape[first .. first+len), len == ncols */
+	SD_V_DECIMAL        /* an exact numeric written as a plain decimal (no exponent, at most 18
+						 * digits after leading zeros), parsed once: u.i the digits as a signed
+						 * integer, len & SD_DECIMAL_SCALE the fraction digits written (display
+						 * scale, <= 18), len & SD_DECIMAL_NEG a '-' was written (for -0);
+						 * value u.i * 10^-scale, precision/scale checked; its literal is exactly
+						 * sd_format_decimal's text.  Other numerics stay SD_V_NUMERIC */
 } sd_vtag;
+
+#define SD_DECIMAL_SCALE	0x0000ffffu
+#define SD_DECIMAL_NEG		0x80000000u
 
 typedef struct sd_val
 {
@@ -632,6 +642,8 @@ size_t		sd_format_date(char *out, int64_t days);
 size_t		sd_format_time(char *out, int64_t us);
 size_t		sd_format_uuid(char *out, const uint8_t bytes[16]);
 size_t		sd_format_float(char *out, double v, bool as_float4);
+/* decimal: an SD_V_DECIMAL's literal (u.i, len) -> "-0.050", out >= SD_FMT_TIMESTAMP_MAX */
+size_t		sd_format_decimal(char *out, int64_t digits, uint32_t scale_and_sign);
 size_t		sd_base64_len(size_t n);
 size_t		sd_format_base64(char *out, const uint8_t *bytes, size_t n);
 

@@ -44,12 +44,12 @@ canon_of(const sd_plan *plan, const sd_node *node, const sd_val *tape, uint32_t 
 /* Compiles options for t; the canonical JSON of default `index` from the plan alone, or the
  * compile error "ERROR <path>: <problem>". */
 static const char *
-dflt(const sd_type *t, const char *options, int index)
+dflt_res(const sd_type *t, const sd_resolver *resolver, const char *options, int index)
 {
 	static char res[4096];
 	sd_error	err;
 	const char *o = unq(options);
-	sd_plan    *plan = sd_compile("T", o, strlen(o), t, NULL, NULL, &err);
+	sd_plan    *plan = sd_compile("T", o, strlen(o), t, NULL, resolver, &err);
 	const sd_field *f;
 	const sd_val *tape;
 	uint32_t	root = 0;
@@ -67,6 +67,12 @@ dflt(const sd_type *t, const char *options, int index)
 		snprintf(res, sizeof(res), "%s", canon_of(plan, f->node, tape, root));
 	sd_plan_free(plan);
 	return res;
+}
+
+static const char *
+dflt(const sd_type *t, const char *options, int index)
+{
+	return dflt_res(t, NULL, options, index);
 }
 
 /*
@@ -267,25 +273,9 @@ test_layouts(void)
 		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		{
 			char		opts[512];
-			const char *o;
-			sd_error	err;
-			sd_plan    *plan;
-			char		got[1024];
 
 			snprintf(opts, sizeof(opts), u, cases[i].dflt);
-			o = unq(opts);
-			plan = sd_compile("T", o, strlen(o), hp, NULL, &res, &err);
-			if (!plan)
-				snprintf(got, sizeof(got), "ERROR %s: %s", err.path, err.problem);
-			else
-			{
-				uint32_t	r = 0;
-				const sd_val *tape = sd_plan_default_value(plan, 0, &r);
-
-				snprintf(got, sizeof(got), "%s", canon_of(plan, sd_plan_default(plan, 0)->node, tape, r));
-				sd_plan_free(plan);
-			}
-			CHECK_STR(got, cases[i].want);
+			CHECK_STR(dflt_res(hp, &res, opts, 0), cases[i].want);
 		}
 	}
 	/* `extra`: the unmapped members as an object, values as written */
@@ -334,25 +324,9 @@ test_layouts(void)
 		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		{
 			char		opts[512];
-			const char *o;
-			sd_error	err;
-			sd_plan    *plan;
-			char		got[1024];
 
 			snprintf(opts, sizeof(opts), base, cases[i].dflt);
-			o = unq(opts);
-			plan = sd_compile("T", o, strlen(o), hn, NULL, &res, &err);
-			if (!plan)
-				snprintf(got, sizeof(got), "ERROR %s: %s", err.path, err.problem);
-			else
-			{
-				uint32_t	r = 0;
-				const sd_val *tape = sd_plan_default_value(plan, 0, &r);
-
-				snprintf(got, sizeof(got), "%s", canon_of(plan, sd_plan_default(plan, 0)->node, tape, r));
-				sd_plan_free(plan);
-			}
-			CHECK_STR(got, cases[i].want);
+			CHECK_STR(dflt_res(hn, &res, opts, 0), cases[i].want);
 		}
 	}
 	(void) pt;

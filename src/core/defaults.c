@@ -144,6 +144,16 @@ scalar(dctx *c, const sd_jnode *v, const sd_node *n, uint32_t slot)
 	return true;
 }
 
+/* tape[slot] becomes the array of the n slots from first */
+static bool
+set_array(dctx *c, uint32_t slot, uint32_t first, uint32_t n)
+{
+	c->tape[slot].tag = SD_V_ARRAY;
+	c->tape[slot].u.first = first;
+	c->tape[slot].len = n;
+	return true;
+}
+
 static bool
 array(dctx *c, const sd_jnode *v, const sd_node *n, uint32_t slot)
 {
@@ -159,10 +169,7 @@ array(dctx *c, const sd_jnode *v, const sd_node *n, uint32_t slot)
 			return false;
 		path_restore(c, used);
 	}
-	c->tape[slot].tag = SD_V_ARRAY;
-	c->tape[slot].u.first = first;
-	c->tape[slot].len = (uint32_t) v->n;
-	return true;
+	return set_array(c, slot, first, (uint32_t) v->n);
 }
 
 typedef struct dkey
@@ -243,10 +250,7 @@ map(dctx *c, const sd_jnode *v, const sd_node *n, uint32_t slot)
 			return false;
 		path_restore(c, used);
 	}
-	c->tape[slot].tag = SD_V_ARRAY;
-	c->tape[slot].u.first = first;
-	c->tape[slot].len = (uint32_t) v->n;
-	return true;
+	return set_array(c, slot, first, (uint32_t) v->n);
 }
 
 /* The slots of a member that did not appear: its default, NULL, or a missing error. */

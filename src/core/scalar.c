@@ -503,6 +503,19 @@ sd_check_numeric(const char *s, size_t len, int precision, int scale, char *prob
 	return SD_OK;
 }
 
+/* One digit of a plain decimal into mag (leading zeros skipped): false past 18 digits. */
+static inline bool
+decimal_digit(char ch, uint64_t *mag, int *nsig, int *tz)
+{
+	if (*mag == 0 && ch == '0')
+		return true;
+	if (++*nsig > 18)
+		return false;
+	*mag = *mag * 10 + (uint64_t) (ch - '0');
+	*tz = ch == '0' ? *tz + 1 : 0;
+	return true;
+}
+
 bool
 sd_plain_decimal(const char *s, size_t len, int precision, int scale, int64_t *digits,
 				 uint32_t *nfrac)
@@ -525,13 +538,10 @@ sd_plain_decimal(const char *s, size_t len, int precision, int scale, int64_t *d
 		return false;
 	for (; p < end && is_digit(*p); p++)
 	{
-		if (mag == 0 && *p == '0')
-			continue;
-		if (++nsig > 18)
+		if (mag != 0 || *p != '0')
+			nint++;
+		if (!decimal_digit(*p, &mag, &nsig, &tz))
 			return false;
-		mag = mag * 10 + (uint64_t) (*p - '0');
-		tz = *p == '0' ? tz + 1 : 0;
-		nint++;
 	}
 	if (p < end && *p == '.')
 	{
@@ -540,14 +550,8 @@ sd_plain_decimal(const char *s, size_t len, int precision, int scale, int64_t *d
 			return false;
 		for (; p < end && is_digit(*p); p++)
 		{
-			if (++frac > 18)
+			if (++frac > 18 || !decimal_digit(*p, &mag, &nsig, &tz))
 				return false;
-			if (mag == 0 && *p == '0')
-				continue;
-			if (++nsig > 18)
-				return false;
-			mag = mag * 10 + (uint64_t) (*p - '0');
-			tz = *p == '0' ? tz + 1 : 0;
 		}
 	}
 	if (p != end)

@@ -164,60 +164,52 @@ lookup_shape(void *ud, const char *shape, const char **json, size_t *len, sd_err
 	return true;
 }
 
-/* Decodes every default of the plan once into a column value (the virtual table's). */
+/* Every default of the plan once as a column value (the virtual table's), from the value the
+ * plan compiled for it (sd_plan_default_value). */
 static bool
 build_defaults(sq_conn *c, sq_shape *s, sd_error *err)
 {
 	int			n = sd_plan_ndefaults(s->plan);
-	sd_decoder *d;
 	sd_buf		buf;
 	bool		ok = true;
 
+	(void) c;
 	if (n == 0)
 		return true;
 	if (!(s->defaults = calloc((size_t) n, sizeof(sq_value))))
 		return sd_error_set(err, SD_E_NOMEM, -1, "out of memory");
 	s->ndefaults = n;
-	if (!(d = sq_decoder_get(c)))
-		return sd_error_set(err, SD_E_NOMEM, -1, "out of memory");
 	sd_buf_init(&buf, NULL);
 	for (int i = 0; ok && i < n; i++)
 	{
 		const sd_field *f = sd_plan_default(s->plan, i);
 		uint32_t	root;
-		if (!sd_decode_json(d, s->plan, f->node, f->default_json, strlen(f->default_json),
-							&c->limits, &root, err))
+		const sd_val *tape = sd_plan_default_value(s->plan, i, &root);
+		sq_value	v;
+
+		if (!tape)
+			continue;           /* not compiled (cannot happen for a descriptor): NULL */
+		sd_buf_reset(&buf);
+		if (!sq_field_value(s, f->node, tape, root, &buf, &v))
 		{
-			ok = false;
+			ok = sd_error_set(err, SD_E_NOMEM, -1, "out of memory");
 			break;
 		}
-		sd_buf_reset(&buf);
+		s->defaults[i] = v;
+		s->defaults[i].s = NULL;
+		if (v.type == SQLITE_TEXT || v.type == SQLITE_BLOB)
 		{
-			sq_value	v;
-
-			if (!sq_field_value(s, f->node, sd_decoder_tape(d), root, &buf, &v))
+			if (!(s->defaults[i].s = malloc(v.len + 1)))
 			{
+				s->defaults[i].type = SQLITE_NULL;
 				ok = sd_error_set(err, SD_E_NOMEM, -1, "out of memory");
 				break;
 			}
-			s->defaults[i] = v;
-			if (v.type == SQLITE_TEXT || v.type == SQLITE_BLOB)
-			{
-				if (!(s->defaults[i].s = malloc(v.len + 1)))
-				{
-					s->defaults[i].type = SQLITE_NULL;
-					ok = sd_error_set(err, SD_E_NOMEM, -1, "out of memory");
-					break;
-				}
-				memcpy(s->defaults[i].s, v.s, v.len);
-				s->defaults[i].s[v.len] = '\0';
-			}
-			else
-				s->defaults[i].s = NULL;
+			memcpy(s->defaults[i].s, v.s, v.len);
+			s->defaults[i].s[v.len] = '\0';
 		}
 	}
 	sd_buf_free(&buf);
-	sq_decoder_put(c, d);
 	return ok;
 }
 

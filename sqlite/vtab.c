@@ -103,6 +103,9 @@ sq_field_value(const sq_shape *s, const sd_node *node, const sd_val *tape, uint3
 		case SD_V_UUID:
 			n = sd_format_uuid(tmp, v->u.bytes);
 			break;
+		case SD_V_DECIMAL:
+			n = sd_format_decimal(tmp, v->u.i, v->len);
+			break;
 		case SD_V_JSON:
 			/* a json column: its text as the document has it (validated; DESIGN §3.3 "copied
 			 * as is"), not re-written -- serde_decode's canonical JSON minifies it */

@@ -167,6 +167,19 @@ convert_numeric_literal(const sd_node *n, sd_jkind found, const char *lit, size_
 			out->tag = SD_V_FLOAT;
 			break;
 		case SD_K_NUMERIC:
+			{
+				int64_t		digits;
+				uint32_t	nfrac;
+
+				/* the common literal, parsed once: the host builds its numeric from the digits */
+				if (sd_plain_decimal(lit, len, n->type->precision, n->type->scale, &digits, &nfrac))
+				{
+					out->tag = SD_V_DECIMAL;
+					out->u.i = digits;
+					out->len = nfrac | (lit[0] == '-' ? SD_DECIMAL_NEG : 0);
+					return true;
+				}
+			}
 			c = sd_check_numeric(lit, len, n->type->precision, n->type->scale, problem);
 			out->tag = SD_V_NUMERIC;
 			out->u.s = lit;

@@ -430,27 +430,49 @@ sd_format_float(char *out, double v, bool as_float4)
 	return n;
 }
 
+size_t
+sd_format_decimal(char *out, int64_t digits, uint32_t scale_and_sign)
+{
+	uint32_t	scale = scale_and_sign & SD_DECIMAL_SCALE;
+	uint64_t	mag = digits < 0 ? (uint64_t) 0 - (uint64_t) digits : (uint64_t) digits;
+	char		d[24];
+	size_t		nd = 0,
+				o = 0;
+
+	if (scale > 18)
+		scale = 18;
+	do
+	{
+		d[nd++] = (char) ('0' + mag % 10);
+		mag /= 10;
+	} while (mag);
+	while (nd < scale + 1)
+		d[nd++] = '0';
+	if (digits < 0 || (scale_and_sign & SD_DECIMAL_NEG))
+		out[o++] = '-';
+	while (nd > 0)
+	{
+		if (nd == scale && scale > 0)
+			out[o++] = '.';
+		out[o++] = d[--nd];
+	}
+	out[o] = '\0';
+	return o;
+}
+
 /* ---- the canonical JSON writer ----------------------------------------------------------- */
 
 struct sd_jwriter
 {
 	sd_hooks	hooks;
-	const sd_plan *plan;
-	int			ndefaults;
-	char	  **dtext;          /* canonical JSON of each default (plan default_index) */
-	size_t	   *dlen;
-	uint8_t    *dstate;         /* while creating: 0 not yet, 1 being written, 2 done */
+	const sd_plan *plan;        /* its defaults are written from their compiled values */
 };
 
 typedef struct wctx
 {
-	sd_jwriter *w;              /* the writer (being created: defaults are filled on demand) */
-	bool		creating;
+	const sd_jwriter *w;
 	sd_buf	   *out;
-	sd_error   *err;            /* creating only */
 } wctx;
-
-static bool ensure_default(sd_jwriter *w, int index, sd_error *err);
 
 static bool
 put(wctx *c, const char *s, size_t n)
@@ -586,11 +608,15 @@ write_value(wctx *c, const sd_node *n, const sd_val *tape, uint32_t i)
 		case SD_V_NULL:
 			return put(c, "null", 4);
 		case SD_V_DEFAULT:
-			if ((int) v->len >= c->w->ndefaults)
-				return put(c, "null", 4);	/* a default of a deferred shape (cannot happen) */
-			if (c->creating && c->w->dstate[v->len] != 2 && !ensure_default(c->w, (int) v->len, c->err))
-				return false;
-			return put(c, c->w->dtext[v->len], c->w->dlen[v->len]);
+			{
+				const sd_field *f = sd_plan_default(c->w->plan, (int) v->len);
+				uint32_t	root;
+				const sd_val *dt = sd_plan_default_value(c->w->plan, (int) v->len, &root);
+
+				if (!f || !dt)
+					return put(c, "null", 4);	/* a default of a deferred shape (cannot happen) */
+				return write_value(c, f->node, dt, root);
+			}
 		case SD_V_BOOL:
 			return v->u.b ? put(c, "true", 4) : put(c, "false", 5);
 		case SD_V_INT:
@@ -609,6 +635,9 @@ write_value(wctx *c, const sd_node *n, const sd_val *tape, uint32_t i)
 			return sd_buf_string(c->out, v->u.s, v->len);
 		case SD_V_NUMERIC:
 			return put(c, v->u.s, v->len);
+		case SD_V_DECIMAL:
+			len = sd_format_decimal(tmp, v->u.i, v->len);
+			return put(c, tmp, len);
 		case SD_V_TIMESTAMP:
 			len = sd_format_timestamp(tmp, v->u.i, n->kind != SD_K_TIMESTAMP);
 			return put_quoted(c, tmp, len);
@@ -648,56 +677,11 @@ write_value(wctx *c, const sd_node *n, const sd_val *tape, uint32_t i)
 	return put(c, "null", 4);
 }
 
-/* Decodes default `index` through its field's node (once) and keeps its canonical JSON. */
-static bool
-ensure_default(sd_jwriter *w, int index, sd_error *err)
-{
-	const sd_field *f = sd_plan_default(w->plan, index);
-	sd_decoder *d;
-	sd_buf		out;
-	uint32_t	root;
-	bool		ok;
-
-	if (w->dstate[index] == 2)
-		return true;
-	if (w->dstate[index] == 1 || !f)
-		return sd_error_set(err, SD_E_INTERNAL, -1, "default %d contains itself", index);
-	w->dstate[index] = 1;
-	if (!(d = sd_decoder_create(&w->hooks)))
-		return sd_error_set(err, SD_E_NOMEM, -1, "out of memory");
-	if (!sd_decode_json(d, w->plan, f->node, f->default_json, strlen(f->default_json), NULL,
-						&root, err))
-	{
-		sd_decoder_destroy(d);
-		return false;
-	}
-	sd_buf_init(&out, &w->hooks);
-
-	wctx		c = {w, true, &out, err};
-
-	ok = write_value(&c, f->node, sd_decoder_tape(d), root);
-	sd_decoder_destroy(d);
-	if (!ok || out.failed)
-	{
-		sd_buf_free(&out);
-		if (err->code == SD_OK)
-			sd_error_set(err, SD_E_NOMEM, -1, "out of memory");
-		return false;
-	}
-	if (!out.s && !sd_buf_put(&out, "", 0))
-		return sd_error_set(err, SD_E_NOMEM, -1, "out of memory");
-	w->dtext[index] = out.s;
-	w->dlen[index] = out.len;
-	w->dstate[index] = 2;
-	return true;
-}
-
 sd_jwriter *
 sd_jwriter_create(const sd_plan *plan, const sd_hooks *hooks, sd_error *err)
 {
 	sd_hooks	h = {0};
 	sd_jwriter *w;
-	int			n = sd_plan_ndefaults(plan);
 
 	sd_error_clear(err);
 	if (hooks)
@@ -710,27 +694,6 @@ sd_jwriter_create(const sd_plan *plan, const sd_hooks *hooks, sd_error *err)
 	memset(w, 0, sizeof(*w));
 	w->hooks = h;
 	w->plan = plan;
-	if (n > 0)
-	{
-		w->dtext = sd_hook_alloc(&h, sizeof(char *) * (size_t) n);
-		w->dlen = sd_hook_alloc(&h, sizeof(size_t) * (size_t) n);
-		w->dstate = sd_hook_alloc(&h, (size_t) n);
-		if (!w->dtext || !w->dlen || !w->dstate)
-		{
-			sd_jwriter_free(w);
-			sd_error_set(err, SD_E_NOMEM, -1, "out of memory");
-			return NULL;
-		}
-		memset(w->dtext, 0, sizeof(char *) * (size_t) n);
-		memset(w->dstate, 0, (size_t) n);
-		w->ndefaults = n;
-		for (int i = 0; i < n; i++)
-			if (!ensure_default(w, i, err))
-			{
-				sd_jwriter_free(w);
-				return NULL;
-			}
-	}
 	return w;
 }
 
@@ -738,7 +701,7 @@ bool
 sd_jwriter_write(const sd_jwriter *w, const sd_node *node, const sd_val *tape, uint32_t root,
 				 sd_buf *out)
 {
-	wctx		c = {(sd_jwriter *) w, false, out, NULL};
+	wctx		c = {w, out};
 
 	return write_value(&c, node, tape, root) && !out->failed;
 }
@@ -748,10 +711,5 @@ sd_jwriter_free(sd_jwriter *w)
 {
 	if (!w)
 		return;
-	for (int i = 0; w->dtext && i < w->ndefaults; i++)
-		sd_hook_free(&w->hooks, w->dtext[i]);
-	sd_hook_free(&w->hooks, w->dtext);
-	sd_hook_free(&w->hooks, w->dlen);
-	sd_hook_free(&w->hooks, w->dstate);
 	sd_hook_free(&w->hooks, w);
 }

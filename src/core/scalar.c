@@ -503,6 +503,76 @@ sd_check_numeric(const char *s, size_t len, int precision, int scale, char *prob
 	return SD_OK;
 }
 
+/* One digit of a plain decimal into mag (leading zeros skipped): false past 18 digits. */
+static inline bool
+decimal_digit(char ch, uint64_t *mag, int *nsig, int *tz)
+{
+	if (*mag == 0 && ch == '0')
+		return true;
+	if (++*nsig > 18)
+		return false;
+	*mag = *mag * 10 + (uint64_t) (ch - '0');
+	*tz = ch == '0' ? *tz + 1 : 0;
+	return true;
+}
+
+bool
+sd_plain_decimal(const char *s, size_t len, int precision, int scale, int64_t *digits,
+				 uint32_t *nfrac)
+{
+	const char *p = s,
+			   *end = s + len;
+	bool		neg = false;
+	uint64_t	mag = 0;
+	int			nsig = 0;		/* digits in mag (after leading zeros) */
+	int			nint = 0;		/* significant integer digits */
+	int			frac = 0;
+	int			tz = 0;			/* trailing zeros of mag */
+
+	if (p < end && *p == '-')
+	{
+		neg = true;
+		p++;
+	}
+	if (p == end || !is_digit(*p) || (*p == '0' && p + 1 < end && is_digit(p[1])))
+		return false;
+	for (; p < end && is_digit(*p); p++)
+	{
+		if (mag != 0 || *p != '0')
+			nint++;
+		if (!decimal_digit(*p, &mag, &nsig, &tz))
+			return false;
+	}
+	if (p < end && *p == '.')
+	{
+		p++;
+		if (p == end || !is_digit(*p))
+			return false;
+		for (; p < end && is_digit(*p); p++)
+		{
+			if (++frac > 18 || !decimal_digit(*p, &mag, &nsig, &tz))
+				return false;
+		}
+	}
+	if (p != end)
+		return false;			/* an exponent (or not a number): the general path */
+	if (precision >= 0 && mag != 0)
+	{
+		/* sd_check_numeric's rule on the exponents of the first (k) and last (j) non-zero digit */
+		int64_t		k = nint > 0 ? nint - 1 : (int64_t) (nsig - frac) - 1;
+		int64_t		j = (int64_t) tz - frac;
+		int64_t		int_allowed = (int64_t) precision - scale;
+
+		if (int_allowed >= 0 ? (k >= 0 ? k + 1 : 0) > int_allowed : k >= int_allowed)
+			return false;
+		if (j < -(int64_t) scale)
+			return false;
+	}
+	*digits = neg ? -(int64_t) mag : (int64_t) mag;
+	*nfrac = (uint32_t) frac;
+	return true;
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* Floating point                                                                             */
 /* ------------------------------------------------------------------------------------------ */

@@ -52,6 +52,13 @@ sd_code		sd_parse_int(const char *s, size_t len, int64_t min, int64_t max, bool 
  * (with any typmod, even for zero), more than 131072 integer digits, or a display scale
  * (fraction digits minus exponent, trailing zeros included) above 16383. */
 sd_code		sd_check_numeric(const char *s, size_t len, int precision, int scale, char *problem);
+/* The one-pass form of sd_check_numeric for the common literal: true when s (a JSON number) is a
+ * plain decimal (no exponent) with at most 18 digits after its leading zeros and at most 18
+ * fraction digits, and fits numeric(precision, scale) (precision < 0: unconstrained); then
+ * *digits is its digits as a signed integer and *nfrac the count of fraction digits written.
+ * False says nothing: sd_check_numeric decides (and words the error). */
+bool		sd_plain_decimal(const char *s, size_t len, int precision, int scale, int64_t *digits,
+							 uint32_t *nfrac);
 
 /* Parses a JSON number literal as a double (correctly rounded; "-0" gives -0.0).  As
  * PostgreSQL's float8in does, overflow to infinity and underflow of a non-zero value to 0 are

@@ -623,6 +623,8 @@ format_ok(const sd_type *t, const char *f, sd_format *out)
 
 	if (ts && strcmp(f, "rfc3339") == 0)
 		*out = SD_FMT_RFC3339;
+	else if (ts && strcmp(f, "rfc2822") == 0)
+		*out = SD_FMT_RFC2822;
 	else if (ts && strcmp(f, "unix") == 0)
 		*out = SD_FMT_UNIX;
 	else if (ts && strcmp(f, "unix_ms") == 0)

@@ -90,6 +90,8 @@ sd_expected_name(const sd_node *n)
 				return "number of seconds since the epoch";
 			if (n->format == SD_FMT_UNIX_MS)
 				return "number of milliseconds since the epoch";
+			if (n->format == SD_FMT_RFC2822)
+				return "string (RFC 2822 timestamp)";
 			return "string (RFC 3339 timestamp)";
 		case SD_K_DATE:
 			return "string (date)";
@@ -341,8 +343,11 @@ sd_convert_string(sd_arena *arena, const sd_node *n, const char *s, size_t len, 
 			{
 				bool		had_offset;
 
-				c = sd_parse_timestamp(s, len, n->kind == SD_K_TIMESTAMPTZ, &out->u.i, &had_offset,
-									   problem);
+				if (n->format == SD_FMT_RFC2822)
+					c = sd_parse_rfc2822(s, len, &out->u.i, problem);
+				else
+					c = sd_parse_timestamp(s, len, n->kind == SD_K_TIMESTAMPTZ, &out->u.i,
+										   &had_offset, problem);
 				out->tag = SD_V_TIMESTAMP;
 			}
 			break;

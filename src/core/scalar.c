@@ -999,6 +999,170 @@ syntax:
 	return bad_datetime(SD_E_KIND, "timestamp", s, len, "expected RFC 3339 date-time", problem);
 }
 
+/* Case-insensitive match of a three-letter name at p against names[0..n): its index or -1. */
+static int
+name3(const char *p, size_t avail, const char *const *names, int n)
+{
+	if (avail < 3)
+		return -1;
+	for (int i = 0; i < n; i++)
+	{
+		int			k;
+
+		for (k = 0; k < 3; k++)
+			if ((p[k] | 0x20) != names[i][k])
+				break;
+		if (k == 3)
+			return i;
+	}
+	return -1;
+}
+
+static size_t
+skip_fws(const char *s, size_t len, size_t pos)
+{
+	while (pos < len && (s[pos] == ' ' || s[pos] == '\t' || s[pos] == '\r' || s[pos] == '\n'))
+		pos++;
+	return pos;
+}
+
+sd_code
+sd_parse_rfc2822(const char *s, size_t len, int64_t *us, char *problem)
+{
+	static const char *const wdays[7] = {"mon", "tue", "wed", "thu", "fri", "sat", "sun"};
+	static const char *const months[12] = {"jan", "feb", "mar", "apr", "may", "jun",
+	"jul", "aug", "sep", "oct", "nov", "dec"};
+	date_fields D;
+	clock_fields C = {0, 0, 0, 0};
+	size_t		pos = skip_fws(s, len, 0),
+				start;
+	int			wday = -1,
+				off_min = 0;
+	const char *why;
+	int64_t		days;
+
+	/* [ day-of-week "," ] */
+	if ((wday = name3(s + pos, len - pos, wdays, 7)) >= 0)
+	{
+		pos = skip_fws(s, len, pos + 3);
+		if (pos >= len || s[pos] != ',')
+			goto syntax;
+		pos = skip_fws(s, len, pos + 1);
+	}
+	/* day: 1 or 2 digits */
+	start = pos;
+	D.d = 0;
+	while (pos < len && pos - start < 2 && is_digit(s[pos]))
+		D.d = D.d * 10 + (s[pos++] - '0');
+	if (pos == start || pos >= len || !(s[pos] == ' ' || s[pos] == '\t'))
+		goto syntax;
+	pos = skip_fws(s, len, pos);
+	/* month name */
+	if ((D.m = name3(s + pos, len - pos, months, 12) + 1) == 0)
+		goto syntax;
+	pos += 3;
+	if (pos >= len || !(s[pos] == ' ' || s[pos] == '\t'))
+		goto syntax;
+	pos = skip_fws(s, len, pos);
+	/* year: 4 digits; the obsolete 2- and 3-digit years as RFC 5322 §4.3 reads them */
+	start = pos;
+	D.y = 0;
+	while (pos < len && pos - start < 4 && is_digit(s[pos]))
+		D.y = D.y * 10 + (s[pos++] - '0');
+	if (pos - start < 2 || (pos < len && is_digit(s[pos])))
+		goto syntax;
+	if (pos - start == 2)
+		D.y += D.y < 50 ? 2000 : 1900;
+	else if (pos - start == 3)
+		D.y += 1900;
+	if (pos >= len || !(s[pos] == ' ' || s[pos] == '\t'))
+		goto syntax;
+	pos = skip_fws(s, len, pos);
+	/* hh:mm[:ss] */
+	if (len - pos < 5 || (C.h = two_digits(s + pos)) < 0 || s[pos + 2] != ':' ||
+		(C.mi = two_digits(s + pos + 3)) < 0)
+		goto syntax;
+	pos += 5;
+	if (pos < len && s[pos] == ':')
+	{
+		if (len - pos < 3 || (C.sec = two_digits(s + pos + 1)) < 0)
+			goto syntax;
+		pos += 3;
+	}
+	if (pos >= len || !(s[pos] == ' ' || s[pos] == '\t'))
+		goto syntax;
+	pos = skip_fws(s, len, pos);
+	/* zone: +hhmm / -hhmm, or UT, GMT, Z and the US zones of RFC 822 */
+	if (pos < len && (s[pos] == '+' || s[pos] == '-'))
+	{
+		int			hh,
+					mm;
+
+		if (len - pos < 5 || (hh = two_digits(s + pos + 1)) < 0 ||
+			(mm = two_digits(s + pos + 3)) < 0)
+			goto syntax;
+		if (hh > MAX_OFFSET_HOUR || mm > 59)
+			return bad_datetime(SD_E_DATETIME, "timestamp", s, len,
+								"time zone offset out of range", problem);
+		off_min = (s[pos] == '-' ? -1 : 1) * (hh * 60 + mm);
+		pos += 5;
+	}
+	else
+	{
+		static const struct
+		{
+			const char *name;
+			int			off;
+		}			zones[] = {
+			{"gmt", 0}, {"ut", 0}, {"z", 0}, {"edt", -240}, {"est", -300}, {"cdt", -300},
+			{"cst", -360}, {"mdt", -360}, {"mst", -420}, {"pdt", -420}, {"pst", -480}
+		};
+		size_t		n = 0;
+		bool		found = false;
+
+		while (pos + n < len && ((s[pos + n] | 0x20) >= 'a' && (s[pos + n] | 0x20) <= 'z'))
+			n++;
+		for (size_t i = 0; i < sizeof(zones) / sizeof(zones[0]) && !found; i++)
+		{
+			size_t		zl = strlen(zones[i].name),
+						k;
+
+			if (zl != n)
+				continue;
+			for (k = 0; k < n && (s[pos + k] | 0x20) == zones[i].name[k]; k++)
+				;
+			if (k == n)
+			{
+				found = true;
+				off_min = zones[i].off;
+			}
+		}
+		if (!found)
+			goto syntax;
+		pos += n;
+	}
+	if (skip_fws(s, len, pos) != len)
+		goto syntax;
+	if ((why = check_date(&D)) != NULL)
+		return bad_datetime(SD_E_DATETIME, "timestamp", s, len, why, problem);
+	if (C.h > 23)
+		return bad_datetime(SD_E_DATETIME, "timestamp", s, len, "hour out of range", problem);
+	if (C.mi > 59)
+		return bad_datetime(SD_E_DATETIME, "timestamp", s, len, "minute out of range", problem);
+	if (C.sec > 60)
+		return bad_datetime(SD_E_DATETIME, "timestamp", s, len, "second out of range", problem);
+	days = days_from_civil_ad(D.y, D.m, D.d);
+	/* 1970-01-01 was a Thursday (index 3, Monday = 0) */
+	if (wday >= 0 && (int) (((days % 7) + 7 + 3) % 7) != wday)
+		return bad_datetime(SD_E_DATETIME, "timestamp", s, len,
+							"day of the week does not match the date", problem);
+	*us = days * USECS_PER_DAY + clock_us(&C) - (int64_t) off_min * USECS_PER_MIN;
+	return SD_OK;
+
+syntax:
+	return bad_datetime(SD_E_KIND, "timestamp", s, len, "expected RFC 2822 date-time", problem);
+}
+
 sd_code
 sd_parse_date(const char *s, size_t len, int32_t *days, char *problem)
 {

@@ -86,6 +86,14 @@ sd_code		sd_parse_float(const char *s, size_t len, bool as_float4, double *out, 
  * offset may then move the UTC instant a few hours outside those years (PostgreSQL holds it). */
 sd_code		sd_parse_timestamp(const char *s, size_t len, bool require_offset, int64_t *us,
 							   bool *had_offset, char *problem);
+/* An RFC 2822 / RFC 5322 date-time (RSS pubDate, e-mail and HTTP dates):
+ * [Day ","] D[D] Mon YYYY hh:mm[:ss] zone, names case-insensitive, runs of blanks between the
+ * parts; zone +hhmm / -hhmm (-0000 is UTC) or UT, GMT, Z, EST/EDT/CST/CDT/MST/MDT/PST/PDT;
+ * 2- and 3-digit years read as RFC 5322 §4.3 says (49 -> 2049, 50 -> 1950, 103 -> 2003).  ->
+ * microseconds since 1970-01-01 UTC.  Not the grammar: SD_E_KIND "invalid timestamp \"...\":
+ * expected RFC 2822 date-time"; an impossible date or time, an offset beyond +-15:59 or a day
+ * of the week that is not the date's: SD_E_DATETIME as sd_parse_timestamp's. */
+sd_code		sd_parse_rfc2822(const char *s, size_t len, int64_t *us, char *problem);
 /* YYYY-MM-DD -> days since 1970-01-01.  Same error rules ("invalid date \"...\": expected
  * YYYY-MM-DD" / "...: day out of range"). */
 sd_code		sd_parse_date(const char *s, size_t len, int32_t *days, char *problem);

@@ -218,7 +218,8 @@ typedef enum sd_format
 	SD_FMT_UNIX_MS,
 	SD_FMT_BASE64,
 	SD_FMT_BASE64URL,
-	SD_FMT_HEX
+	SD_FMT_HEX,
+	SD_FMT_RFC2822
 } sd_format;
 
 typedef struct sd_node sd_node;

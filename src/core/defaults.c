@@ -44,7 +44,9 @@ sd_defaults_compile(sd_plan *plan, sd_arena *arena, const sd_jnode *const *value
 		sd_decoder_destroy(d);
 		return nomem(err);
 	}
-	/* the values' bytes (strings, `extra` objects, ...) go straight into the plan's arena */
+	/* the values' bytes (strings, `extra` objects, ...) go straight into the plan's arena: the
+	 * decoder's arena is swapped for it during the runs (the engine never resets d->arena while
+	 * it decodes — the tape it writes points into it — so the options tree there is safe) */
 	own = d->arena;
 	d->arena = *arena;
 	for (int i = 0; ok && i < plan->ndefaults; i++)

@@ -5,10 +5,10 @@
  * so a default obeys every rule of the plan exactly as a document does (members, missing and
  * nested defaults, unknown / `extra`, duplicates, unions, maps, path prefixes, json/jsonb text,
  * NOT NULL).  This file only runs the engine once per default, with the plan compiler's own
- * hooks (no should_stop: compile is not a document), into one value tape the plan owns, and
- * the plan's arena for the converted bytes.  The host turns these values into its own
- * (PostgreSQL: under the settings of the statement that uses them).  First-error mode only: a
- * default that does not fit is an error of the shape (compile.c words it).
+ * hooks (should_stop polled as while compiling: SD_E_CANCELED), into one value tape the plan
+ * owns, with the plan's arena for the converted bytes.  The host turns these values into its
+ * own (PostgreSQL: under the settings of the statement that uses them).  First-error mode only:
+ * a default that does not fit is an error of the shape (compile.c words it).
  */
 #include "internal.h"
 #include "jtree_walk.h"
@@ -25,7 +25,7 @@ bool
 sd_defaults_compile(sd_plan *plan, sd_arena *arena, const sd_jnode *const *values,
 					int *failed, sd_error *err)
 {
-	sd_hooks	hooks = arena->hooks;
+	const sd_hooks *hooks = &arena->hooks;
 	sd_limits	lim = {SD_DEFAULT_MAX_DEPTH, SD_DEFAULT_MAX_DOCUMENT_BYTES, 1024 * 1024};
 	sd_decoder *d;
 	sd_arena	own;
@@ -35,9 +35,8 @@ sd_defaults_compile(sd_plan *plan, sd_arena *arena, const sd_jnode *const *value
 	*failed = -1;
 	if (plan->ndefaults == 0)
 		return true;
-	hooks.should_stop = NULL;	/* a compile, not a document: nothing to cancel */
 	if (!(roots = sd_arena_alloc(arena, sizeof(uint32_t) * (size_t) plan->ndefaults)) ||
-		!(d = sd_decoder_create(&hooks)))
+		!(d = sd_decoder_create(hooks)))
 		return nomem(err);
 	if (!sd_decoder_bind(d, plan, err))
 	{
@@ -55,10 +54,16 @@ sd_defaults_compile(sd_plan *plan, sd_arena *arena, const sd_jnode *const *value
 
 		sd_error_clear(err);
 		strcpy(err->path, "$");
-		sd_jtree_walk_open(&cur, values[i], &hooks);
+		sd_jtree_walk_open(&cur, values[i], hooks);
 		ok = sd_engine_decode(d, &cur.head, plan->defaults[i]->node, &lim, NULL, -1, &roots[i], err);
 		sd_jtree_walk_close(&cur);
-		if (!ok && err->code != SD_E_NOMEM)
+		if (!ok && err->code == SD_E_CANCELED)
+		{
+			/* should_stop, polled by the engine as by the compiler: the compile's cancel */
+			strcpy(err->path, "$");
+			sd_error_set(err, SD_E_CANCELED, -1, "canceled while compiling a shape");
+		}
+		else if (!ok && err->code != SD_E_NOMEM)
 			*failed = i;
 	}
 	*arena = d->arena;

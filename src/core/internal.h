@@ -69,7 +69,7 @@ struct sd_plan
  * point into).  Decodes each against its field's node by the rule engine (over jtree_walk.c)
  * into plan->dtape (in arena).  false with
  * err (path inside the value, problem) and *failed = the default that does not fit, or SD_E_NOMEM
- * (*failed -1). */
+ * or SD_E_CANCELED (*failed -1). */
 bool		sd_defaults_compile(sd_plan *plan, sd_arena *arena, const sd_jnode *const *values,
 								int *failed, sd_error *err);
 

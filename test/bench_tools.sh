@@ -8,7 +8,9 @@
 #      "ok", and reports a malformed one as an error;
 #   4. bench/pgfloor (serde_bench_floor.so, the floor inside the backend) loads into the test
 #      server by absolute path (nothing is installed), returns the same sink for the same
-#      document twice, and raises 22P02 on malformed JSON.
+#      document twice, and raises 22P02 on malformed JSON;
+#   5. the libxml2 floor in the same module (bench/pgfloor/pgfloor_xml.c) parses every XML fixture
+#      and raises 2200M on malformed XML; PostgreSQL's xpath() still works after it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -66,6 +68,31 @@ SELECT simdjson_floor('{"a": [1, 2,');
 EOF
 )
 check "in-backend floor: same sink twice, padded copy grows, malformed raises 22P02" $'t\nt\nERROR:  22P02' "$out"
+
+# 5. the libxml2 floor of the XML workloads (same module): the same sink for the same document
+# twice (the context is reset between documents), every XML fixture parses, malformed XML and an
+# unbound prefix raise 2200M, and PostgreSQL's own XML functions still work afterwards
+s3=$(cat fixtures/xml/s3_list_bucket.xml)
+out=$(psql -X -q -At -v ON_ERROR_STOP=1 -d "$DB" -v doc="$s3" 2>&1 <<EOF
+CREATE FUNCTION libxml2_floor(text) RETURNS int8 AS '$tmp/serde_bench_floor.so', 'serde_bench_xml_floor'
+    LANGUAGE C STRICT VOLATILE;
+SELECT libxml2_floor(:'doc') = libxml2_floor(:'doc') AND libxml2_floor(:'doc') > 0;
+\set ON_ERROR_STOP 0
+\set VERBOSITY sqlstate
+SELECT libxml2_floor('<r><v>x</w></r>');
+SELECT libxml2_floor('<r><x:v/></r>');
+\set ON_ERROR_STOP 1
+SELECT xpath('/r/a/text()', '<r><a>1</a></r>'::xml)::text, libxml2_floor('<r/>') > 0;
+EOF
+)
+check "libxml2 floor: same sink twice, malformed and unbound prefix raise 2200M, xpath() still works" \
+    $'t\nERROR:  2200M\nERROR:  2200M\n{1}|t' "$out"
+nok=0
+for f in fixtures/xml/*.xml; do
+    r=$(psql -X -q -At -d "$DB" -v doc="$(cat "$f")" <<<"SELECT libxml2_floor(:'doc') > 0;" 2>&1)
+    [[ $r == t ]] && nok=$((nok + 1))
+done
+check "libxml2 floor: every XML fixture parses" "$(ls fixtures/xml/*.xml | wc -l)" "$nok"
 
 if ((fail)); then
     echo "bench_tools: FAILED"

@@ -4,8 +4,10 @@
 #
 # (Re)creates database DB on the server named by PGHOST/PGPORT/PGUSER: benchmark settings,
 # CREATE EXTENSION serde (when WANT_SERDE=1 and it works), fixtures/sql/types.sql,
-# fixtures/sql/shapes.sql, the generated load.sql, serde.sql and twins.sql (the built-ins' twin
-# types), bench.simdjson_floor(text) when serde_bench_floor.so is installed (bench_simdjson_floor),
+# fixtures/sql/shapes.sql, fixtures/sql/xml_types.sql, the generated load.sql, serde.sql (also
+# the XML fixtures' shapes) and twins.sql (the built-ins' twin types), bench.simdjson_floor(text)
+# and bench.libxml2_floor(text) when serde_bench_floor.so is installed (bench_simdjson_floor,
+# bench_libxml2_floor),
 # the twin check (bench_twin_check), VACUUM ANALYZE, CHECKPOINT.
 # Sets BENCH_SERDE_OK=1 if the extension is there, else 0. Must run from the repository root.
 bench_load() {
@@ -25,6 +27,7 @@ bench_load() {
         BENCH_SERDE_OK=0
     fi
     psql -X -q -d "$db" -v ON_ERROR_STOP=1 -f fixtures/sql/types.sql
+    psql -X -q -d "$db" -v ON_ERROR_STOP=1 -f fixtures/sql/xml_types.sql   # the XML workloads' types
     if ((BENCH_SERDE_OK)); then
         psql -X -q -d "$db" -v ON_ERROR_STOP=1 -f fixtures/sql/shapes.sql >/dev/null
     fi
@@ -42,6 +45,7 @@ bench_load() {
     }
     grep -h WARNING "$logdir/twins.log" >&2 || true
     bench_simdjson_floor "$db" "$logdir"
+    bench_libxml2_floor "$db" "$logdir"
     rm -f "$wl/twin_check.json"
     if ((BENCH_SERDE_OK)); then
         bench_twin_check "$db" "$wl/twin_check.json"
@@ -73,6 +77,29 @@ bench_simdjson_floor() {
         sed 's/^/  /' "$log" >&2
     fi
     psql -X -q -d "$db" -c "DROP FUNCTION IF EXISTS bench.simdjson_floor(text)" >/dev/null 2>&1 || true
+    return 0
+}
+
+#   bench_libxml2_floor DB LOGDIR
+#
+# The libxml2 floor of the XML workloads (competitor floor_libxml2): bench.libxml2_floor(text)
+# from the same serde_bench_floor.so (bench/pgfloor/pgfloor_xml.c), checked on a small document;
+# like bench_simdjson_floor, anything missing only makes that competitor unavailable.
+bench_libxml2_floor() {
+    local db=$1 logdir=$2 log=$2/pgfloor_xml_sql.log
+    if psql -X -q -d "$db" -v ON_ERROR_STOP=1 \
+        -c "CREATE OR REPLACE FUNCTION bench.libxml2_floor(text) RETURNS int8 AS 'serde_bench_floor', 'serde_bench_xml_floor'
+            LANGUAGE C STRICT VOLATILE PARALLEL SAFE" \
+        -c "SELECT bench.libxml2_floor('<r a=\"1\"><v>x</v><![CDATA[y]]></r>')" >/dev/null 2>"$log"; then
+        return 0
+    fi
+    if grep -q 'could not access file\|could not find function' "$log"; then
+        echo "bench: serde_bench_floor.so (with the libxml2 floor) is not installed on this server: no floor_libxml2" >&2
+    else
+        echo "bench: WARNING: bench.libxml2_floor(text) does not work here — competitor floor_libxml2 unavailable:" >&2
+        sed 's/^/  /' "$log" >&2
+    fi
+    psql -X -q -d "$db" -c "DROP FUNCTION IF EXISTS bench.libxml2_floor(text)" >/dev/null 2>&1 || true
     return 0
 }
 

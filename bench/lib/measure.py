@@ -198,7 +198,11 @@ def floor_once(floor_bin, name, doc, runs=3, min_ms=40):
 def cmd_floor(a):
     man = select_workloads(load_manifest(a.manifest), a.only, a.groups)
     args = [a.floor_bin, "--runs", str(a.runs), "--min-ms", str(a.min_ms)]
-    args += [f"{w['name']}={w['doc']}" for w in man]
+    args += [f"{w['name']}={w['doc']}" for w in man if w.get("doc")]   # XML workloads have none
+    if not any(w.get("doc") for w in man):
+        json.dump({"info": "", "docs": {}}, open(a.out, "w"), indent=1)
+        log("floor: no JSON documents selected")
+        return
     r = subprocess.run(args, capture_output=True, text=True, check=True)
     info = r.stderr.strip().splitlines()[0] if r.stderr.strip() else ""
     rows = {}
@@ -394,7 +398,9 @@ LABEL = {"serde_text": "serde (text)", "serde_jsonb": "serde (jsonb col)", "serd
          "jsonb_populate_recordset": "jsonb_populate_recordset", "json_populate_recordset": "json_populate_recordset",
          "serde_valid_text": "serde_valid (text)", "serde_valid_jsonb": "serde_valid (jsonb col)",
          "try_jsonb_populate_record": "plpgsql try jsonb_populate_record", "twin_serde_valid": "serde_valid on valid twin",
-         "floor_simdjson": "simdjson in backend", "floor_text": "text detoast only"}
+         "floor_simdjson": "simdjson in backend", "floor_text": "text detoast only",
+         "serde_xml": "serde_decode_xml", "serde_valid_xml": "serde_valid_xml", "xmltable": "XMLTABLE",
+         "cast_xml": "body::xml", "floor_libxml2": "libxml2 SAX2 in backend"}
 
 
 def primary_of(group, avail_names):
@@ -407,6 +413,8 @@ def primary_of(group, avail_names):
         return "serde_valid_text" if "serde_valid_text" in avail_names else None
     if group == "stored_jsonb":
         return "serde_jsonb" if "serde_jsonb" in avail_names else None
+    if group == "xml":
+        return "serde_xml" if "serde_xml" in avail_names else None
     return "serde_text" if "serde_text" in avail_names else None
 
 
@@ -542,6 +550,69 @@ def stored_jsonb_section(ws, warm, man, targets, csv_rows):
     return L
 
 
+def xml_section(ws, warm, man, targets, csv_rows):
+    """The XML group (issue 13 item 7): serde_decode_xml(NULL::t, body) against the XMLTABLE query
+    a user writes for the same columns, against body::xml (PostgreSQL's parse) and against the
+    libxml2 floor in the backend (bench.libxml2_floor: libxml2's SAX2 push parser over the stored
+    document, every node touched, same statement shape, same rounds). Net = statement −
+    octet_length(body) of the same round; speedups are medians of per-round ratios [min–max];
+    serde/libxml2 floor = serde net ÷ the floor's net, per round. Targets: ≥ 5× faster than
+    XMLTABLE, within 2× of the libxml2 floor."""
+    L = ["Net = statement − `octet_length(body)` of the same round, ÷ rows. **N×** = how many times faster "
+         "`serde_decode_xml(NULL::t, body)` is, median of per-round ratios [min–max]. *libxml2 SAX2 in backend* = "
+         "`bench.libxml2_floor(body)` (bench/pgfloor/pgfloor_xml.c): libxml2's SAX2 push parser over the stored "
+         "document, every element, attribute and text touched, nothing built; *serde/libxml2 floor* = serde net ÷ "
+         "its net, per round.", "",
+         "| workload | bytes | rows | serde_decode_xml | serde_valid_xml | XMLTABLE | body::xml | "
+         "libxml2 SAX2 in backend | serde/libxml2 floor | floor / detoast (raw) |",
+         "|---|---|---|---|---|---|---|---|---|---|"]
+    notes = []
+    for n in ws:
+        wr = warm["workloads"][n]
+        w = man.get(n, {})
+        prim, res = analyse(wr)
+        lat = wr["latency_us"]
+        cells = [f"`{n}`", f"{wr['bytes']:,}", str(wr["rows"])]
+        cells += competitor_cells(n, wr, res, prim, ("serde_xml", "serde_valid_xml", "xmltable", "cast_xml",
+                                                     "floor_libxml2"), notes)
+        ratio = None
+        if prim and lat.get("floor_libxml2"):
+            rr = []
+            for p, b, f in zip(lat[prim], lat["floor_libxml2"], lat.get("floor", [])):
+                if p is not None and b is not None and f is not None and b - f > 0 and p - f > 0:
+                    rr.append((p - f) / (b - f))
+            if rr:
+                ratio = statistics.median(rr)
+                cells.append(f"{ratio:.2f}× [{min(rr):.2f}–{max(rr):.2f}]")
+                targets.append((f"{n}: serde_decode_xml within 2× of the libxml2 floor in the backend",
+                                f"{ratio:.2f}×", ratio <= 2))
+        if ratio is None:
+            cells.append("")
+        fl, fd = res.get("floor", {}), res.get("floor_detoast", {})
+        cells.append(f"{fmt_ns(fl.get('raw_ns'))} / {fmt_ns(fd.get('net_ns'))}")
+        L.append("| " + " | ".join(cells) + " |")
+        d = res.get("xmltable", {})
+        if prim and d.get("speedup"):
+            targets.append((f"{n}: serde_decode_xml ≥ 5× faster than XMLTABLE", f"{d['speedup']:.2f}×",
+                            d["speedup"] >= 5))
+        for note in w.get("notes", []):
+            notes.append(f"`{n}`: {note}")
+        for c, d in res.items():
+            csv_rows.append({"group": "xml", "workload": n, "competitor": c, "rows": wr["rows"],
+                             "bytes": wr["bytes"], "records": wr["records"], "primary": prim,
+                             "raw_ns_per_doc": round(d["raw_ns"], 1) if d["raw_ns"] is not None else "",
+                             "net_ns_per_doc": round(d["net_ns"], 1) if d["net_ns"] is not None else "",
+                             "speedup_net_median": round(d["speedup"], 3) if d.get("speedup") else "",
+                             "speedup_net_min": round(d["speedup_min"], 3) if d.get("speedup") else "",
+                             "speedup_net_max": round(d["speedup_max"], 3) if d.get("speedup") else "",
+                             "speedup_raw_median": round(d["speedup_raw"], 3) if d.get("speedup_raw") else "",
+                             "rounds": len(wr["latency_us"].get(c, []))})
+    L.append("")
+    if notes:
+        L += ["Notes:", ""] + [f"- {x}" for x in notes] + [""]
+    return L
+
+
 def competitor_cells(n, wr, res, prim, cols, notes):
     """One report cell per competitor of workload n: net (raw) time, and the speedup for all but
     the primary; a skipped competitor is n/a, with its reason added to notes."""
@@ -612,7 +683,8 @@ def cmd_report(a):
     groups = [("documents", "Realistic documents"),
               ("stored_jsonb", "Stored jsonb (the realistic documents in a jsonb column)"),
               ("diagnostics", "Diagnostics (one feature each)"),
-              ("batches", "Batches"), ("errors", "Errors (serde_valid; a failing decode would abort pgbench)")]
+              ("batches", "Batches"), ("errors", "Errors (serde_valid; a failing decode would abort pgbench)"),
+              ("xml", "XML documents")]
     for g, title in groups:
         ws = [n for n in warm["workloads"] if warm["workloads"][n]["group"] == g]
         if not ws:
@@ -620,6 +692,9 @@ def cmd_report(a):
         L += [f"## {title}", ""]
         if g == "stored_jsonb":
             L += stored_jsonb_section(ws, warm, man, targets, csv_rows)
+            continue
+        if g == "xml":
+            L += xml_section(ws, warm, man, targets, csv_rows)
             continue
         if g in ("documents", "diagnostics"):
             cols = ["serde_text", "serde_jsonb"] + (["serde_valid"] if g == "documents" else []) + list(BUILTINS_DOC)
@@ -949,7 +1024,7 @@ def cmd_compare(a):
 
     for w in man:
         prim = {"batches": "serde_array_text", "errors": "serde_valid_text",
-                "stored_jsonb": "serde_jsonb"}.get(w["group"], "serde_text")
+                "stored_jsonb": "serde_jsonb", "xml": "serde_xml"}.get(w["group"], "serde_text")
         if w["group"] == "batches" and not av["A"].get((w["name"], "serde_each_text")) and \
                 not av["B"].get((w["name"], "serde_each_text")):
             prim = "serde_each_text"

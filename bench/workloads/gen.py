@@ -26,6 +26,7 @@ import argparse
 import json
 import os
 import random
+import re
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -332,14 +333,44 @@ def batch_workloads(types_sql, shapes_sql):
     return out
 
 
+XML_DOCS = [
+    # (fixture, type, shape): fixtures/xml/<fixture>.xml, types in fixtures/sql/xml_types.sql,
+    # shapes in fixtures/sql/xml_shapes.sql (both loaded by bench/lib/load.sh), the XMLTABLE
+    # query in bench/workloads/xml/<fixture>.xmltable.sql
+    ("s3_list_bucket", "s3_list_bucket_result", "S3ListBucketResult"),
+    ("rss_feed", "rss_feed", "RssFeed"),
+]
+
+
 def xml_workloads(types_sql, shapes_sql):
-    """Hook for the XML group (issue 3): serde has no XML decoder yet, so nothing is generated.
-    When serde_decode_xml exists, return W(...) entries here with the XML document (e.g. an S3
-    ListBucketResult, an RSS feed), group "xml", and add competitors in add_competitors():
-    serde_decode_xml(NULL::t, w.body) and the equivalent XMLTABLE(... PASSING w.body::xml ...),
-    with requires ["fn:serde_decode_xml"] so they are skipped with a note until then; floor.cpp
-    would get a libxml2 xmlReader pass over the same bytes."""
-    return []
+    """The XML group (issue 13 item 7): the S3 listing and the RSS feed, decoded by
+    serde_decode_xml (and validated by serde_valid_xml) against the XMLTABLE query a user writes
+    for the same columns (bench/workloads/xml/<fixture>.xmltable.sql, checked against the
+    fixtures' expected rows by test/xml_fixtures.sh), PostgreSQL's own parse (CAST(body AS xml))
+    and the libxml2 floor in the backend (bench.libxml2_floor, bench/pgfloor/pgfloor_xml.c). The
+    serde competitors require serde_decode_xml / serde_valid_xml and the shape, so they are
+    skipped with a note until the XML decoder exists."""
+    # the types are fixtures/sql/xml_types.sql (bench/lib/load.sh loads it); the shapes are
+    # fixtures/sql/xml_shapes.sql's, registered from serde.sql like the generated ones (a
+    # registration that fails is recorded in bench.skipped and its competitors are skipped)
+    del types_sql
+    with open(os.path.join(FIX, "sql", "xml_shapes.sql"), encoding="utf-8") as f:
+        sql = "".join(line for line in f if not line.lstrip().startswith("--"))
+    for m in re.finditer(r"serde_register\('([^']+)', '([^']+)'::regtype, '([^']*)'\)", sql):
+        shapes_sql.append((m.group(1), m.group(2), json.loads(m.group(3))))
+    out = []
+    for fixture, typ, shape in XML_DOCS:
+        with open(os.path.join(FIX, "xml", fixture + ".xml"), encoding="utf-8") as f:
+            text = f.read()
+        with open(os.path.join(ROOT, "bench", "workloads", "xml", fixture + ".xmltable.sql"), encoding="utf-8") as f:
+            xt = "".join(line for line in f if not line.startswith("--")).strip()
+        w = W("xml_" + fixture, "xml", text, typ, serde_shapes=[shape],
+              notes=[f"fixtures/xml/{fixture}.xml; XMLTABLE = bench/workloads/xml/{fixture}.xmltable.sql "
+                     "(no validation: a missing element is NULL, an unknown one ignored)"])
+        w.xmltable = xt
+        w.xmltable_fn = f"bench.xmltable_{fixture}"
+        out.append(w)
+    return out
 
 
 def error_workloads(by_name, enums_doc, list_doc, unk_doc):
@@ -411,6 +442,20 @@ def add_competitors(w, by_name):
         comp("jsonb_populate_recordset", q_lateral(t, f"jsonb_populate_recordset(NULL::{w.pop_type}, w.body::jsonb)"), "builtin")
         comp("json_populate_recordset", q_lateral(t, f"json_populate_recordset(NULL::{w.pop_type}, w.body::json)"), "builtin")
         comp("cast_jsonb", q_lateral(t, "CAST(w.body AS jsonb)"), "builtin")
+    elif w.group == "xml":
+        xreq = [f"shape:{s}" for s in w.serde_shapes]
+        comp("serde_xml", q_lateral(t, f"serde_decode_xml(NULL::{w.type}, w.body{shape_arg})"), "serde",
+             ["fn:serde_decode_xml"] + xreq)
+        comp("serde_valid_xml", q_lateral(t, f"serde_valid_xml(NULL::{w.type}, w.body{shape_arg})",
+                                          "count(*) FILTER (WHERE d)"), "serde", ["fn:serde_valid_xml"] + xreq)
+        comp("xmltable", q_lateral(t, f"{w.xmltable_fn}(w.body)"), "builtin",
+             note=f"the XMLTABLE query a user writes for the same columns (bench/workloads/xml/), wrapped in the "
+                  f"SQL function {w.xmltable_fn}(text) because pgbench would take its XPath prefixes (s3:Key) "
+                  "for variables")
+        comp("cast_xml", q_lateral(t, "CAST(w.body AS xml)"), "builtin",
+             note="PostgreSQL's XML parse floor (xml_in: a libxml2 DOM parse, then discarded)")
+        comp("floor_libxml2", q_lateral(t, "bench.libxml2_floor(w.body)"), "floor", ["proc:bench.libxml2_floor(text)"],
+             note="libxml2 SAX2 push parse of the stored document inside the backend, every node touched (bench/pgfloor)")
     elif w.group == "errors":
         twin = by_name[w.twin]
         comp("serde_valid_text", q_lateral(t, f"serde_valid(NULL::{w.type}, w.body{shape_arg})",
@@ -679,7 +724,8 @@ def main():
     # documents
     with open(os.path.join(out, "docs.copy"), "w", encoding="utf-8") as cf:
         for w in allw:
-            with open(os.path.join(out, "docs", w.name + ".json"), "w", encoding="utf-8") as f:
+            with open(os.path.join(out, "docs", w.name + (".xml" if w.group == "xml" else ".json")), "w",
+                      encoding="utf-8") as f:
                 f.write(w.doc)
             cf.write(f"{w.name}\t{copy_escape(w.doc)}\n")
 
@@ -694,6 +740,14 @@ def main():
          f"\\copy bench.docs (name, body) FROM {sql_lit(os.path.join(out, 'docs.copy'))}",
          POP_TWIN_FN]
     L += types_sql
+    for w in allw:
+        if w.group == "xml":
+            # the XMLTABLE competitor: pgbench replaces every :name in a script, even inside string
+            # literals (XPath prefixes such as s3:Key), so the query runs inside a SQL function
+            # (not inlined: its plan is made once per statement execution, i.e. once per `rows`
+            # documents, and reused for all of them)
+            L.append(f"CREATE FUNCTION {w.xmltable_fn}(text) RETURNS {w.type} LANGUAGE sql STABLE PARALLEL SAFE AS $xt$\n"
+                     f"SELECT d.* FROM (SELECT $1 AS body) w, LATERAL (\n{w.xmltable}\n) d\n$xt$;")
     for w in allw:
         if w.group == "documents":
             L.append(f"INSERT INTO bench.twin_workloads (workload, type, shape, pop_type) VALUES ({sql_lit(w.name)}, {sql_lit(w.type)}, "
@@ -742,13 +796,18 @@ END $$;""")
     man = []
     for w in allw:
         for c in w.competitors:
+            # pgbench would replace a :name (even inside a string literal) by a parameter
+            if re.search(r"(?<!:):[A-Za-z_]", c["sql"]):
+                sys.exit(f"gen: {w.name}/{c['name']}: ':name' in a pgbench script (pgbench variable syntax)")
             fn = os.path.join(out, "scripts", f"{w.name}__{c['name']}.sql")
             with open(fn, "w") as f:
                 f.write(c["sql"] + "\n")
             c["script"] = fn
         man.append({"name": w.name, "group": w.group, "type": w.type, "pop_type": w.pop_type,
                     "shapes": w.serde_shapes, "table": w.table, "rows": w.rows, "bytes": w.bytes,
-                    "records": w.records, "doc": os.path.join(out, "docs", w.name + ".json"),
+                    "records": w.records,
+                    # the simdjson floor program's input (none for XML documents)
+                    "doc": None if w.group == "xml" else os.path.join(out, "docs", w.name + ".json"),
                     "valid_json": w.valid_json, "twin": w.twin, "error": w.err, "notes": w.notes,
                     "competitors": w.competitors})
     with open(os.path.join(out, "manifest.json"), "w") as f:

@@ -77,7 +77,7 @@ EXTRA_CLEAN = test/unit_runner test/unit_runner_asan test/asan results regressio
 .PHONY: unit unit-asan
 
 # ---- fuzzing: libFuzzer + ASan + UBSan, clang 14 (see TESTING.md) ------------------------------
-#   make fuzz-build                  the targets test/fuzz/build/fuzz_{json,options,scalar}
+#   make fuzz-build                  the targets test/fuzz/build/fuzz_{json,options,scalar,xml}
 #   make fuzz [FUZZ_SECONDS=300]     each target for FUZZ_SECONDS (FUZZ_PARALLEL at a time, niced)
 #   make fuzz-smoke                  each target for 30 s, plus every saved regression input
 # The core's C files and the JSON walker (once per kernel, with its KFLAGS) are compiled again
@@ -86,7 +86,7 @@ EXTRA_CLEAN = test/unit_runner test/unit_runner_asan test/asan results regressio
 FUZZ_CC      = clang-14
 FUZZ_CXX     = clang++-14
 FUZZ_BUILD   = test/fuzz/build
-FUZZ_TARGETS = fuzz_json fuzz_options fuzz_scalar
+FUZZ_TARGETS = fuzz_json fuzz_options fuzz_scalar fuzz_xml
 FUZZ_SECONDS ?= 300
 FUZZ_SAN     = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all -g
 FUZZ_CFLAGS  = -std=gnu11 -O1 $(FUZZ_SAN) -fsanitize=fuzzer-no-link -Isrc/core -Itest -isystem /usr/include/libxml2 \

@@ -642,7 +642,19 @@ sd_xr_open(const sd_hooks *hooks, const char *doc, size_t len, const sd_xr_optio
 	xr_enter(r, &saved);
 	r->ctxt = xmlCreatePushParserCtxt(s, r, NULL, 0, NULL);
 	if (r->ctxt)
+	{
 		xmlCtxtUseOptions(r->ctxt, XML_PARSE_NONET | XML_PARSE_IGNORE_ENC);
+		/* An empty document of our own: without one, libxml2 "for expat compatibility in SAX
+		 * mode" makes a document itself at the first <!ENTITY and registers the entity there
+		 * (so that later references expand) whatever our entityDecl callback did.  With this
+		 * one the entity is never registered anywhere: a reference is undeclared. */
+		r->ctxt->myDoc = xmlNewDoc(BAD_CAST "1.0");
+		if (!r->ctxt->myDoc)
+		{
+			xmlFreeParserCtxt(r->ctxt);
+			r->ctxt = NULL;
+		}
+	}
 	xr_leave(&saved);
 	if (!r->ctxt)
 	{
@@ -681,6 +693,79 @@ xr_fixup(sd_xreader *r)
 	}
 }
 
+/* Where the root element's start tag begins (len if never): the prolog (declaration, comments,
+ * PIs, DOCTYPE with its internal subset) is fed in one piece, because libxml2's push parser
+ * misreads a DOCTYPE cut between chunks inside a quoted literal that holds '>' (a document
+ * would then be malformed or not depending on where a chunk ends).  Only a feeding boundary:
+ * a wrong guess costs nothing but a bigger first chunk. */
+static size_t
+xr_prolog_end(const char *s, size_t len)
+{
+	size_t		i = 0;
+
+	for (;;)
+	{
+		const char *lt = memchr(s + i, '<', len - i);
+
+		if (!lt)
+			return len;
+		i = (size_t) (lt - s);
+		if (i + 1 >= len)
+			return len;
+		if (s[i + 1] == '?' || (i + 3 < len && memcmp(s + i, "<!--", 4) == 0))
+		{
+			const char *end = s[i + 1] == '?' ? "?>" : "-->";
+			size_t		el = strlen(end);
+			size_t		j = i + 2;
+
+			while (j + el <= len && memcmp(s + j, end, el) != 0)
+				j++;
+			if (j + el > len)
+				return len;
+			i = j + el;
+		}
+		else if (s[i + 1] == '!')
+		{
+			/* <!DOCTYPE …>: quotes, [ … ] and the comments of the internal subset */
+			size_t		j = i + 2;
+			int			depth = 0;
+			char		q = 0;
+
+			for (; j < len; j++)
+			{
+				char		c = s[j];
+
+				if (q)
+				{
+					if (c == q)
+						q = 0;
+				}
+				else if (c == '"' || c == '\'')
+					q = c;
+				else if (c == '[')
+					depth++;
+				else if (c == ']')
+					depth--;
+				else if (c == '<' && j + 3 < len && memcmp(s + j, "<!--", 4) == 0)
+				{
+					size_t		k = j + 4;
+
+					while (k + 3 <= len && memcmp(s + k, "-->", 3) != 0)
+						k++;
+					j = k + 2;
+				}
+				else if (c == '>' && depth <= 0)
+					break;
+			}
+			if (j >= len)
+				return len;
+			i = j + 1;
+		}
+		else
+			return i;
+	}
+}
+
 /* Feeds the next chunk (or the end); the queue is empty on entry. */
 static void
 xr_feed(sd_xreader *r)
@@ -696,8 +781,17 @@ xr_feed(sd_xreader *r)
 		size_t		n = r->len - r->fed;
 		int			terminate = 0;
 
-		if (n > r->chunk)
-			n = r->chunk;
+		size_t		want = r->chunk;
+
+		if (r->fed == 0)
+		{
+			size_t		p = xr_prolog_end(r->doc, r->len);
+
+			if (p + 1 > want)
+				want = p + 1;
+		}
+		if (n > want)
+			n = want;
 		else
 			terminate = 1;
 		xr_enter(r, &saved);
@@ -770,6 +864,9 @@ sd_xr_close(sd_xreader *r)
 		xr_saved	saved;
 
 		xr_enter(r, &saved);
+		if (r->ctxt->myDoc)
+			xmlFreeDoc(r->ctxt->myDoc);     /* the parser context does not own it */
+		r->ctxt->myDoc = NULL;
 		xmlFreeParserCtxt(r->ctxt);
 		xr_leave(&saved);
 	}

@@ -107,6 +107,7 @@ xr_fail(sd_xreader *r, sd_code code, uint32_t line, uint32_t col, const char *fm
 	r->err.offset = -1;
 	r->err.line = line;
 	r->err.column = col;
+	strcpy(r->err.path, "/");   /* a document-level error: the document */
 	va_start(ap, fmt);
 	vsnprintf(r->err.problem, sizeof(r->err.problem), fmt, ap);
 	va_end(ap);
@@ -295,6 +296,7 @@ sax_start(void *ud, const xmlChar *local, const xmlChar *prefix, const xmlChar *
 	{
 		xr_fail(r, SD_E_DEPTH, line, col,
 				"document nesting exceeds serde.max_depth (%u)", r->max_depth);
+		r->err.offset = (int64_t) lt;
 		return;
 	}
 	if (nb_defaulted > 0)
@@ -518,8 +520,25 @@ xr_structured_error(void *ud, xmlErrorPtr e)
 	while (n > 0 && is_space((unsigned char) msg[n - 1]))
 		n--;
 	msg[n] = '\0';
+	if ((e->code == XML_ERR_DOCUMENT_END || e->code == XML_ERR_DOCUMENT_EMPTY) && !r->root_seen)
+	{
+		snprintf(msg, sizeof(msg), "the document has no root element");
+		n = strlen(msg);
+	}
+	else if (e->code == XML_ERR_DOCUMENT_END && r->depth > 0)
+	{
+		/* libxml2's push parser says "Extra content at the end of the document" when the
+		 * input ends with elements open */
+		snprintf(msg, sizeof(msg), "premature end of the document, %u element%s not closed",
+				 r->depth, r->depth == 1 ? "" : "s");
+		n = strlen(msg);
+	}
+	bool		first = !r->failed_cb;
+
 	xr_fail(r, SD_E_XML_SYNTAX, e->line > 0 ? (uint32_t) e->line : 0,
 			e->int2 > 0 ? (uint32_t) e->int2 : 0, "malformed XML: %s", n ? msg : "parse error");
+	if (first && r->ctxt)
+		r->err.offset = (int64_t) xr_pos(r);
 }
 
 /* ---- libxml2's process-wide state, saved and restored around every call ---------------------- */
@@ -576,6 +595,7 @@ sd_xr_open(const sd_hooks *hooks, const char *doc, size_t len, const sd_xr_optio
 
 	sd_error_clear(err);
 	err->doc = SD_DOC_XML;
+	strcpy(err->path, "/");
 	if ((uint64_t) len > max_bytes)
 	{
 		sd_error_set(err, SD_E_SIZE, -1,
@@ -875,4 +895,50 @@ sd_xr_close(sd_xreader *r)
 	sd_hook_free(&r->hooks, r->ns);
 	sd_hook_free(&r->hooks, r->bytes);
 	sd_hook_free(&r->hooks, r);
+}
+
+int
+sd_xr_drain(sd_xreader *r, sd_error *err)
+{
+	sd_xev		ev;
+	uint32_t	n = 0;
+	int			rc;
+
+	while ((rc = sd_xr_next(r, &ev, err)) == 1)
+	{
+		if (++n >= 4096)
+		{
+			n = 0;
+			if (r->hooks.should_stop && r->hooks.should_stop(r->hooks.ud))
+			{
+				sd_error_clear(err);
+				err->doc = SD_DOC_XML;
+				strcpy(err->path, "/");
+				sd_error_set(err, SD_E_CANCELED, -1, "canceled");
+				return -1;
+			}
+		}
+	}
+	return rc;
+}
+
+bool
+sd_xml_check_document(const sd_hooks *hooks, const char *doc, size_t len,
+					  const sd_limits *limits, sd_error *err)
+{
+	sd_xr_options o = {0, 0, 0};
+
+	if (limits)
+	{
+		o.max_depth = limits->max_depth;
+		o.max_document_bytes = limits->max_document_bytes;
+	}
+	sd_xreader *r = sd_xr_open(hooks, doc, len, &o, err);
+
+	if (!r)
+		return false;
+	int			rc = sd_xr_drain(r, err);
+
+	sd_xr_close(r);
+	return rc == 0;
 }

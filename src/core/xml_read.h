@@ -118,6 +118,14 @@ void		sd_xr_locate(sd_xreader *r, int64_t offset, uint32_t *line, uint32_t *colu
 /* The document the reader reads (for verbatim captures between event offsets). */
 const char *sd_xr_document(const sd_xreader *r, size_t *len);
 
+/* Reads the rest of the document: 0 when it ends complete and well-formed, -1 with err (as
+ * sd_xr_next, or SD_E_CANCELED when hooks->should_stop, polled every 4096 events, said so). */
+int			sd_xr_drain(sd_xreader *r, sd_error *err);
+
+/* The whole document read through: true when it is well-formed XML within the limits. */
+bool		sd_xml_check_document(const sd_hooks *hooks, const char *doc, size_t len,
+								  const sd_limits *limits, sd_error *err);
+
 /* Frees the reader and libxml2's parser (safe with NULL). */
 void		sd_xr_close(sd_xreader *r);
 

@@ -290,6 +290,25 @@ unit_lookup(void)
 		sd_decoder_destroy(d);
 	}
 
+	/* NDJSON: a NOT NULL error on a later line is at the value's offset in the whole input (the
+	 * walker once added the line's start twice, or gave the line's start alone) */
+	{
+		const sd_type *tn = ut_composite("lknn", "a:text,b:int4");
+		sd_plan    *ep = compile(tn, "{'fields':{'a':{'nullable':false}}}");
+		sd_decoder *d = sd_decoder_create(NULL);
+		const char *doc = unq("{'a':'x','b':1}\n{'b':2,'a':null}\n");
+		sd_error	err;
+		uint32_t	root;
+
+		CHECK(sd_each_begin(d, ep, NULL, doc, strlen(doc), NULL, &err));
+		CHECK(sd_each_next(d, &root, &err) == 1);
+		CHECK(sd_each_next(d, &root, &err) == -1 && err.code == SD_E_NOTNULL && err.offset == 27);
+		if (err.offset != 27)
+			fprintf(stderr, "  ndjson not null: offset %lld\n", (long long) err.offset);
+		sd_plan_free(ep);
+		sd_decoder_destroy(d);
+	}
+
 	p = compile(odd, odd_opts);
 	for (int round = 0; round < 2; round++)
 	{

@@ -48,7 +48,7 @@ KFLAGS_haswell  = -DSIMDJSON_BUILTIN_IMPLEMENTATION=haswell  -march=haswell -mtu
 KFLAGS_westmere = -DSIMDJSON_BUILTIN_IMPLEMENTATION=westmere -march=westmere -mtune=generic
 KFLAGS_fallback = -DSIMDJSON_BUILTIN_IMPLEMENTATION=fallback
 
-src/core/json_walk_%.o: src/core/json_walk.cpp $(wildcard src/core/json_walk*.h) src/core/serde_core.h src/core/internal.h src/core/scalar.h
+src/core/json_walk_%.o: src/core/json_walk.cpp $(wildcard src/core/json_walk*.h) src/core/walker.h src/core/serde_core.h src/core/internal.h src/core/scalar.h
 	$(SDCXX) $(KFLAGS_$*) -DSD_KERNEL=$* -c -o $@ $<
 
 src/core/json_dispatch.o: src/core/json_dispatch.cpp src/core/json_walk.h src/core/serde_core.h
@@ -98,7 +98,7 @@ FUZZ_COBJ    = $(patsubst src/core/%.c,$(FUZZ_BUILD)/core_%.o,$(CORE_C)) \
                $(FUZZ_BUILD)/unit_support.o $(FUZZ_BUILD)/fuzz_common.o
 
 $(FUZZ_KOBJ): CXX = $(FUZZ_CXX)
-$(FUZZ_BUILD)/json_walk_%.o: src/core/json_walk.cpp $(wildcard src/core/json_walk*.h) src/core/serde_core.h src/core/internal.h src/core/scalar.h
+$(FUZZ_BUILD)/json_walk_%.o: src/core/json_walk.cpp $(wildcard src/core/json_walk*.h) src/core/walker.h src/core/serde_core.h src/core/internal.h src/core/scalar.h
 	@mkdir -p $(FUZZ_BUILD)
 	$(SDCXX) $(FUZZ_SAN) -fsanitize=fuzzer-no-link -Wno-unused-function $(KFLAGS_$*) -DSD_KERNEL=$* -c -o $@ $<
 $(FUZZ_BUILD)/json_dispatch.o: src/core/json_dispatch.cpp src/core/json_walk.h src/core/serde_core.h

@@ -4,6 +4,7 @@
  * it to the SIMD kernel chosen at load time.
  */
 #include "internal.h"
+#include "walker.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -291,6 +292,18 @@ prepare(sd_decoder *d, const char *doc, size_t len, const sd_limits *limits, sd_
 	return true;
 }
 
+/* The JSON text in d->padded[0..len) through the kernel's walker and the engine. */
+static bool
+run_json(sd_decoder *d, const sd_node *node, size_t len, const sd_limits *lim, sd_collect *col,
+		 uint32_t *root, sd_error *err)
+{
+	sd_wcursor *cur;
+
+	if (d->kernel->open(d->parser, &cur, d->padded, len, d->padded_cap, d->offset_bias) < 0)
+		return sd_engine_walker_error(d, cur, err);
+	return sd_engine_decode(d, cur, node, lim, col, -1, root, err);
+}
+
 bool
 sd_decode_json(sd_decoder *d, const sd_plan *plan, const sd_node *node, const char *doc,
 			   size_t len, const sd_limits *limits, uint32_t *root, sd_error *err)
@@ -300,8 +313,7 @@ sd_decode_json(sd_decoder *d, const sd_plan *plan, const sd_node *node, const ch
 	each_reset(d);
 	if (!prepare(d, doc, len, limits, &lim, err) || !bind_plan(d, plan, err))
 		return false;
-	return d->kernel->decode(d, plan, node ? node : sd_plan_root(plan), d->padded, len,
-							 d->padded_cap, &lim, NULL, root, err);
+	return run_json(d, node ? node : sd_plan_root(plan), len, &lim, NULL, root, err);
 }
 
 bool
@@ -361,29 +373,11 @@ sd_check_json_found(sd_decoder *d, const sd_plan *plan, const sd_node *node, con
 	*root = UINT32_MAX;
 	each_reset(d);
 	if (!prepare(d, doc, len, limits, &lim, &err) || !bind_plan(d, plan, &err) ||
-		!d->kernel->decode(d, plan, node ? node : sd_plan_root(plan), d->padded, len,
-						   d->padded_cap, &lim, &col, root, &err) ||
+		!run_json(d, node ? node : sd_plan_root(plan), len, &lim, &col, root, &err) ||
 		col.oom)
 	{
 		/* malformed input, a limit or a cancel: that one error alone */
-		int			n = 0;
-
-		*root = UINT32_MAX;
-		if (col.oom)
-			sd_error_set(&err, SD_E_NOMEM, -1, "out of memory for the errors found");
-		sd_arena_reset(&d->arena);
-		if (!sd_found_add(&d->hooks, &d->arena, &d->found, &d->found_cap, &n, 1, 0, &err))
-		{
-			/* not even room for that one: a static entry */
-			static sd_found oom = {SD_E_NOMEM, 0, -1, "$", "out of memory for the errors found"};
-
-			*found = &oom;
-			*total = 1;
-			return 1;
-		}
-		*found = d->found;
-		*total = 1;
-		return 1;
+		return sd_engine_found_fatal(d, &err, col.oom, found, total, root);
 	}
 	*found = d->found;
 	*total = col.total;
@@ -419,8 +413,6 @@ sd_check_json(sd_decoder *d, const sd_plan *plan, const sd_node *node, const cha
 static void
 each_reset(sd_decoder *d)
 {
-	if (d->each_state)
-		d->kernel->each_close(d->each_state);
 	d->each_state = NULL;
 	d->each_plan = NULL;
 	d->each_input = NULL;
@@ -466,8 +458,11 @@ sd_each_begin(sd_decoder *d, const sd_plan *plan, const sd_node *node, const cha
 		/* a JSON array: one padded copy, elements decoded one per sd_each_next */
 		if (!prepare(d, doc, len, limits, &lim, err))
 			return false;
-		if (!(d->each_state = d->kernel->each_open(d, plan, node, len, &lim, err)))
-			return false;
+		sd_wcursor *cur;
+
+		if (d->kernel->each_open(d->parser, &cur, d->padded, len, d->padded_cap) < 0)
+			return sd_engine_walker_error(d, cur, err);
+		d->each_state = cur;
 	}
 	else
 	{
@@ -513,8 +508,21 @@ sd_each_next(sd_decoder *d, uint32_t *root, sd_error *err)
 	}
 	if (d->each_state)
 	{
-		int			r = d->kernel->each_step(d, d->each_state, root, err);
+		int			r = d->kernel->each_next(d->each_state);
 
+		if (r < 0)
+			sd_engine_walker_error(d, d->each_state, err);
+		else if (r > 0)
+		{
+			d->tape_len = 0;
+			d->stack_len = 0;
+			d->pairs_len = 0;
+			d->jev_len = 0;
+			sd_arena_reset(&d->arena);
+			if (!sd_engine_decode(d, d->each_state, d->each_node, &d->each_limits, NULL,
+								  (int64_t) d->row_line, root, err))
+				r = -1;
+		}
 		if (r == 1)
 			d->row_line++;
 		else
@@ -552,8 +560,7 @@ sd_each_next(sd_decoder *d, uint32_t *root, sd_error *err)
 		d->offset_bias = (uint32_t) start;
 		d->row_line = line;
 		d->row_start = start;
-		if (!d->kernel->decode(d, d->each_plan, d->each_node, d->padded, end - start,
-							   d->padded_cap, &d->each_limits, NULL, root, err))
+		if (!run_json(d, d->each_node, end - start, &d->each_limits, NULL, root, err))
 		{
 			char		path[SD_PATH_MAX];
 

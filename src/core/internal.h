@@ -143,7 +143,7 @@ struct sd_decoder
 	uint64_t	each_line;      /* NDJSON: 1-based number of the line at each_pos */
 	uint64_t	row_line;       /* the row last returned: its line (NDJSON) or index + 1 */
 	size_t		row_start;      /* ... and the byte offset where its line starts (NDJSON) */
-	void	   *each_state;     /* array mode: the kernel's iteration state */
+	struct sd_wcursor *each_state;	/* array mode: the kernel's cursor on the array */
 };
 
 /* Error collection for sd_check_json (NULL in first-error mode). */
@@ -160,11 +160,23 @@ typedef struct sd_collect
 /* Records w's error in collect mode (json_walk.cpp's recover) */
 void		sd_collect_add(sd_collect *c, const sd_error *err);
 
+/* One segment of the engine's path stack (error.c formats them as jsonpath; XPath later). */
+typedef enum sd_seg
+{
+	SD_SEG_NAME = 0,            /* a JSON member (name) or an array index (name NULL) */
+	SD_SEG_ELEMENT,             /* XML: an element, prefix as written, 1-based position */
+	SD_SEG_ATTRIBUTE,           /* XML: an attribute */
+	SD_SEG_TEXT                 /* XML: an element's text */
+} sd_seg;
+
 typedef struct sd_pathent
 {
 	const char *name;           /* member name, or NULL for an array index */
 	size_t		len;
-	uint64_t	index;
+	uint64_t	index;          /* array index; XML element: its 1-based position (0 none) */
+	uint8_t		seg;            /* sd_seg (set by XML walkers' members; 0 for JSON) */
+	const char *prefix;         /* XML: the prefix as written, NULL none */
+	size_t		prefix_len;
 } sd_pathent;
 
 typedef struct sd_pair
@@ -189,22 +201,26 @@ bool		sd_map_key_new(sd_decoder *d, sd_keyset *ks, const char *key, size_t len, 
 /* Grows *buf (elements of elem_size) to hold at least need elements; false on OOM. */
 bool		sd_grow(const sd_hooks *h, void **buf, uint32_t *cap, uint32_t need, size_t elem_size);
 
+struct sd_wcursor;
+
+/* A SIMD kernel of the JSON text walker (json_walk.cpp): the parser, and the walker's cursor
+ * over a document that the engine (engine.c) pulls. */
 struct sd_kernel
 {
 	const char *name;
 	void	   *(*parser_new) (void);
 	void		(*parser_free) (void *parser);
 	size_t		(*parser_bytes) (void *parser);
-	/* Array mode of sd_each_*: opens the array in d->padded[0..len) (NULL with err on error),
-	 * then each step decodes the next element against node (1 row, 0 end, -1 err). */
-	void	   *(*each_open) (sd_decoder *d, const sd_plan *plan, const sd_node *node, size_t len,
-							  const sd_limits *limits, sd_error *err);
-	int			(*each_step) (sd_decoder *d, void *state, uint32_t *root, sd_error *err);
-	void		(*each_close) (void *state);
-	/* Decodes buf[0..len) (readable up to buf+cap, cap >= len + SD_PADDING) against node. */
-	bool		(*decode) (sd_decoder *d, const sd_plan *plan, const sd_node *node,
-						   const char *buf, size_t len, size_t cap, const sd_limits *limits,
-						   sd_collect *collect, uint32_t *root, sd_error *err);
+	/* Opens buf[0..len) (readable up to buf+cap, cap >= len + SD_PADDING): *cur is the parser's
+	 * cursor at the root.  1, or -1 with (*cur)->fail set.  bias is added to every offset. */
+	int			(*open) (void *parser, struct sd_wcursor **cur, const char *buf, size_t len,
+						 size_t cap, uint32_t bias);
+	/* Array mode of sd_each_*: opens the array in buf (as open), then each_next moves the
+	 * cursor to the next element (1), to the end after checking nothing follows (0), or fails
+	 * (-1, cur->fail set). */
+	int			(*each_open) (void *parser, struct sd_wcursor **cur, const char *buf, size_t len,
+							  size_t cap);
+	int			(*each_next) (struct sd_wcursor *cur);
 };
 
 #define SD_PADDING 64

@@ -1,7 +1,7 @@
 /*
  * json_walk_keys.h — part of json_walk.cpp's translation unit (compiled once per SIMD kernel, inside its
- * anonymous namespace; include it nowhere else): member names: raw key reads, in-place comparison with the plan's members (8-byte
- * prefixes), key hashing, member lookup, plain strings and literals.
+ * anonymous namespace; include it nowhere else): member names: raw key reads, in-place comparison with the member the engine
+ * predicts (8-byte prefixes), key hashing with wide loads, plain strings and literals.
  */
 #ifndef SD_JSON_WALK_KEYS_H
 #define SD_JSON_WALK_KEYS_H
@@ -146,23 +146,6 @@ key_hash(const char *s, size_t len)
 #else
 	return sd_hash_name(s, len);
 #endif
-}
-
-/* sd_members_find() inlined: the member index of a key, or -1. */
-inline int
-find_member(const sd_members *ms, const char *name, size_t len, uint32_t hash)
-{
-	for (uint32_t slot = hash & ms->mask;; slot = (slot + 1) & ms->mask)
-	{
-		int			i = ms->table[slot];
-
-		if (i < 0)
-			return -1;
-		const sd_member *m = &ms->m[i];
-
-		if (m->hash == hash && m->len == len && memcmp(m->name, name, len) == 0)
-			return i;
-	}
 }
 
 /* A string value's contents in place, when it has no escapes: true with *s set.  tok is its

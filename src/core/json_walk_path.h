@@ -1,111 +1,10 @@
 /*
- * json_walk_path.h — part of json_walk.cpp's translation unit (compiled once per SIMD kernel, inside its
- * anonymous namespace; include it nowhere else): paths, errors, polling and simdjson's error codes: the path stack (enter/leave), fail(),
- * container and poll guards, syntax errors with the exact offset, raw tokens.
+ * json_walk_path.h — part of json_walk.cpp's translation unit (compiled once per SIMD kernel,
+ * inside its anonymous namespace; include it nowhere else): simdjson's errors as the walker
+ * reports them to the engine (walker.h's sd_wfail: problem text and where), raw tokens.
  */
 #ifndef SD_JSON_WALK_PATH_H
 #define SD_JSON_WALK_PATH_H
-
-/* ---- path stack --------------------------------------------------------------------------- */
-
-bool fail(Walk &w, sd_code code, const char *at, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-void
-build_path(Walk &w)
-{
-	sd_pathent *pe = (sd_pathent *) w.d->path;
-
-	strcpy(w.err->path, "$");
-	for (uint32_t i = 0; i < w.depth && i < w.d->path_cap; i++)
-	{
-		if (pe[i].name)
-			sd_path_member(w.err->path, pe[i].name, pe[i].len);
-		else
-			sd_path_index(w.err->path, pe[i].index);
-	}
-}
-
-bool
-fail(Walk &w, sd_code code, const char *at, const char *fmt, ...)
-{
-	va_list		ap;
-
-	build_path(w);
-	w.err->code = code;
-	w.err->offset = at ? (int64_t) offset_of(w, at) : -1;
-	va_start(ap, fmt);
-	vsnprintf(w.err->problem, sizeof(w.err->problem), fmt, ap);
-	va_end(ap);
-	return false;
-}
-
-__attribute__((noinline)) bool
-grow_path(Walk &w, const char *at)
-{
-	if (!sd_grow(w.hooks, &w.d->path, &w.d->path_cap, w.depth + 2, sizeof(sd_pathent)))
-		return fail(w, SD_E_NOMEM, at, "out of memory");
-	return true;
-}
-
-/* Enters a member / an element: depth + 1 and the path entry. */
-inline bool
-enter(Walk &w, const char *name, size_t len, uint64_t index, const char *at)
-{
-	if (__builtin_expect(w.depth + 1 >= w.d->path_cap, 0) && !grow_path(w, at))
-		return false;
-	sd_pathent *pe = (sd_pathent *) w.d->path + w.depth;
-
-	pe->name = name;
-	pe->len = len;
-	pe->index = index;
-	w.depth++;
-	return true;
-}
-
-inline void
-leave(Walk &w)
-{
-	w.depth--;
-}
-
-bool		syntax(Walk &w, simdjson::error_code e, const char *at);
-
-/* Checked on entering every container: nesting limit, stack budget, cancellation. */
-inline bool
-container_guard(Walk &w, const char *at)
-{
-	char		here;
-
-	if (w.depth + 1 > w.max_depth || (size_t) (w.stack_start - &here) > w.stack_budget)
-	{
-		sd_error	exact;
-
-		/* a malformed document is a syntax error, however deep */
-		if (!sd_json_validate(w.hooks, w.base, w.len, &exact))
-		{
-			if (exact.code == SD_E_NOMEM)
-				return fail(w, SD_E_NOMEM, at, "out of memory");
-			return syntax(w, simdjson::TAPE_ERROR, w.base + exact.offset);
-		}
-		if (w.depth + 1 > w.max_depth)
-			return fail(w, SD_E_DEPTH, at, "nesting deeper than serde.max_depth (%u)", w.max_depth);
-		return fail(w, SD_E_DEPTH, at, "document nested too deeply for the stack");
-	}
-	return true;
-}
-
-inline bool
-poll(Walk &w, const char *at)
-{
-	if (++w.poll >= 4096)
-	{
-		w.poll = 0;
-		if (w.hooks->should_stop && w.hooks->should_stop(w.hooks->ud))
-			return fail(w, SD_E_CANCELED, at, "canceled");
-	}
-	return true;
-}
 
 const char *
 simdjson_problem(simdjson::error_code e)
@@ -177,11 +76,17 @@ find_bad_byte(const unsigned char *s, size_t len)
 	return len;
 }
 
-bool
+/* Malformed input: what and where, for the engine (which re-validates for the exact offset). */
+int
 syntax(Walk &w, simdjson::error_code e, const char *at)
 {
 	if (e == simdjson::MEMALLOC)
-		return fail(w, SD_E_NOMEM, at, "out of memory");
+	{
+		w.head.fail.code = SD_E_NOMEM;
+		w.head.fail.problem = "out of memory";
+		w.head.fail.offset = at ? (int64_t) offset_of(w, at) : -1;
+		return -1;
+	}
 	if (e == simdjson::UTF8_ERROR || e == simdjson::UNESCAPED_CHARS)
 	{
 		size_t		bad = find_bad_byte((const unsigned char *) w.base, w.len);
@@ -196,21 +101,10 @@ syntax(Walk &w, simdjson::error_code e, const char *at)
 		if (!w.doc->current_location().get(loc))
 			at = loc;
 	}
-	uint32_t	saved = w.depth;
-	sd_error	exact;
-
-	w.depth = 0;				/* malformed input is reported at the root */
-	/* simdjson's errors carry no position: the strict validator finds the first bad byte */
-	bool		valid = sd_json_validate(w.hooks, w.base, w.len, &exact);
-
-	if (!valid && exact.code == SD_E_SYNTAX)
-		fail(w, SD_E_SYNTAX, w.base + exact.offset, "malformed JSON: %s", exact.problem);
-	else if (!valid && exact.code == SD_E_NOMEM)
-		fail(w, SD_E_NOMEM, at, "out of memory");
-	else
-		fail(w, SD_E_SYNTAX, at, "malformed JSON: %s", simdjson_problem(e));
-	w.depth = saved;
-	return false;
+	w.head.fail.code = SD_E_SYNTAX;
+	w.head.fail.problem = simdjson_problem(e);
+	w.head.fail.offset = at ? (int64_t) offset_of(w, at) : -1;
+	return -1;
 }
 
 /* The token with trailing whitespace removed. */
@@ -224,7 +118,6 @@ trimmed(std::string_view tok)
 		n--;
 	return tok.substr(0, n);
 }
-
 
 /* The raw token of a value or of the document root (empty when there is none). */
 inline std::string_view

@@ -23,6 +23,25 @@ extern "C" {
  * (\.[0-9]+)?([eE][+-]?[0-9]+)?), no surrounding whitespace. */
 bool		sd_is_json_number(const char *s, size_t len);
 
+/* -?(0|[1-9][0-9]{0,17}): a short integer literal — valid JSON and within every numeric limit
+ * (the walkers' and the engine's fast path before sd_is_json_number / sd_check_numeric). */
+static inline bool
+sd_plain_int(const char *s, size_t n)
+{
+	size_t		i = 0;
+
+	if (n > 0 && s[0] == '-')
+		i = 1;
+	if (i >= n || n - i > 18)
+		return false;
+	if (s[i] == '0')
+		return n - i == 1;
+	for (; i < n; i++)
+		if ((unsigned) (s[i] - '0') > 9)
+			return false;
+	return true;
+}
+
 /* Parses s[0..len) as an integer within [min, max].  The text is always checked against the
  * JSON number grammar (no whitespace, no "+1", "01", "1.", ".5"), so a string's content under
  * coerce goes through the same rules as a number token.

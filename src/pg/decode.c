@@ -258,6 +258,13 @@ limits_init(sd_limits *lim)
 	lim->stack_budget = stack_budget();
 }
 
+/* The limits of a decode (the jsonb walker's too). */
+void
+sd_pg_limits(sd_limits *lim)
+{
+	limits_init(lim);
+}
+
 static void
 convert_init(SdConvert *cx, SdPgPlan *plan, const sd_val *tape, bool soft, bool offsets,
 			 const char *option_path)

@@ -331,6 +331,7 @@ extern void sd_pg_raise_core_error(const char *prefix, const sd_error *err, bool
 extern bool sd_pg_should_stop(void *ud);
 /* After a core call stopped with SD_E_CANCELED: raises the pending interrupt's error. */
 extern void sd_pg_raise_stop(void) pg_attribute_noreturn();
+extern void sd_pg_limits(sd_limits *lim);
 
 extern void sd_pg_require_utf8(void);
 

@@ -1,0 +1,222 @@
+/*
+ * walker.h — the interface between the rule engine (engine.c) and the walkers that read input.
+ *
+ * ONE engine applies every rule of the plan (members by name and the decoder's member-order
+ * prediction, missing / optional / default, nullable / NOT NULL, unknown members and `extra`,
+ * duplicates, unions by tag, maps, path prefixes and their null parents, json/jsonb columns
+ * validated against a shape, serde_errors collection and recovery, depth and stack limits,
+ * should_stop polling, paths and offsets of errors, the value tape).  A walker only READS its
+ * input: it tokenizes and validates it, and hands the engine one token at a time.
+ *
+ * Pull model: the engine calls the walker through sd_walker_ops on an opaque cursor.  Every op
+ * is a leaf that returns to the engine, so host hooks (allocation, should_stop) are only ever
+ * called from C frames of the engine: a C++ walker (the simdjson one) never calls a hook.
+ *
+ * ---- the cursor -------------------------------------------------------------------------------
+ * A walker's cursor struct starts with an sd_wcursor (the engine sees only that).  The cursor
+ * is always "at a value": the root after the walker was opened (the engine calls peek() for
+ * it), a member's value after object_next() returned 1, an element after array_next() returned
+ * 1 — those two also peek the value into their token, so that a member or an element costs the
+ * engine ONE indirect call.  A peeked scalar (null, booleans, numbers, strings) is read whole
+ * and consumed: tok->s/len hold it, literals and numbers are checked.  A peeked container is
+ * not consumed: the engine then calls exactly one of
+ *     object_begin(), then object_next() until it returns 0 (each member's value walked);
+ *     array_begin(),  then array_next()  until it returns 0 (each element walked);
+ *     skip_fast(), when it returns 1 (the walker skipped the value itself);
+ * or, before any of those, peek() again (it returns the same token).  object_begin and
+ * array_begin apply to the value the cursor is at (the last one peeked).  A value the engine
+ * does not decode is walked the same way by the engine's validating skip (which also writes
+ * jsonb events and checks depth), so a walker never needs to skip on its own.  The engine
+ * always runs a container it began to its end, unless it stops on a fatal error.
+ *
+ * ---- results and errors --------------------------------------------------------------------
+ * Ops return 1 (ok / one more member or element), 0 (end of the container) or -1 (error).  On
+ * -1 the walker has filled cur->fail: SD_E_SYNTAX (malformed input; problem a static string,
+ * offset the first bad byte or -1) or SD_E_NOMEM.  The engine turns it into the error (path
+ * "$" for malformed input; for JSON text, SD_WF_TEXT, it first re-validates text[0..text_len)
+ * with jvalid.c to report the exact offset).  Offsets are byte offsets in the caller's input
+ * (already biased, e.g. by an NDJSON line's start) or -1 when the input has none (jsonb; XML
+ * walkers report line/column later through the same field).
+ *
+ * ---- member names --------------------------------------------------------------------------
+ * object_next(cur, key, expect): expect is the member the engine predicts (the decoder's
+ * member-order prediction) or NULL.  A JSON text walker compares expect's name with the raw
+ * key bytes in place (8-byte prefix, sd_member.prefix) and sets key->matched = 1 without
+ * scanning the key; otherwise it reads the key (unescaped), key->matched = 0, and when it was
+ * read in place (key->in_doc, readable SD_PADDING bytes past) also key->hash = sd_hash_name()
+ * computed with wide loads (key->has_hash).  The engine looks the name up (hash table or, for a
+ * walker with SD_WF_SORTED_KEYS, a merge with sd_members.by_length), decides whether it is
+ * known, unknown, a duplicate or a union's tag: the RULE is in the engine, the walker only
+ * offers fast comparisons.  The key stays valid until the document is released (pairs of
+ * `extra` keep it).
+ *
+ * ---- XML (issue 13) ------------------------------------------------------------------------
+ * (a) A member carries, besides its name bytes (the local name), key->ns (namespace URI, NULL
+ *     for none), key->prefix (as the document writes it, for XPath) and key->xml_kind (element /
+ *     attribute / text, sd_xml_kind).  An XML walker presents an element's attributes first, as
+ *     members with xml_kind SD_XML_ATTRIBUTE, then its child elements in document order
+ *     (SD_XML_ELEMENT), then its character data as one member with xml_kind SD_XML_TEXT and an
+ *     empty name; the engine matches them against the plan's XML facts (sd_field xml_kind,
+ *     xmlnames.c), not against JSON names.  Scalars are SD_J_STRING tokens with
+ *     SD_TOK_XML_TEXT (descriptions then use sd_describe_text).
+ * (b) Flattened lists: a walker with SD_WF_REPEATED may present the same member several times
+ *     in one object, adjacent or not (<category>a</category><x/><category>b</category>).  For
+ *     a list field the engine then accumulates each occurrence as one element of the list
+ *     instead of reporting a duplicate; it finishes the list when the enclosing object ends.
+ *     (Hook reserved; the engine rejects SD_WF_REPEATED until the XML walker lands.)
+ * (c) Paths are kept as segments (sd_pathent: name / index; element with prefix and 1-based
+ *     position, attribute, text), so error.c formats jsonpath (byte-identical to before) or
+ *     XPath from the same stack.
+ *
+ * ---- values kept whole (json/jsonb columns, `extra`) -------------------------------------------
+ * After the engine walked such a value it calls capture(cur, tok, how, out): the walker sets
+ * out->u.s / out->len to the value's JSON text (a text walker: its span in the document), or
+ * for SD_CAP_JSONB a host container (out->aux set by the walker, e.g. PostgreSQL's stored
+ * jsonb handed over as is).  Events for a jsonb column (sd_jev) are written by the engine's
+ * skip from the tokens, for walkers with SD_WF_EVENTS.
+ *
+ * Interface history: v1 (first commit of issue 12 item 1).
+ */
+#ifndef SERDE_WALKER_H
+#define SERDE_WALKER_H
+
+#include "internal.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A token: the value at the cursor (peek) or a scalar read (scalar). */
+typedef struct sd_wtok
+{
+	sd_jkind	kind;
+	uint32_t	flags;          /* SD_TOK_* */
+	int64_t		offset;         /* of the value's first byte, -1 when the input has none */
+	const char *raw;            /* JSON text: the raw token (descriptions), else NULL */
+	size_t		raw_len;
+	const char *s;              /* a peeked scalar: a string's contents, unescaped (valid until
+								 * the document is released), or a number's literal */
+	size_t		len;
+	uintptr_t	w[2];           /* the walker's own (e.g. the jsonb value) */
+} sd_wtok;
+
+#define SD_TOK_NATIVE	1u      /* a number held natively: s is NULL until number_text() */
+#define SD_TOK_NOT_JSON	2u      /* a number with no JSON literal (NaN, Infinity): a kind error */
+#define SD_TOK_XML_TEXT	4u      /* XML character data (descriptions: sd_describe_text) */
+
+typedef struct sd_wkey
+{
+	const char *s;              /* the name (XML: the local name), unescaped */
+	size_t		len;
+	int64_t		offset;         /* of the key (JSON text: its opening quote), or -1 */
+	bool		matched;        /* equal to object_next's expect (compared in place) */
+	bool		in_doc;         /* s points into the padded document */
+	bool		has_hash;       /* hash = sd_hash_name(s, len) */
+	uint8_t		xml_kind;       /* sd_xml_kind (XML walkers; 0 = element otherwise) */
+	uint32_t	hash;
+	const char *ns;             /* XML: namespace URI, NULL for none */
+	size_t		ns_len;
+	const char *prefix;         /* XML: the prefix as written (XPath), NULL for none */
+	size_t		prefix_len;
+} sd_wkey;
+
+/* What the walker reports on -1. */
+typedef struct sd_wfail
+{
+	sd_code		code;           /* SD_E_SYNTAX or SD_E_NOMEM */
+	const char *problem;        /* static text, e.g. "invalid number" */
+	int64_t		offset;         /* -1 when unknown */
+} sd_wfail;
+
+typedef struct sd_walker_ops sd_walker_ops;
+
+/* The head of every walker cursor. */
+typedef struct sd_wcursor
+{
+	const sd_walker_ops *ops;
+	sd_wfail	fail;
+	const char *text;           /* SD_WF_TEXT: the whole JSON text (re-validated on errors) */
+	size_t		text_len;
+} sd_wcursor;
+
+#define SD_WF_TEXT			1u  /* JSON text: syntax errors get jvalid.c's exact offset; a
+								 * malformed document is reported as such even when a value
+								 * error came first */
+#define SD_WF_SORTED_KEYS	2u  /* members come in jsonb's key order (shorter first, then
+								 * bytewise): looked up by a merge with sd_members.by_length */
+#define SD_WF_EVENTS		4u  /* jsonb columns get events (sd_jev) from the engine's skip */
+#define SD_WF_NO_DUPLICATES	8u  /* the input cannot repeat a key (jsonb): no map key set */
+#define SD_WF_REPEATED		16u /* XML: members may repeat; list fields accumulate (see (b)) */
+#define SD_WF_JSONB_INPUT	32u /* numbers and strings are already jsonb's (no \u0000, numeric
+								 * limits hold): a jsonb column's checks are skipped */
+
+#define SD_KEY_HASH		1u      /* object_next's want: compute key->hash when cheap */
+
+/* capture's `how` */
+#define SD_CAP_JSON		0u      /* the value's JSON text */
+#define SD_CAP_JSONB	1u      /* for a jsonb column: a host container when the walker has one */
+
+struct sd_walker_ops
+{
+	unsigned	flags;          /* SD_WF_* */
+	/* the value at the cursor: kind, offset, raw token; nothing consumed */
+	int			(*peek) (sd_wcursor *cur, sd_wtok *tok);
+	int			(*object_begin) (sd_wcursor *cur, const sd_wtok *tok);
+	/* 1: the next member (key), the cursor at its value (tok, peeked); 0: the object ended.
+	 * want: SD_KEY_HASH when the engine will look the key up in a hash table. */
+	int			(*object_next) (sd_wcursor *cur, sd_wkey *key, sd_wtok *tok,
+								const sd_member *expect, unsigned want);
+	/* right after object_begin: finds member name anywhere in the object and reads its value
+	 * as a peeked token, leaving the iteration at the object's start.  1 found, 0 absent. */
+	int			(*object_find) (sd_wcursor *cur, const char *name, size_t len, sd_wtok *tok);
+	int			(*array_begin) (sd_wcursor *cur, const sd_wtok *tok);
+	/* 1: the next element, peeked into tok; 0: the array ended */
+	int			(*array_next) (sd_wcursor *cur, sd_wtok *tok);
+	/* optional (NULL): skips the value at the cursor when it needs no walking — valid by
+	 * construction and nested at most `room` levels (the value itself counting 1): 1 done,
+	 * 0 the engine walks it. */
+	int			(*skip_fast) (sd_wcursor *cur, const sd_wtok *tok, uint32_t room);
+	/* after the value of tok was walked: its text or container (see above) */
+	int			(*capture) (sd_wcursor *cur, const sd_wtok *tok, unsigned how, sd_val *out);
+	/* optional: a native number (SD_TOK_NATIVE) straight into node n's slot: 1 done, 0 not
+	 * (then number_text fills tok->s/len) */
+	int			(*number_direct) (sd_wcursor *cur, const sd_node *n, const sd_wtok *tok,
+								  bool collect, sd_val *out);
+	int			(*number_text) (sd_wcursor *cur, sd_wtok *tok);
+	/* after the root value: nothing may follow it (1 ok) */
+	int			(*finish) (sd_wcursor *cur);
+};
+
+/* ---- the engine side (engine.c) --------------------------------------------------------- */
+
+/*
+ * Decodes the value at cur against node into d's tape (*root: its slot).  d provides the
+ * buffers (tape, element stack, arena, path, pairs, found, jev), the hooks and, for walkers
+ * without SD_WF_SORTED_KEYS, the bound plan's member-order prediction (d->follow).  collect:
+ * serde_errors' mode, else NULL.  first_index >= 0: the value is element first_index of an
+ * outer array ("$[i]", sd_each over an array).  False with err on the first error (collect
+ * mode: on a fatal one).
+ */
+bool		sd_engine_decode(sd_decoder *d, sd_wcursor *cur, const sd_node *node,
+							 const sd_limits *limits, sd_collect *collect, int64_t first_index,
+							 uint32_t *root, sd_error *err);
+
+/* serde_errors' mode over cur: every violation up to max_errors (entries in d->found, texts in
+ * d->arena), as sd_check_json_found returns them; after a fatal error (malformed input, a
+ * limit, a cancel) that one error alone and *root UINT32_MAX. */
+int			sd_engine_check(sd_decoder *d, sd_wcursor *cur, const sd_node *node,
+							const sd_limits *limits, int max_errors, const sd_found **found,
+							int *total, uint32_t *root);
+/* The same result when the document failed before a walk (err) or after one (ok false, or
+ * col->oom): the one-entry answer. */
+int			sd_engine_found_fatal(sd_decoder *d, sd_error *err, bool oom,
+								  const sd_found **found, int *total, uint32_t *root);
+/* The error of a walker op that returned -1 outside sd_engine_decode (opening a document,
+ * stepping through an array for sd_each): always false. */
+bool		sd_engine_walker_error(sd_decoder *d, sd_wcursor *cur, sd_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif							/* SERDE_WALKER_H */

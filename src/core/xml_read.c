@@ -190,6 +190,35 @@ sd_xr_document(const sd_xreader *r, size_t *len)
 	return r->doc;
 }
 
+/*
+ * Without entity substitution (XML_PARSE_NOENT is never set), libxml2 hands an attribute value
+ * over with every '&' it decoded (from &amp;, &#38;, &#x26;) written back as "&#38;", so that a
+ * tree builder keeps it escaped.  Every '&' in such a value starts "&#38;" (other references
+ * are replaced, and entities other than the predefined ones are refused): turn them back into
+ * '&'.  Returns the new length (the value shrinks in place).
+ */
+static size_t
+xr_unescape_amp(char *v, size_t n)
+{
+	char	   *amp = memchr(v, '&', n);
+
+	if (!amp)
+		return n;
+	size_t		o = (size_t) (amp - v);
+
+	for (size_t i = o; i < n;)
+	{
+		if (v[i] == '&' && i + 5 <= n && memcmp(v + i, "&#38;", 5) == 0)
+		{
+			v[o++] = '&';
+			i += 5;
+		}
+		else
+			v[o++] = v[i++];
+	}
+	return o;
+}
+
 static sd_xname
 xr_name(const xmlChar *local, const xmlChar *prefix, const xmlChar *uri)
 {
@@ -360,6 +389,8 @@ sax_start(void *ud, const xmlChar *local, const xmlChar *prefix, const xmlChar *
 				xr_nomem(r);
 				return;
 			}
+			vlen = xr_unescape_amp(r->bytes + off, vlen);
+			r->blen = off + vlen;
 			a[i].name = xr_name(at[0], at[1], at[2]);
 			a[i].value = (const char *) (uintptr_t) off;
 			a[i].value_len = vlen;

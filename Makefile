@@ -137,3 +137,49 @@ SERDE_STRESS_SECONDS ?= 300
 stress:
 	SERDE_STRESS_SECONDS=$(SERDE_STRESS_SECONDS) bash test/stress.sh
 .PHONY: stress
+
+# ---- the SQLite extension (issue 14): make sqlite -> sqlite/serde.so ---------------------------
+# The same core, compiled again into sqlite/build/ (position-independent, hidden visibility, no
+# PostgreSQL header anywhere), the walker objects of every kernel shared with the PostgreSQL
+# build (they are built without PostgreSQL flags), and the adapter in sqlite/.  sqlite/serde.map
+# exports sqlite3_serde_init only.
+SQ_C     = $(sort $(wildcard sqlite/*.c))
+SQ_BUILD = sqlite/build
+SQ_OBJ   = $(patsubst src/core/%.c,$(SQ_BUILD)/core_%.o,$(CORE_C)) $(patsubst sqlite/%.c,$(SQ_BUILD)/%.o,$(SQ_C))
+SQ_CC    = gcc -std=gnu11 -O2 -g -fPIC -fvisibility=hidden -fno-semantic-interposition $(WARN) -Isrc/core
+
+sqlite: sqlite/serde.so
+sqlite/serde.so: $(SQ_OBJ) $(KERNEL_O) sqlite/serde.map
+	$(SQ_CC) -shared -o $@ $(SQ_OBJ) $(KERNEL_O) -lsimdjson -lstdc++ -lm -Wl,-O1 -Wl,--version-script=sqlite/serde.map -Wl,-z,defs
+$(SQ_BUILD)/core_%.o: src/core/%.c $(wildcard src/core/*.h)
+	@mkdir -p $(SQ_BUILD)
+	$(SQ_CC) -c -o $@ $<
+$(SQ_BUILD)/%.o: sqlite/%.c sqlite/serde_sqlite.h $(wildcard src/core/*.h)
+	@mkdir -p $(SQ_BUILD)
+	$(SQ_CC) -c -o $@ $<
+# The same library with everything (core, every kernel, adapter) under ThreadSanitizer, for
+# test/sqlite/threads.c (test/sqlite.sh): sqlite/build-tsan/serde.so.
+SQ_TSAN      = sqlite/build-tsan
+SQ_TSAN_FLAG = -fsanitize=thread -g -O1
+SQ_TSAN_OBJ  = $(patsubst $(SQ_BUILD)/%,$(SQ_TSAN)/%,$(SQ_OBJ)) \
+               $(foreach k,$(KERNELS),$(SQ_TSAN)/json_walk_$(k).o) $(SQ_TSAN)/json_dispatch.o
+sqlite-tsan: $(SQ_TSAN)/serde.so
+$(SQ_TSAN)/serde.so: $(SQ_TSAN_OBJ) sqlite/serde.map
+	$(SQ_CC) $(SQ_TSAN_FLAG) -shared -o $@ $(SQ_TSAN_OBJ) -lsimdjson -lstdc++ -lm -Wl,--version-script=sqlite/serde.map
+$(SQ_TSAN)/core_%.o: src/core/%.c $(wildcard src/core/*.h)
+	@mkdir -p $(SQ_TSAN)
+	$(SQ_CC) $(SQ_TSAN_FLAG) -c -o $@ $<
+$(SQ_TSAN)/%.o: sqlite/%.c sqlite/serde_sqlite.h $(wildcard src/core/*.h)
+	@mkdir -p $(SQ_TSAN)
+	$(SQ_CC) $(SQ_TSAN_FLAG) -c -o $@ $<
+$(SQ_TSAN)/json_walk_%.o: src/core/json_walk.cpp $(wildcard src/core/json_walk*.h) src/core/serde_core.h src/core/internal.h src/core/scalar.h
+	@mkdir -p $(SQ_TSAN)
+	$(SDCXX) $(SQ_TSAN_FLAG) $(KFLAGS_$*) -DSD_KERNEL=$* -c -o $@ $<
+$(SQ_TSAN)/json_dispatch.o: src/core/json_dispatch.cpp src/core/json_walk.h src/core/serde_core.h
+	@mkdir -p $(SQ_TSAN)
+	$(SDCXX) $(SQ_TSAN_FLAG) -c -o $@ $<
+
+sqlite-clean:
+	rm -rf $(SQ_BUILD) $(SQ_TSAN) sqlite/serde.so
+EXTRA_CLEAN += $(SQ_BUILD) $(SQ_TSAN) sqlite/serde.so
+.PHONY: sqlite sqlite-tsan sqlite-clean

@@ -9,7 +9,9 @@
 # then for each line `file<TAB>type<TAB>shape` of fixtures/demo.tsv store fixtures/json/<file> in
 # table inbox and print its decoded row:
 #   SELECT d.* FROM inbox, LATERAL serde_decode(NULL::<type>, body, '<shape>') d WHERE name = …
-# Finally it decodes one bad document to show serde's error (SQLSTATE, path, DETAIL).
+# Then it decodes one bad document to show serde's error (SQLSTATE, path, DETAIL).  Finally the
+# SQLite extension (make sqlite): .load, register the Stripe descriptors, serde_decode, the virtual
+# table, one error and serde_errors, in the sqlite3 shell.
 #
 # The throwaway cluster is stopped at the end unless SERDE_KEEP=1. Exits non-zero if any step
 # failed (a good fixture that does not decode, or a bad one that does).
@@ -166,6 +168,42 @@ SQL
     then
         fail "serde_valid / serde_errors on $bad_file"
     fi
+fi
+
+# ---- SQLite: the same core as a SQLite extension ----------------------------------------------------
+section "SQLite: make sqlite; sqlite3 :memory: with .load ./sqlite/serde"
+make -s sqlite
+SQLITE_DEMO=$(cat <<'SQL'
+.load ./sqlite/serde
+-- the Stripe shapes as typed descriptors (fixtures/descriptors/stripe_invoice.json), in order
+SELECT key AS registered FROM json_each(readfile('fixtures/descriptors/stripe_invoice.json'))
+ WHERE serde_register(key, value) IS NULL;
+CREATE TABLE inbox(name TEXT PRIMARY KEY, body TEXT NOT NULL);
+INSERT INTO inbox VALUES ('stripe_invoice', readfile('fixtures/json/stripe_invoice.json')),
+    ('stripe_invoice.wrong_type', readfile('fixtures/json/mutated/stripe_invoice.wrong_type.json'));
+-- serde_decode: the row as canonical JSON (first 240 characters)
+SELECT substr(serde_decode('StripeInvoice', body), 1, 240) || '...' FROM inbox WHERE name = 'stripe_invoice';
+-- the virtual table: one typed column per field
+CREATE VIRTUAL TABLE invoices USING serde(StripeInvoice);
+.mode line
+SELECT i.id, i.customer, i.status, i.total, typeof(i.total) AS total_type, i.created, i.paid_at,
+       json_array_length(i.lines, '$.data') AS line_items
+  FROM inbox, invoices(inbox.body) AS i WHERE name = 'stripe_invoice';
+.mode list
+-- one error: <shape>: <path>: <problem>, then every violation through serde_errors
+SELECT serde_decode('StripeInvoice', body) FROM inbox WHERE name = 'stripe_invoice.wrong_type';
+.mode line
+SELECT e.* FROM inbox, serde_errors('StripeInvoice', inbox.body) AS e WHERE name = 'stripe_invoice.wrong_type';
+SQL
+)
+printf '%s\n\n' "$SQLITE_DEMO"
+out=$(sqlite3 :memory: <<<"$SQLITE_DEMO" 2>&1) || true
+printf '%s\n' "$out"
+if ! grep -q '^registered$\|StripeInvoice$' <<<"$out" || ! grep -q 'total_type = integer' <<<"$out"; then
+    fail "the SQLite extension did not decode the Stripe invoice"
+fi
+if ! grep -q 'StripeInvoice: \$.lines.data\[2\].amount: expected integer' <<<"$out"; then
+    fail "the SQLite extension did not reject the bad document"
 fi
 
 section "Summary"

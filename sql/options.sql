@@ -135,6 +135,27 @@ SELECT doc, pg_temp.try(format($q$SELECT concat_ws(' | ', to_char(d.t AT TIME ZO
     ('{"bs": ["+/8"]}')
 ) v(doc);
 
+-- format rfc2822 (RSS pubDate, e-mail and HTTP dates): optional weekday (checked), obsolete
+-- zones and 2-digit years, -0000 is UTC; timestamp without time zone gets the UTC wall time
+CREATE TYPE op_fmt2822 AS (t timestamptz, w timestamp, ts timestamptz[]);
+SELECT serde_register('OpFormat2822', 'op_fmt2822', '{"optional": true, "fields": {
+    "t": {"format": "rfc2822"}, "w": {"format": "rfc2822"}, "ts": {"format": "rfc2822"}}}');
+SELECT doc, pg_temp.try(format($q$SELECT concat_ws(' | ', to_char(d.t AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS'),
+                d.w::text, (SELECT string_agg(to_char(x AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS'), ',') FROM unnest(d.ts) x))
+                FROM serde_decode(NULL::op_fmt2822, %L, 'OpFormat2822') d$q$, doc)) AS result
+  FROM (VALUES
+    ('{"t": "Tue, 10 Jun 2003 04:00:00 GMT"}'),
+    ('{"t": "10 Jun 2003 00:00:00 EDT", "w": "Tue, 10 Jun 2003 06:30 +0230"}'),
+    ('{"ts": ["Thu, 01 Jan 70 00:00:00 -0000", "Mon, 09 Jun 2003 21:00:00 PDT"]}'),
+    ('{"t": "2003-06-10T04:00:00Z"}'),
+    ('{"t": "Wed, 10 Jun 2003 04:00:00 GMT"}'),
+    ('{"t": "Fri, 30 Feb 2024 04:00:00 GMT"}'),
+    ('{"t": "10 Jun 2003 04:00:00 CET"}'),
+    ('{"t": 1055217600}')
+) v(doc);
+SELECT serde_describe('OpFormat2822') -> 'fields' -> 0 -> 'format' AS described;
+SELECT pg_temp.try($q$SELECT serde_register('OpFormat2822Bad', 'op_point', '{"fields": {"x": {"format": "rfc2822"}}}')$q$) AS on_int;
+
 -- ---- shape: a nested composite (or array of composites) decoded by another registered shape ------
 CREATE TYPE op_outer AS (id int4, p op_point, ps op_point[], q op_point);
 SELECT serde_register('OpPointCamel', 'op_point', '{"rename": "upper", "fields": {"y": {"optional": true}}}');
@@ -255,5 +276,5 @@ SELECT doc, pg_temp.dec('op_mid', doc, 'OpInheritShape') AS result FROM (VALUES
 SELECT count(*) FILTER (WHERE serde_unregister(name)) AS unregistered
   FROM serde.shapes WHERE name LIKE 'Op%';
 DROP TYPE op_top, op_mid, op_leaf, op_coerce, op_extra, op_extra_json, op_names, op_outer, op_fmt,
-          op_list, op_defaults, op_colour, op_row, op_point;
+          op_list, op_defaults, op_colour, op_row, op_point, op_fmt2822;
 DROP FUNCTION pg_temp.dec(text, text, text), pg_temp.try(text);

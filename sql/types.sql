@@ -639,6 +639,42 @@ SELECT serde_decode('TyPath', body_text) FROM ty_inbox ORDER BY id;
 SELECT r.name, r.origin FROM ty_inbox, LATERAL serde_decode('TyPath', body_jsonb) AS r(name text, segs ty_seg[], origin ty_point)
  ORDER BY id;
 
+CREATE FUNCTION pg_temp.dec_num(lit text, tm text) RETURNS numeric LANGUAGE plpgsql AS $f$
+DECLARE r numeric;
+BEGIN
+  EXECUTE format('SELECT serde_decode(NULL::numeric%s, %L)', tm, lit) INTO r;
+  RETURN r;
+END $f$;
+CREATE FUNCTION pg_temp.cast_num(lit text, tm text) RETURNS numeric LANGUAGE plpgsql AS $f$
+DECLARE r numeric;
+BEGIN
+  EXECUTE format('SELECT %L::numeric%s', lit, tm) INTO r;
+  RETURN r;
+END $f$;
+-- ---- exact numerics parsed once (issue 12 item 8) ----------------------------------------------
+-- Plain literals of up to 18 digits are parsed by the core alone and built from their digits;
+-- the rest (exponents, longer literals) go through numeric_in.  Each must be byte-identical to
+-- PostgreSQL's own cast under the same typmod: value, display scale, weight, sign (-0 is 0).
+SELECT lit, tm, serde_text,
+       serde_bytes = cast_bytes AS same_bytes
+  FROM (VALUES ('0', ''), ('-0', ''), ('-0.00', ''), ('0.000', ''), ('1.50', ''), ('-7', ''),
+               ('100.10', ''), ('0.000000000000000001', ''), ('0.0000000000000000001', ''),
+               ('123456789012345678', ''), ('1234567890123456789', ''), ('-0.123456789012345678', ''),
+               ('1e2', ''), ('1.5E-3', ''), ('-0e5', ''), ('9999.5', ''),
+               ('1.5', '(5,2)'), ('1.50', '(5,1)'), ('-0.00', '(5,2)'), ('123.45', '(5,2)'),
+               ('99999', '(5,0)'), ('0.0001', '(2,5)'), ('12300', '(3,-2)'), ('1e2', '(5,2)'),
+               ('0.5', '(30,20)'), ('12345678901234567.5', '(20,1)'), ('-1', '(1,0)'))
+         AS v(lit, tm),
+       LATERAL (SELECT x::text AS serde_text, numeric_send(x) AS serde_bytes
+                  FROM pg_temp.dec_num(lit, tm) x) s,
+       LATERAL (SELECT numeric_send(y) AS cast_bytes
+                  FROM pg_temp.cast_num(lit, tm) y) c;
+-- numeric_in's own limits stay serde's range errors
+SELECT pg_temp.try($$SELECT serde_decode(NULL::numeric, '1e-16384')::text$$) AS beyond_dscale;
+SELECT pg_temp.try($$SELECT serde_decode(NULL::numeric(5,2), '1000.0')::text$$) AS overflow_plain;
+SELECT pg_temp.try($$SELECT serde_decode(NULL::numeric(5,1), '1.55')::text$$) AS too_many_places;
+DROP FUNCTION pg_temp.dec_num(text, text), pg_temp.cast_num(text, text);
+
 -- ---- clean up ----------------------------------------------------------------------------------
 SELECT count(*) FILTER (WHERE serde_unregister(name)) AS unregistered
   FROM (VALUES ('TyText'), ('TyInt'), ('TyIntCoerce'), ('TyFloat'), ('TyFloatCoerce'), ('TyNum'),

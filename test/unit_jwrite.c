@@ -143,6 +143,55 @@ test_escape(void)
 		}
 		sd_buf_free(&b);
 	}
+	/* the fast paths (a run of plain ASCII copied at once, eight bytes at a time) agree with a
+	 * byte-by-byte reference on every position of every special byte, at every cap */
+	{
+		static const unsigned char special[] = {'"', '\\', 0x00, 0x01, 0x1f, 0x7f, 0x80, 0xc3, 0xa9, 0xff, 0x20, 0x5b, 0x5d};
+		char		in[40],
+					got[256],
+					want[256];
+
+		for (size_t n = 0; n <= sizeof(in); n++)
+			for (size_t pos = 0; pos < n; pos++)
+				for (size_t k = 0; k < sizeof(special); k++)
+				{
+					size_t		wl = 0,
+								gl,
+								gu,
+								cap = (n * 7 + pos + k) % 60;
+
+					memset(in, 'a' + (int) (pos % 26), sizeof(in));
+					in[pos] = (char) special[k];
+					if (pos + 9 < n)
+						in[pos + 9] = '"';      /* a second one, eight bytes later */
+					/* reference: the same rules, one byte at a time, unbounded */
+					for (size_t i = 0; i < n; i++)
+					{
+						unsigned char c = (unsigned char) in[i];
+
+						if (c == '"' || c == '\\')
+							want[wl++] = '\\', want[wl++] = (char) c;
+						else if (c < 0x20)
+							wl += (size_t) sprintf(want + wl, "\\u%04x", c);
+						else
+							want[wl++] = (char) c;
+					}
+					gl = sd_json_escape(got, sizeof(got), in, n, &gu);
+					if (special[k] != 0xc3)     /* 0xc3 'x' is not UTF-8: byte by byte, as here */
+					{
+						CHECK(gl == wl && gu == n && memcmp(got, want, wl) == 0);
+					}
+					/* a cap: a prefix of the whole output, whole characters */
+					gl = sd_json_escape(got, cap, in, n, &gu);
+					CHECK(gl <= cap && gu <= n);
+					{
+						char		whole[256];
+						size_t		full = sd_json_escape(whole, sizeof(whole), in, gu, NULL);
+
+						CHECK(full == gl && memcmp(whole, got, gl) == 0);
+					}
+				}
+	}
 	/* paths use it: a member name that is not an identifier */
 	{
 		char		path[SD_PATH_MAX] = "$";

@@ -1128,6 +1128,82 @@ test_utf8(void)
 	CHECK(sd_utf8_chars(buf, strlen(buf)) == 60);
 }
 
+
+/* RFC 2822 date-times (format "rfc2822"): RSS pubDate, e-mail and HTTP dates. */
+static sd_code
+r2822(const char *s, int64_t *us)
+{
+	return sd_parse_rfc2822(s, strlen(s), us, P);
+}
+
+static void
+test_rfc2822(void)
+{
+	int64_t		us = 0,
+				want = 0;
+	bool		had;
+
+	/* the RSS 2.0 specification's example = 2003-06-10T04:00:00Z */
+	sd_parse_timestamp("2003-06-10T04:00:00Z", 20, true, &want, &had, P);
+	CHECK(r2822("Tue, 10 Jun 2003 04:00:00 GMT", &us) == SD_OK && us == want);
+	CHECK(r2822("10 Jun 2003 04:00:00 GMT", &us) == SD_OK && us == want);
+	CHECK(r2822("Tue, 10 Jun 2003 04:00:00 +0000", &us) == SD_OK && us == want);
+	CHECK(r2822("Tue, 10 Jun 2003 04:00:00 -0000", &us) == SD_OK && us == want);
+	CHECK(r2822("tue, 10 jun 2003 04:00:00 gmt", &us) == SD_OK && us == want);
+	CHECK(r2822("Tue,10 Jun 2003 04:00:00 UT", &us) == SD_OK && us == want);
+	CHECK(r2822("  Tue, 10  Jun  2003 04:00:00 Z \n", &us) == SD_OK && us == want);
+	CHECK(r2822("Tue, 10 Jun 2003 00:00:00 EDT", &us) == SD_OK && us == want);
+	CHECK(r2822("Tue, 10 Jun 2003 04:00 GMT", &us) == SD_OK && us == want);
+	CHECK(r2822("Mon, 09 Jun 2003 21:00:00 PDT", &us) == SD_OK && us == want);
+	CHECK(r2822("Tue, 10 Jun 2003 06:30:00 +0230", &us) == SD_OK && us == want);
+	CHECK(r2822("Tue, 10 Jun 03 04:00:00 GMT", &us) == SD_OK && us == want);
+	CHECK(r2822("Tue, 10 Jun 103 04:00:00 GMT", &us) == SD_OK && us == want);
+	CHECK(r2822("Sat, 1 Jan 1970 00:00:00 GMT", &us) == SD_E_DATETIME);	/* a Thursday */
+	CHECK(r2822("Thu, 1 Jan 1970 00:00:01 GMT", &us) == SD_OK && us == 1000000);
+	CHECK(r2822("Thu, 1 Jan 1970 00:00:60 GMT", &us) == SD_OK && us == 60000000);	/* leap second */
+	CHECK(r2822("Fri, 31 Dec 1999 23:59:59 -1559", &us) == SD_OK);
+	CHECK(r2822("Thu, 1 Jan 70 00:00:00 GMT", &us) == SD_OK && us == 0);
+	CHECK(r2822("1 Jan 49 00:00:00 GMT", &us) == SD_OK && us > 0);	/* 2049 */
+	/* not the grammar: 22032-class kind errors with the RFC 2822 wording */
+	CHECK(r2822("2003-06-10T04:00:00Z", &us) == SD_E_KIND);
+	CHECK_STR(P, "invalid timestamp \"2003-06-10T04:00:00Z\": expected RFC 2822 date-time");
+	CHECK(r2822("", &us) == SD_E_KIND);
+	CHECK(r2822("Tue 10 Jun 2003 04:00:00 GMT", &us) == SD_E_KIND);	/* no comma */
+	CHECK(r2822("Tue, 10 Foo 2003 04:00:00 GMT", &us) == SD_E_KIND);
+	CHECK(r2822("Tue, 100 Jun 2003 04:00:00 GMT", &us) == SD_E_KIND);
+	CHECK(r2822("Tue, 10 Jun 20031 04:00:00 GMT", &us) == SD_E_KIND);
+	CHECK(r2822("Tue, 10 Jun 2 04:00:00 GMT", &us) == SD_E_KIND);
+	CHECK(r2822("Tue, 10 Jun 2003 4:00:00 GMT", &us) == SD_E_KIND);
+	CHECK(r2822("Tue, 10 Jun 2003 04:00:00", &us) == SD_E_KIND);	/* a zone is required */
+	CHECK(r2822("Tue, 10 Jun 2003 04:00:00 CET", &us) == SD_E_KIND);
+	CHECK(r2822("Tue, 10 Jun 2003 04:00:00 +00", &us) == SD_E_KIND);
+	CHECK(r2822("Tue, 10 Jun 2003 04:00:00 GMT junk", &us) == SD_E_KIND);
+	CHECK(r2822("Tue, 10 Jun 2003 04:00:00.5 GMT", &us) == SD_E_KIND);
+	CHECK(r2822("Tue, 10 Jun 2003 04:00:00GMT", &us) == SD_E_KIND);
+	/* out of range: 22008-class */
+	CHECK(r2822("Fri, 30 Feb 2024 04:00:00 GMT", &us) == SD_E_DATETIME);
+	CHECK_STR(P, "invalid timestamp \"Fri, 30 Feb 2024 04:00:00 GMT\": day out of range");
+	CHECK(r2822("10 Jun 2003 24:00:00 GMT", &us) == SD_E_DATETIME);
+	CHECK(r2822("10 Jun 2003 04:60:00 GMT", &us) == SD_E_DATETIME);
+	CHECK(r2822("10 Jun 2003 04:00:61 GMT", &us) == SD_E_DATETIME);
+	CHECK(r2822("10 Jun 2003 04:00:00 +1600", &us) == SD_E_DATETIME);
+	CHECK_STR(P, "invalid timestamp \"10 Jun 2003 04:00:00 +1600\": time zone offset out of range");
+	CHECK(r2822("10 Jun 2003 04:00:00 +0060", &us) == SD_E_DATETIME);
+	CHECK(r2822("Wed, 10 Jun 2003 04:00:00 GMT", &us) == SD_E_DATETIME);
+	CHECK_STR(P, "invalid timestamp \"Wed, 10 Jun 2003 04:00:00 GMT\": day of the week does not match the date");
+	CHECK(r2822("0 Jun 2003 04:00:00 GMT", &us) == SD_E_DATETIME);
+	CHECK(r2822("29 Feb 2023 04:00:00 GMT", &us) == SD_E_DATETIME);
+	CHECK(r2822("29 Feb 2024 04:00:00 GMT", &us) == SD_OK);
+	/* a long text is cut in the message, still valid */
+	{
+		char		big[300];
+
+		memset(big, 'x', sizeof(big) - 1);
+		big[sizeof(big) - 1] = '\0';
+		CHECK(r2822(big, &us) == SD_E_KIND && strlen(P) < 120);
+	}
+}
+
 void
 unit_scalar(void)
 {
@@ -1137,6 +1213,7 @@ unit_scalar(void)
 	test_float();
 	test_days_from_civil();
 	test_timestamp();
+	test_rfc2822();
 	test_date();
 	test_time();
 	test_epoch();

@@ -220,6 +220,7 @@ render(const sd_plan *plan, const sd_val *tape, const sd_val *v, const sd_node *
 		case SD_V_FLOAT: snprintf(buf, sizeof(buf), "%.17g", v->u.f); break;
 		case SD_V_STR: snprintf(buf, sizeof(buf), "'%.*s'", (int) v->len, v->u.s); break;
 		case SD_V_NUMERIC: snprintf(buf, sizeof(buf), "N%.*s", (int) v->len, v->u.s); break;
+		case SD_V_DECIMAL: buf[0] = 'N'; sd_format_decimal(buf + 1, v->u.i, v->len); break;
 		case SD_V_TIMESTAMP: snprintf(buf, sizeof(buf), "T%lld", (long long) v->u.i); break;
 		case SD_V_DATE: snprintf(buf, sizeof(buf), "D%lld", (long long) v->u.i); break;
 		case SD_V_TIME: snprintf(buf, sizeof(buf), "t%lld", (long long) v->u.i); break;

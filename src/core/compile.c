@@ -36,6 +36,7 @@ typedef struct memo
 typedef struct dflt
 {
 	sd_field   *field;
+	const sd_jnode *value;      /* the default's JSON, parsed with the options */
 	struct dflt *next;
 } dflt;
 
@@ -52,7 +53,6 @@ typedef struct cctx
 	dflt	   *defaults;
 	int			ndefaults;
 	int			ndeferred;      /* shape references the resolver deferred */
-	sd_decoder *checker;        /* decodes defaults */
 	sd_node_memo nodes;         /* nodes built without field options, shared when reached again */
 	const sd_hooks *hooks;      /* should_stop, polled while building */
 	size_t		max_bytes;      /* bound on the plan's arena */
@@ -623,6 +623,8 @@ format_ok(const sd_type *t, const char *f, sd_format *out)
 
 	if (ts && strcmp(f, "rfc3339") == 0)
 		*out = SD_FMT_RFC3339;
+	else if (ts && strcmp(f, "rfc2822") == 0)
+		*out = SD_FMT_RFC2822;
 	else if (ts && strcmp(f, "unix") == 0)
 		*out = SD_FMT_UNIX;
 	else if (ts && strcmp(f, "unix_ms") == 0)
@@ -842,6 +844,7 @@ build_field(cctx *c, sd_node *node, sd_field *f, const sd_column *col, const pol
 		if (!d)
 			return oom(c);
 		d->field = f;
+		d->value = v;
 		d->next = c->defaults;
 		c->defaults = d;
 		f->default_index = c->ndefaults++;
@@ -1311,54 +1314,44 @@ sd_compile_ex(const char *shape_name, const char *options_json, size_t options_l
 		plan->follow_init = init;
 	}
 
-	/* defaults: every one must decode into its column */
+	/* defaults: every one is converted into its column's values once, here (defaults.c) */
 	if (c.ndefaults)
 	{
+		const sd_jnode **values = sd_arena_alloc(&arena, sizeof(sd_jnode *) * (size_t) c.ndefaults);
+		int			failed;
+		sd_error	derr;
+
 		plan->defaults = sd_arena_alloc(&arena, sizeof(sd_field *) * (size_t) c.ndefaults);
-		if (!plan->defaults)
+		if (!plan->defaults || !values)
 		{
 			oom(&c);
 			goto fail;
 		}
 		plan->ndefaults = c.ndefaults;
 		for (dflt *d = c.defaults; d; d = d->next)
+		{
 			plan->defaults[d->field->default_index] = d->field;
-		c.checker = sd_decoder_create(hooks);
-		if (!c.checker)
-		{
-			oom(&c);
-			goto fail;
+			values[d->field->default_index] = d->value;
 		}
-		for (int i = 0; i < plan->ndefaults; i++)
+		if (!sd_defaults_compile(plan, &arena, values, &failed, &derr))
 		{
-			const sd_field *f = plan->defaults[i];
-			uint32_t	root_index;
-			sd_error	derr;
+			const sd_field *f = failed >= 0 ? plan->defaults[failed] : NULL;
 
-			bool		fits = sd_decode_json(c.checker, plan, f->node, f->default_json,
-											  strlen(f->default_json), NULL, &root_index, &derr);
-
-			if (!fits && (derr.code == SD_E_CANCELED || derr.code == SD_E_NOMEM))
+			if (!f)
 			{
 				*err = derr;
-				sd_decoder_destroy(c.checker);
 				goto fail;
 			}
-			if (!fits)
-			{
-				/* find the option path of this default: $.fields.<column>.default */
-				snprintf(err->path, sizeof(err->path), "$");
-				sd_path_member(err->path, "fields", 6);
-				sd_path_member(err->path, f->column, strlen(f->column));
-				sd_path_member(err->path, "default", 7);
-				sd_error_set(err, SD_E_OPTIONS, -1, "default does not fit column \"%s\": %s%s%s",
-							 f->column, strcmp(derr.path, "$") ? derr.path : "",
-							 strcmp(derr.path, "$") ? ": " : "", derr.problem);
-				sd_decoder_destroy(c.checker);
-				goto fail;
-			}
+			/* the option path of this default: $.fields.<column>.default */
+			snprintf(err->path, sizeof(err->path), "$");
+			sd_path_member(err->path, "fields", 6);
+			sd_path_member(err->path, f->column, strlen(f->column));
+			sd_path_member(err->path, "default", 7);
+			sd_error_set(err, SD_E_OPTIONS, -1, "default does not fit column \"%s\": %s%s%s",
+						 f->column, strcmp(derr.path, "$") ? derr.path : "",
+						 strcmp(derr.path, "$") ? ": " : "", derr.problem);
+			goto fail;
 		}
-		sd_decoder_destroy(c.checker);
 	}
 	sd_node_memo_free(&c.nodes);
 	sd_hook_free(&arena.hooks, c.follow);

@@ -90,6 +90,8 @@ sd_expected_name(const sd_node *n)
 				return "number of seconds since the epoch";
 			if (n->format == SD_FMT_UNIX_MS)
 				return "number of milliseconds since the epoch";
+			if (n->format == SD_FMT_RFC2822)
+				return "string (RFC 2822 timestamp)";
 			return "string (RFC 3339 timestamp)";
 		case SD_K_DATE:
 			return "string (date)";
@@ -167,6 +169,19 @@ convert_numeric_literal(const sd_node *n, sd_jkind found, const char *lit, size_
 			out->tag = SD_V_FLOAT;
 			break;
 		case SD_K_NUMERIC:
+			{
+				int64_t		digits;
+				uint32_t	nfrac;
+
+				/* the common literal, parsed once: the host builds its numeric from the digits */
+				if (sd_plain_decimal(lit, len, n->type->precision, n->type->scale, &digits, &nfrac))
+				{
+					out->tag = SD_V_DECIMAL;
+					out->u.i = digits;
+					out->len = nfrac | (lit[0] == '-' ? SD_DECIMAL_NEG : 0);
+					return true;
+				}
+			}
 			c = sd_check_numeric(lit, len, n->type->precision, n->type->scale, problem);
 			out->tag = SD_V_NUMERIC;
 			out->u.s = lit;
@@ -328,8 +343,11 @@ sd_convert_string(sd_arena *arena, const sd_node *n, const char *s, size_t len, 
 			{
 				bool		had_offset;
 
-				c = sd_parse_timestamp(s, len, n->kind == SD_K_TIMESTAMPTZ, &out->u.i, &had_offset,
-									   problem);
+				if (n->format == SD_FMT_RFC2822)
+					c = sd_parse_rfc2822(s, len, &out->u.i, problem);
+				else
+					c = sd_parse_timestamp(s, len, n->kind == SD_K_TIMESTAMPTZ, &out->u.i,
+										   &had_offset, problem);
 				out->tag = SD_V_TIMESTAMP;
 			}
 			break;

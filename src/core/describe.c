@@ -71,7 +71,7 @@ sb_key(sbuf *b, const char *k, bool first)
 static const char *
 format_name(sd_format f)
 {
-	static const char *const names[] = {NULL, "rfc3339", "unix", "unix_ms", "base64", "base64url", "hex"};
+	static const char *const names[] = {NULL, "rfc3339", "unix", "unix_ms", "base64", "base64url", "hex", "rfc2822"};
 
 	return (unsigned) f < sizeof(names) / sizeof(names[0]) ? names[f] : NULL;
 }

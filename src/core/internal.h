@@ -24,7 +24,8 @@ struct sd_jnode
 	const char *text;           /* the value's JSON text (for defaults) */
 	size_t		text_len;
 	int			n;              /* ARRAY/OBJECT: number of items */
-	const char **keys;          /* OBJECT: unescaped keys, NUL-terminated */
+	const char **keys;          /* OBJECT: unescaped keys, NUL-terminated ... */
+	size_t	   *key_lens;       /* ... and their lengths (a key may hold \u0000) */
 	sd_jnode  **items;
 };
 
@@ -55,10 +56,21 @@ struct sd_plan
 	const sd_node *root;
 	int			ndefaults;
 	const sd_field **defaults;
+	const sd_val *dtape;        /* the defaults' values, compiled once (defaults.c) ... */
+	uint32_t	dtape_len;
+	const uint32_t *droots;     /* ... default i at dtape[droots[i]] (NULL: not compiled) */
 	uint64_t	uid;            /* process-unique, never reused: keys a decoder's per-plan state */
 	uint32_t	nfollow;        /* key-order prediction slots: the sum of every table's n + 1 */
 	const int16_t *follow_init; /* their initial values: each table's members in their own order */
 };
+
+/* ---- defaults compiled once (defaults.c) ----------------------------------------------------
+ * values[i] is the JSON of plan->defaults[i] (a tree in the plan's arena, which the values may
+ * point into).  Converts each against its field's node into plan->dtape (in arena).  false with
+ * err (path inside the value, problem) and *failed = the default that does not fit, or SD_E_NOMEM
+ * (*failed -1). */
+bool		sd_defaults_compile(sd_plan *plan, sd_arena *arena, const sd_jnode *const *values,
+								int *failed, sd_error *err);
 
 /* ---- plan nodes already built (plan_memo.c): the compiler shares a node reached again with
  * the same key (type, inherited rename, policy/format flags) ---------------------------------- */

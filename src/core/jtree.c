@@ -246,7 +246,7 @@ new_node(jp *p, sd_jkind kind)
 
 /* Collects items into a growing arena array (copied on growth; options are small). */
 static bool
-push_item(jp *p, sd_jnode *parent, int *cap, const char *key, sd_jnode *item)
+push_item(jp *p, sd_jnode *parent, int *cap, const char *key, size_t klen, sd_jnode *item)
 {
 	if (!p->arena)
 		return true;
@@ -256,21 +256,30 @@ push_item(jp *p, sd_jnode *parent, int *cap, const char *key, sd_jnode *item)
 		sd_jnode  **items = sd_arena_alloc(p->arena, sizeof(sd_jnode *) * (size_t) ncap);
 		const char **keys = parent->kind == SD_J_OBJECT ?
 			sd_arena_alloc(p->arena, sizeof(char *) * (size_t) ncap) : NULL;
+		size_t	   *klens = parent->kind == SD_J_OBJECT ?
+			sd_arena_alloc(p->arena, sizeof(size_t) * (size_t) ncap) : NULL;
 
-		if (!items || (parent->kind == SD_J_OBJECT && !keys))
+		if (!items || (parent->kind == SD_J_OBJECT && (!keys || !klens)))
 			return sd_error_set(p->err, SD_E_NOMEM, -1, "out of memory");
 		if (parent->n)
 		{
 			memcpy(items, parent->items, sizeof(sd_jnode *) * (size_t) parent->n);
 			if (keys)
+			{
 				memcpy(keys, parent->keys, sizeof(char *) * (size_t) parent->n);
+				memcpy(klens, parent->key_lens, sizeof(size_t) * (size_t) parent->n);
+			}
 		}
 		parent->items = items;
 		parent->keys = keys;
+		parent->key_lens = klens;
 		*cap = ncap;
 	}
 	if (parent->keys)
+	{
 		parent->keys[parent->n] = key;
+		parent->key_lens[parent->n] = klen;
+	}
 	parent->items[parent->n++] = item;
 	return true;
 }
@@ -299,7 +308,7 @@ parse_container(jp *p, uint32_t depth, bool object)
 	for (;;)
 	{
 		const char *key = NULL;
-		size_t		klen;
+		size_t		klen = 0;
 
 		skip_ws(p);
 		if (object)
@@ -315,7 +324,7 @@ parse_container(jp *p, uint32_t depth, bool object)
 		}
 		sd_jnode   *item = parse_value(p, depth + 1);
 
-		if (!item || !push_item(p, node, &cap, key, item))
+		if (!item || !push_item(p, node, &cap, key, klen, item))
 			return NULL;
 		skip_ws(p);
 		if (p->pos < p->len && p->s[p->pos] == ',')

@@ -26,6 +26,35 @@ sd_json_escape(char *out, size_t cap, const char *s, size_t len, size_t *consume
 	{
 		unsigned char c = u[i];
 
+		/* a run of plain ASCII (no quote, backslash or control byte) is copied at once */
+		if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\')
+		{
+			size_t		j = i + 1;
+
+			/* eight bytes at a time while none is non-ASCII, a control byte, '"' or '\\' */
+			while (j + 8 <= len)
+			{
+				uint64_t	w;
+				const uint64_t ones = 0x0101010101010101ull,
+							high = 0x8080808080808080ull;
+
+				memcpy(&w, u + j, 8);
+				if (((w | ((w - ones * 0x20) & ~w) | ((w ^ (ones * '"')) - ones) |
+					  ((w ^ (ones * '\\')) - ones)) & high) != 0)
+					break;
+				j += 8;
+			}
+			while (j < len && u[j] >= 0x20 && u[j] < 0x80 && u[j] != '"' && u[j] != '\\')
+				j++;
+			if (o + (j - i) > cap)
+				j = i + (cap - o);
+			if (j == i)
+				break;
+			memcpy(out + o, s + i, j - i);
+			o += j - i;
+			i = j;
+			continue;
+		}
 		if (c == '"' || c == '\\')
 		{
 			if (o + 2 > cap)
@@ -158,6 +187,26 @@ sd_buf_free(sd_buf *b)
 
 /* ---- formatters -------------------------------------------------------------------------- */
 
+/* v in decimal, zero-padded to at least width digits (no NUL; snprintf costs more than the
+ * rest of writing a small value) */
+static size_t
+put_uint(char *out, uint64_t v, int width)
+{
+	char		tmp[24];
+	int			n = 0;
+
+	do
+	{
+		tmp[n++] = (char) ('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n < width)
+		tmp[n++] = '0';
+	for (int k = 0; k < n; k++)
+		out[k] = tmp[n - 1 - k];
+	return (size_t) n;
+}
+
 /* Proleptic Gregorian date of a day number (days since 1970-01-01); the inverse of
  * sd_days_from_civil, by 400-year eras of 146097 days counted from 0000-03-01. */
 static void
@@ -184,7 +233,16 @@ put_date(char *out, int64_t days)
 
 	civil_from_days(days, &y, &m, &d);
 	if (y >= 0 && y <= 9999)
-		return (size_t) snprintf(out, 16, "%04d-%02d-%02d", (int) y, m, d);
+	{
+		size_t		n = put_uint(out, (uint64_t) y, 4);
+
+		out[n++] = '-';
+		n += put_uint(out + n, (uint64_t) m, 2);
+		out[n++] = '-';
+		n += put_uint(out + n, (uint64_t) d, 2);
+		out[n] = '\0';
+		return n;
+	}
 	return (size_t) snprintf(out, 32, "%c%04lld-%02d-%02d", y < 0 ? '-' : '+',
 							 (long long) (y < 0 ? -y : y), m, d);
 }
@@ -195,11 +253,18 @@ put_clock(char *out, int64_t us)
 {
 	int64_t		secs = us / 1000000;
 	int			frac = (int) (us % 1000000);
-	size_t		n = (size_t) snprintf(out, 16, "%02d:%02d:%02d", (int) (secs / 3600),
-									  (int) (secs / 60 % 60), (int) (secs % 60));
+	size_t		n = put_uint(out, (uint64_t) (secs / 3600), 2);
 
+	out[n++] = ':';
+	n += put_uint(out + n, (uint64_t) (secs / 60 % 60), 2);
+	out[n++] = ':';
+	n += put_uint(out + n, (uint64_t) (secs % 60), 2);
 	if (frac)
-		n += (size_t) snprintf(out + n, 8, ".%06d", frac);
+	{
+		out[n++] = '.';
+		n += put_uint(out + n, (uint64_t) frac, 6);
+	}
+	out[n] = '\0';
 	return n;
 }
 
@@ -365,27 +430,49 @@ sd_format_float(char *out, double v, bool as_float4)
 	return n;
 }
 
+size_t
+sd_format_decimal(char *out, int64_t digits, uint32_t scale_and_sign)
+{
+	uint32_t	scale = scale_and_sign & SD_DECIMAL_SCALE;
+	uint64_t	mag = digits < 0 ? (uint64_t) 0 - (uint64_t) digits : (uint64_t) digits;
+	char		d[24];
+	size_t		nd = 0,
+				o = 0;
+
+	if (scale > 18)
+		scale = 18;
+	do
+	{
+		d[nd++] = (char) ('0' + mag % 10);
+		mag /= 10;
+	} while (mag);
+	while (nd < scale + 1)
+		d[nd++] = '0';
+	if (digits < 0 || (scale_and_sign & SD_DECIMAL_NEG))
+		out[o++] = '-';
+	while (nd > 0)
+	{
+		if (nd == scale && scale > 0)
+			out[o++] = '.';
+		out[o++] = d[--nd];
+	}
+	out[o] = '\0';
+	return o;
+}
+
 /* ---- the canonical JSON writer ----------------------------------------------------------- */
 
 struct sd_jwriter
 {
 	sd_hooks	hooks;
-	const sd_plan *plan;
-	int			ndefaults;
-	char	  **dtext;          /* canonical JSON of each default (plan default_index) */
-	size_t	   *dlen;
-	uint8_t    *dstate;         /* while creating: 0 not yet, 1 being written, 2 done */
+	const sd_plan *plan;        /* its defaults are written from their compiled values */
 };
 
 typedef struct wctx
 {
-	sd_jwriter *w;              /* the writer (being created: defaults are filled on demand) */
-	bool		creating;
+	const sd_jwriter *w;
 	sd_buf	   *out;
-	sd_error   *err;            /* creating only */
 } wctx;
-
-static bool ensure_default(sd_jwriter *w, int index, sd_error *err);
 
 static bool
 put(wctx *c, const char *s, size_t n)
@@ -452,9 +539,27 @@ write_row(wctx *c, const sd_node *n, const sd_val *tape, const sd_val *v)
 	for (uint32_t k = 0; k < v->len && k < (uint32_t) n->nfields; k++)
 	{
 		const sd_field *f = &n->fields[k];
+		size_t		clen = strlen(f->column);
+		char		key[256];
 
-		if ((k && !put(c, ",", 1)) || !sd_buf_string(c->out, f->column, strlen(f->column)) ||
-			!put(c, ":", 1) || !write_value(c, f->node, tape, v->u.first + k))
+		if (clen * 6 + 4 <= sizeof(key))
+		{
+			/* `,"column":` in one piece (escaped: a column name is any text) */
+			size_t		o = 0;
+
+			if (k)
+				key[o++] = ',';
+			key[o++] = '"';
+			o += sd_json_escape(key + o, sizeof(key) - o, f->column, clen, NULL);
+			key[o++] = '"';
+			key[o++] = ':';
+			if (!put(c, key, o))
+				return false;
+		}
+		else if ((k && !put(c, ",", 1)) || !sd_buf_string(c->out, f->column, clen) ||
+				 !put(c, ":", 1))
+			return false;
+		if (!write_value(c, f->node, tape, v->u.first + k))
 			return false;
 	}
 	return put(c, "}", 1);
@@ -503,15 +608,25 @@ write_value(wctx *c, const sd_node *n, const sd_val *tape, uint32_t i)
 		case SD_V_NULL:
 			return put(c, "null", 4);
 		case SD_V_DEFAULT:
-			if ((int) v->len >= c->w->ndefaults)
-				return put(c, "null", 4);	/* a default of a deferred shape (cannot happen) */
-			if (c->creating && c->w->dstate[v->len] != 2 && !ensure_default(c->w, (int) v->len, c->err))
-				return false;
-			return put(c, c->w->dtext[v->len], c->w->dlen[v->len]);
+			{
+				const sd_field *f = sd_plan_default(c->w->plan, (int) v->len);
+				uint32_t	root;
+				const sd_val *dt = sd_plan_default_value(c->w->plan, (int) v->len, &root);
+
+				if (!f || !dt)
+					return put(c, "null", 4);	/* a default of a deferred shape (cannot happen) */
+				return write_value(c, f->node, dt, root);
+			}
 		case SD_V_BOOL:
 			return v->u.b ? put(c, "true", 4) : put(c, "false", 5);
 		case SD_V_INT:
-			len = (size_t) snprintf(tmp, sizeof(tmp), "%lld", (long long) v->u.i);
+			if (v->u.i < 0)
+			{
+				tmp[0] = '-';
+				len = 1 + put_uint(tmp + 1, (uint64_t) 0 - (uint64_t) v->u.i, 1);
+			}
+			else
+				len = put_uint(tmp, (uint64_t) v->u.i, 1);
 			return put(c, tmp, len);
 		case SD_V_FLOAT:
 			len = sd_format_float(tmp, v->u.f, n->kind == SD_K_FLOAT4);
@@ -520,6 +635,9 @@ write_value(wctx *c, const sd_node *n, const sd_val *tape, uint32_t i)
 			return sd_buf_string(c->out, v->u.s, v->len);
 		case SD_V_NUMERIC:
 			return put(c, v->u.s, v->len);
+		case SD_V_DECIMAL:
+			len = sd_format_decimal(tmp, v->u.i, v->len);
+			return put(c, tmp, len);
 		case SD_V_TIMESTAMP:
 			len = sd_format_timestamp(tmp, v->u.i, n->kind != SD_K_TIMESTAMP);
 			return put_quoted(c, tmp, len);
@@ -559,56 +677,11 @@ write_value(wctx *c, const sd_node *n, const sd_val *tape, uint32_t i)
 	return put(c, "null", 4);
 }
 
-/* Decodes default `index` through its field's node (once) and keeps its canonical JSON. */
-static bool
-ensure_default(sd_jwriter *w, int index, sd_error *err)
-{
-	const sd_field *f = sd_plan_default(w->plan, index);
-	sd_decoder *d;
-	sd_buf		out;
-	uint32_t	root;
-	bool		ok;
-
-	if (w->dstate[index] == 2)
-		return true;
-	if (w->dstate[index] == 1 || !f)
-		return sd_error_set(err, SD_E_INTERNAL, -1, "default %d contains itself", index);
-	w->dstate[index] = 1;
-	if (!(d = sd_decoder_create(&w->hooks)))
-		return sd_error_set(err, SD_E_NOMEM, -1, "out of memory");
-	if (!sd_decode_json(d, w->plan, f->node, f->default_json, strlen(f->default_json), NULL,
-						&root, err))
-	{
-		sd_decoder_destroy(d);
-		return false;
-	}
-	sd_buf_init(&out, &w->hooks);
-
-	wctx		c = {w, true, &out, err};
-
-	ok = write_value(&c, f->node, sd_decoder_tape(d), root);
-	sd_decoder_destroy(d);
-	if (!ok || out.failed)
-	{
-		sd_buf_free(&out);
-		if (err->code == SD_OK)
-			sd_error_set(err, SD_E_NOMEM, -1, "out of memory");
-		return false;
-	}
-	if (!out.s && !sd_buf_put(&out, "", 0))
-		return sd_error_set(err, SD_E_NOMEM, -1, "out of memory");
-	w->dtext[index] = out.s;
-	w->dlen[index] = out.len;
-	w->dstate[index] = 2;
-	return true;
-}
-
 sd_jwriter *
 sd_jwriter_create(const sd_plan *plan, const sd_hooks *hooks, sd_error *err)
 {
 	sd_hooks	h = {0};
 	sd_jwriter *w;
-	int			n = sd_plan_ndefaults(plan);
 
 	sd_error_clear(err);
 	if (hooks)
@@ -621,27 +694,6 @@ sd_jwriter_create(const sd_plan *plan, const sd_hooks *hooks, sd_error *err)
 	memset(w, 0, sizeof(*w));
 	w->hooks = h;
 	w->plan = plan;
-	if (n > 0)
-	{
-		w->dtext = sd_hook_alloc(&h, sizeof(char *) * (size_t) n);
-		w->dlen = sd_hook_alloc(&h, sizeof(size_t) * (size_t) n);
-		w->dstate = sd_hook_alloc(&h, (size_t) n);
-		if (!w->dtext || !w->dlen || !w->dstate)
-		{
-			sd_jwriter_free(w);
-			sd_error_set(err, SD_E_NOMEM, -1, "out of memory");
-			return NULL;
-		}
-		memset(w->dtext, 0, sizeof(char *) * (size_t) n);
-		memset(w->dstate, 0, (size_t) n);
-		w->ndefaults = n;
-		for (int i = 0; i < n; i++)
-			if (!ensure_default(w, i, err))
-			{
-				sd_jwriter_free(w);
-				return NULL;
-			}
-	}
 	return w;
 }
 
@@ -649,7 +701,7 @@ bool
 sd_jwriter_write(const sd_jwriter *w, const sd_node *node, const sd_val *tape, uint32_t root,
 				 sd_buf *out)
 {
-	wctx		c = {(sd_jwriter *) w, false, out, NULL};
+	wctx		c = {w, out};
 
 	return write_value(&c, node, tape, root) && !out->failed;
 }
@@ -659,10 +711,5 @@ sd_jwriter_free(sd_jwriter *w)
 {
 	if (!w)
 		return;
-	for (int i = 0; w->dtext && i < w->ndefaults; i++)
-		sd_hook_free(&w->hooks, w->dtext[i]);
-	sd_hook_free(&w->hooks, w->dtext);
-	sd_hook_free(&w->hooks, w->dlen);
-	sd_hook_free(&w->hooks, w->dstate);
 	sd_hook_free(&w->hooks, w);
 }

@@ -503,6 +503,76 @@ sd_check_numeric(const char *s, size_t len, int precision, int scale, char *prob
 	return SD_OK;
 }
 
+/* One digit of a plain decimal into mag (leading zeros skipped): false past 18 digits. */
+static inline bool
+decimal_digit(char ch, uint64_t *mag, int *nsig, int *tz)
+{
+	if (*mag == 0 && ch == '0')
+		return true;
+	if (++*nsig > 18)
+		return false;
+	*mag = *mag * 10 + (uint64_t) (ch - '0');
+	*tz = ch == '0' ? *tz + 1 : 0;
+	return true;
+}
+
+bool
+sd_plain_decimal(const char *s, size_t len, int precision, int scale, int64_t *digits,
+				 uint32_t *nfrac)
+{
+	const char *p = s,
+			   *end = s + len;
+	bool		neg = false;
+	uint64_t	mag = 0;
+	int			nsig = 0;		/* digits in mag (after leading zeros) */
+	int			nint = 0;		/* significant integer digits */
+	int			frac = 0;
+	int			tz = 0;			/* trailing zeros of mag */
+
+	if (p < end && *p == '-')
+	{
+		neg = true;
+		p++;
+	}
+	if (p == end || !is_digit(*p) || (*p == '0' && p + 1 < end && is_digit(p[1])))
+		return false;
+	for (; p < end && is_digit(*p); p++)
+	{
+		if (mag != 0 || *p != '0')
+			nint++;
+		if (!decimal_digit(*p, &mag, &nsig, &tz))
+			return false;
+	}
+	if (p < end && *p == '.')
+	{
+		p++;
+		if (p == end || !is_digit(*p))
+			return false;
+		for (; p < end && is_digit(*p); p++)
+		{
+			if (++frac > 18 || !decimal_digit(*p, &mag, &nsig, &tz))
+				return false;
+		}
+	}
+	if (p != end)
+		return false;			/* an exponent (or not a number): the general path */
+	if (precision >= 0 && mag != 0)
+	{
+		/* sd_check_numeric's rule on the exponents of the first (k) and last (j) non-zero digit */
+		int64_t		k = nint > 0 ? nint - 1 : (int64_t) (nsig - frac) - 1;
+		int64_t		j = (int64_t) tz - frac;
+		int64_t		int_allowed = (int64_t) precision - scale;
+
+		if (int_allowed >= 0 ? (k >= 0 ? k + 1 : 0) > int_allowed : k >= int_allowed)
+			return false;
+		if (j < -(int64_t) scale)
+			return false;
+	}
+	*digits = neg ? -(int64_t) mag : (int64_t) mag;
+	*nfrac = (uint32_t) frac;
+	return true;
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* Floating point                                                                             */
 /* ------------------------------------------------------------------------------------------ */
@@ -927,6 +997,170 @@ sd_parse_timestamp(const char *s, size_t len, bool require_offset, int64_t *us,
 
 syntax:
 	return bad_datetime(SD_E_KIND, "timestamp", s, len, "expected RFC 3339 date-time", problem);
+}
+
+/* Case-insensitive match of a three-letter name at p against names[0..n): its index or -1. */
+static int
+name3(const char *p, size_t avail, const char *const *names, int n)
+{
+	if (avail < 3)
+		return -1;
+	for (int i = 0; i < n; i++)
+	{
+		int			k;
+
+		for (k = 0; k < 3; k++)
+			if ((p[k] | 0x20) != names[i][k])
+				break;
+		if (k == 3)
+			return i;
+	}
+	return -1;
+}
+
+static size_t
+skip_fws(const char *s, size_t len, size_t pos)
+{
+	while (pos < len && (s[pos] == ' ' || s[pos] == '\t' || s[pos] == '\r' || s[pos] == '\n'))
+		pos++;
+	return pos;
+}
+
+sd_code
+sd_parse_rfc2822(const char *s, size_t len, int64_t *us, char *problem)
+{
+	static const char *const wdays[7] = {"mon", "tue", "wed", "thu", "fri", "sat", "sun"};
+	static const char *const months[12] = {"jan", "feb", "mar", "apr", "may", "jun",
+	"jul", "aug", "sep", "oct", "nov", "dec"};
+	date_fields D;
+	clock_fields C = {0, 0, 0, 0};
+	size_t		pos = skip_fws(s, len, 0),
+				start;
+	int			wday = -1,
+				off_min = 0;
+	const char *why;
+	int64_t		days;
+
+	/* [ day-of-week "," ] */
+	if ((wday = name3(s + pos, len - pos, wdays, 7)) >= 0)
+	{
+		pos = skip_fws(s, len, pos + 3);
+		if (pos >= len || s[pos] != ',')
+			goto syntax;
+		pos = skip_fws(s, len, pos + 1);
+	}
+	/* day: 1 or 2 digits */
+	start = pos;
+	D.d = 0;
+	while (pos < len && pos - start < 2 && is_digit(s[pos]))
+		D.d = D.d * 10 + (s[pos++] - '0');
+	if (pos == start || pos >= len || !(s[pos] == ' ' || s[pos] == '\t'))
+		goto syntax;
+	pos = skip_fws(s, len, pos);
+	/* month name */
+	if ((D.m = name3(s + pos, len - pos, months, 12) + 1) == 0)
+		goto syntax;
+	pos += 3;
+	if (pos >= len || !(s[pos] == ' ' || s[pos] == '\t'))
+		goto syntax;
+	pos = skip_fws(s, len, pos);
+	/* year: 4 digits; the obsolete 2- and 3-digit years as RFC 5322 §4.3 reads them */
+	start = pos;
+	D.y = 0;
+	while (pos < len && pos - start < 4 && is_digit(s[pos]))
+		D.y = D.y * 10 + (s[pos++] - '0');
+	if (pos - start < 2 || (pos < len && is_digit(s[pos])))
+		goto syntax;
+	if (pos - start == 2)
+		D.y += D.y < 50 ? 2000 : 1900;
+	else if (pos - start == 3)
+		D.y += 1900;
+	if (pos >= len || !(s[pos] == ' ' || s[pos] == '\t'))
+		goto syntax;
+	pos = skip_fws(s, len, pos);
+	/* hh:mm[:ss] */
+	if (len - pos < 5 || (C.h = two_digits(s + pos)) < 0 || s[pos + 2] != ':' ||
+		(C.mi = two_digits(s + pos + 3)) < 0)
+		goto syntax;
+	pos += 5;
+	if (pos < len && s[pos] == ':')
+	{
+		if (len - pos < 3 || (C.sec = two_digits(s + pos + 1)) < 0)
+			goto syntax;
+		pos += 3;
+	}
+	if (pos >= len || !(s[pos] == ' ' || s[pos] == '\t'))
+		goto syntax;
+	pos = skip_fws(s, len, pos);
+	/* zone: +hhmm / -hhmm, or UT, GMT, Z and the US zones of RFC 822 */
+	if (pos < len && (s[pos] == '+' || s[pos] == '-'))
+	{
+		int			hh,
+					mm;
+
+		if (len - pos < 5 || (hh = two_digits(s + pos + 1)) < 0 ||
+			(mm = two_digits(s + pos + 3)) < 0)
+			goto syntax;
+		if (hh > MAX_OFFSET_HOUR || mm > 59)
+			return bad_datetime(SD_E_DATETIME, "timestamp", s, len,
+								"time zone offset out of range", problem);
+		off_min = (s[pos] == '-' ? -1 : 1) * (hh * 60 + mm);
+		pos += 5;
+	}
+	else
+	{
+		static const struct
+		{
+			const char *name;
+			int			off;
+		}			zones[] = {
+			{"gmt", 0}, {"ut", 0}, {"z", 0}, {"edt", -240}, {"est", -300}, {"cdt", -300},
+			{"cst", -360}, {"mdt", -360}, {"mst", -420}, {"pdt", -420}, {"pst", -480}
+		};
+		size_t		n = 0;
+		bool		found = false;
+
+		while (pos + n < len && ((s[pos + n] | 0x20) >= 'a' && (s[pos + n] | 0x20) <= 'z'))
+			n++;
+		for (size_t i = 0; i < sizeof(zones) / sizeof(zones[0]) && !found; i++)
+		{
+			size_t		zl = strlen(zones[i].name),
+						k;
+
+			if (zl != n)
+				continue;
+			for (k = 0; k < n && (s[pos + k] | 0x20) == zones[i].name[k]; k++)
+				;
+			if (k == n)
+			{
+				found = true;
+				off_min = zones[i].off;
+			}
+		}
+		if (!found)
+			goto syntax;
+		pos += n;
+	}
+	if (skip_fws(s, len, pos) != len)
+		goto syntax;
+	if ((why = check_date(&D)) != NULL)
+		return bad_datetime(SD_E_DATETIME, "timestamp", s, len, why, problem);
+	if (C.h > 23)
+		return bad_datetime(SD_E_DATETIME, "timestamp", s, len, "hour out of range", problem);
+	if (C.mi > 59)
+		return bad_datetime(SD_E_DATETIME, "timestamp", s, len, "minute out of range", problem);
+	if (C.sec > 60)
+		return bad_datetime(SD_E_DATETIME, "timestamp", s, len, "second out of range", problem);
+	days = days_from_civil_ad(D.y, D.m, D.d);
+	/* 1970-01-01 was a Thursday (index 3, Monday = 0) */
+	if (wday >= 0 && (int) (((days % 7) + 7 + 3) % 7) != wday)
+		return bad_datetime(SD_E_DATETIME, "timestamp", s, len,
+							"day of the week does not match the date", problem);
+	*us = days * USECS_PER_DAY + clock_us(&C) - (int64_t) off_min * USECS_PER_MIN;
+	return SD_OK;
+
+syntax:
+	return bad_datetime(SD_E_KIND, "timestamp", s, len, "expected RFC 2822 date-time", problem);
 }
 
 sd_code

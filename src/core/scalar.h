@@ -71,6 +71,13 @@ sd_code		sd_parse_int(const char *s, size_t len, int64_t min, int64_t max, bool 
  * (with any typmod, even for zero), more than 131072 integer digits, or a display scale
  * (fraction digits minus exponent, trailing zeros included) above 16383. */
 sd_code		sd_check_numeric(const char *s, size_t len, int precision, int scale, char *problem);
+/* The one-pass form of sd_check_numeric for the common literal: true when s (a JSON number) is a
+ * plain decimal (no exponent) with at most 18 digits after its leading zeros and at most 18
+ * fraction digits, and fits numeric(precision, scale) (precision < 0: unconstrained); then
+ * *digits is its digits as a signed integer and *nfrac the count of fraction digits written.
+ * False says nothing: sd_check_numeric decides (and words the error). */
+bool		sd_plain_decimal(const char *s, size_t len, int precision, int scale, int64_t *digits,
+							 uint32_t *nfrac);
 
 /* Parses a JSON number literal as a double (correctly rounded; "-0" gives -0.0).  As
  * PostgreSQL's float8in does, overflow to infinity and underflow of a non-zero value to 0 are
@@ -98,6 +105,14 @@ sd_code		sd_parse_float(const char *s, size_t len, bool as_float4, double *out, 
  * offset may then move the UTC instant a few hours outside those years (PostgreSQL holds it). */
 sd_code		sd_parse_timestamp(const char *s, size_t len, bool require_offset, int64_t *us,
 							   bool *had_offset, char *problem);
+/* An RFC 2822 / RFC 5322 date-time (RSS pubDate, e-mail and HTTP dates):
+ * [Day ","] D[D] Mon YYYY hh:mm[:ss] zone, names case-insensitive, runs of blanks between the
+ * parts; zone +hhmm / -hhmm (-0000 is UTC) or UT, GMT, Z, EST/EDT/CST/CDT/MST/MDT/PST/PDT;
+ * 2- and 3-digit years read as RFC 5322 §4.3 says (49 -> 2049, 50 -> 1950, 103 -> 2003).  ->
+ * microseconds since 1970-01-01 UTC.  Not the grammar: SD_E_KIND "invalid timestamp \"...\":
+ * expected RFC 2822 date-time"; an impossible date or time, an offset beyond +-15:59 or a day
+ * of the week that is not the date's: SD_E_DATETIME as sd_parse_timestamp's. */
+sd_code		sd_parse_rfc2822(const char *s, size_t len, int64_t *us, char *problem);
 /* YYYY-MM-DD -> days since 1970-01-01.  Same error rules ("invalid date \"...\": expected
  * YYYY-MM-DD" / "...: day out of range"). */
 sd_code		sd_parse_date(const char *s, size_t len, int32_t *days, char *problem);

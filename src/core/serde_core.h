@@ -218,7 +218,8 @@ typedef enum sd_format
 	SD_FMT_UNIX_MS,
 	SD_FMT_BASE64,
 	SD_FMT_BASE64URL,
-	SD_FMT_HEX
+	SD_FMT_HEX,
+	SD_FMT_RFC2822
 } sd_format;
 
 typedef struct sd_node sd_node;
@@ -251,8 +252,8 @@ typedef struct sd_field
 	bool		skip;
 	bool		is_extra;       /* this column receives the object of unmapped members */
 	bool		has_default;
-	const char *default_json;   /* JSON text of the default value */
-	int			default_index;  /* 0..plan ndefaults-1: the host's pre-converted default */
+	const char *default_json;   /* JSON text of the default as written (serde_describe) */
+	int			default_index;  /* 0..plan ndefaults-1: sd_plan_default_value */
 	const sd_node *node;        /* how the member's value decodes */
 	/* XML: the field's names with their namespaces resolved (`{uri}local`, or the name in the
 	 * namespace in force for elements, no namespace for attributes).  xml == xml_path[npath-1];
@@ -352,7 +353,8 @@ typedef enum sd_vtag
 	SD_V_INT,           /* u.i (range already checked for the column's kind) */
 	SD_V_FLOAT,         /* u.f (float4 range already checked) */
 	SD_V_STR,           /* u.s/len: unescaped UTF-8 (text, enum-less strings, OTHER) */
-	SD_V_NUMERIC,       /* u.s/len: a valid JSON number literal, precision/scale checked */
+	SD_V_NUMERIC,       /* u.s/len: a valid JSON number literal, precision/scale checked (an
+						 * exponent, or more than 18 digits: else SD_V_DECIMAL) */
 	SD_V_TIMESTAMP,     /* u.i: microseconds since 1970-01-01 00:00:00 (UTC for timestamptz) */
 	SD_V_DATE,          /* u.i: days since 1970-01-01 */
 	SD_V_TIME,          /* u.i: microseconds since midnight */
@@ -361,8 +363,17 @@ typedef enum sd_vtag
 	SD_V_ENUM,          /* u.i: index into type->labels */
 	SD_V_JSON,          /* u.s/len: the JSON text of the value (validated) */
 	SD_V_ARRAY,         /* u.first/len: elements at tape[first .. first+len) */
-	SD_V_ROW            /* u.first/len: columns at tape[first .. first+len), len == ncols */
+	SD_V_ROW,           /* u.first/len: columns at tape[first .. first+len), len == ncols */
+	SD_V_DECIMAL        /* an exact numeric written as a plain decimal (no exponent, at most 18
+						 * digits after leading zeros), parsed once: u.i the digits as a signed
+						 * integer, len & SD_DECIMAL_SCALE the fraction digits written (display
+						 * scale, <= 18), len & SD_DECIMAL_NEG a '-' was written (for -0);
+						 * value u.i * 10^-scale, precision/scale checked; its literal is exactly
+						 * sd_format_decimal's text.  Other numerics stay SD_V_NUMERIC */
 } sd_vtag;
+
+#define SD_DECIMAL_SCALE	0x0000ffffu
+#define SD_DECIMAL_NEG		0x80000000u
 
 typedef struct sd_val
 {
@@ -381,6 +392,14 @@ typedef struct sd_val
 		uint32_t	first;
 	}			u;
 } sd_val;
+
+/* The value of default `index` (a missing member with it is SD_V_DEFAULT, len = index), compiled
+ * once by sd_compile: tape[*root] of a tape the plan owns, laid out as a decoded document's (a
+ * member missing inside it is SD_V_DEFAULT of its own default; json/jsonb values are their text,
+ * aux 0; offsets 0).  A host converts it into its own value at each use, or once when nothing of
+ * the using statement can change that.  NULL when the default was not compiled: a plan whose
+ * shape references the host deferred. */
+const sd_val *sd_plan_default_value(const sd_plan *plan, int index, uint32_t *root);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Decoding                                                                                   */
@@ -624,6 +643,8 @@ size_t		sd_format_date(char *out, int64_t days);
 size_t		sd_format_time(char *out, int64_t us);
 size_t		sd_format_uuid(char *out, const uint8_t bytes[16]);
 size_t		sd_format_float(char *out, double v, bool as_float4);
+/* decimal: an SD_V_DECIMAL's literal (u.i, len) -> "-0.050", out >= SD_FMT_TIMESTAMP_MAX */
+size_t		sd_format_decimal(char *out, int64_t digits, uint32_t scale_and_sign);
 size_t		sd_base64_len(size_t n);
 size_t		sd_format_base64(char *out, const uint8_t *bytes, size_t n);
 
@@ -636,10 +657,9 @@ size_t		sd_format_base64(char *out, const uint8_t *bytes, size_t n);
  * arrays; maps (`map: true`) as objects key -> value in document order; SD_V_NULL (null,
  * missing optional, skipped, unselected variant) as null; `extra` as its object; a missing
  * member with a default as the default's canonical JSON.  No whitespace between tokens.
- * sd_jwriter_create decodes every default of the plan once (through its field's node) and
- * keeps its canonical text, so writing a row never parses JSON; NULL with err (SD_E_NOMEM, or
- * the error of a default that does not decode: only a plan whose shape references the host
- * deferred).  The plan must outlive the writer.  sd_jwriter_write appends the value at
+ * A default is written from its value compiled with the plan (sd_plan_default_value), so
+ * writing a row never parses JSON; sd_jwriter_create returns NULL with err only on SD_E_NOMEM.
+ * The plan must outlive the writer.  sd_jwriter_write appends the value at
  * tape[root], decoded against node, to out: false when out failed (out of memory). */
 typedef struct sd_jwriter sd_jwriter;
 

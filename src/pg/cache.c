@@ -1,6 +1,6 @@
 /*
  * cache.c — the backend's plan cache: builds plans (type tree, referenced shapes, sd_compile,
- * pre-converted defaults) each in its own memory context under CacheMemoryContext, keeps them
+ * defaults as Datums from their compiled values) each in its own memory context under CacheMemoryContext, keeps them
  * by shape name (or by type OID for the default-options plan of the typed two-argument form),
  * re-validates them when the invalidation generations moved (shape versions re-read with a
  * fresh snapshot, type identities compared) and recompiles only what really changed.  Plans are
@@ -486,6 +486,8 @@ sd_pg_plan_default(SdPgPlan *p, int idx, bool *isnull)
 	MemoryContext old;
 	Datum		d;
 	SdPgType   *h;
+	const sd_val *tape;
+	uint32		root;
 
 	if (idx < 0 || idx >= p->ndefaults)
 		elog(ERROR, "serde: default %d out of range", idx);
@@ -497,13 +499,17 @@ sd_pg_plan_default(SdPgPlan *p, int idx, bool *isnull)
 	if (p->default_state[idx] == SD_DEFAULT_CONVERTING)
 		elog(ERROR, "serde: default %d of %s refers to itself", idx, p->display);
 	f = sd_plan_default(p->plan, idx);
-	if (f == NULL || !f->has_default || f->default_json == NULL)
+	if (f == NULL || !f->has_default)
 		elog(ERROR, "serde: default %d of %s is missing", idx, p->display);
 
 	strcpy(option_path, "$");
 	sd_path_member(option_path, "fields", 6);
 	sd_path_member(option_path, f->column, strlen(f->column));
 	sd_path_member(option_path, "default", 7);
+
+	tape = sd_plan_default_value(p->plan, idx, &root);
+	if (tape == NULL)
+		elog(ERROR, "serde: default %d of %s was not compiled", idx, p->display);
 
 	if (p->default_state[idx] == SD_DEFAULT_PER_USE)
 	{
@@ -512,9 +518,7 @@ sd_pg_plan_default(SdPgPlan *p, int idx, bool *isnull)
 		 * a CHECK decoding with this plan — is fine: the conversion keeps no state, and a
 		 * default cannot contain itself, composite types being acyclic.)
 		 */
-		(void) sd_pg_decode(p, f->node, f->default_json, strlen(f->default_json), false, false,
-							option_path, &d, isnull);
-		return d;
+		return sd_pg_convert_default(p, f->node, tape, root, option_path, isnull);
 	}
 
 	p->default_state[idx] = SD_DEFAULT_CONVERTING;
@@ -522,8 +526,7 @@ sd_pg_plan_default(SdPgPlan *p, int idx, bool *isnull)
 	old = MemoryContextSwitchTo(tmp);
 	PG_TRY();
 	{
-		(void) sd_pg_decode(p, f->node, f->default_json, strlen(f->default_json), false, false,
-							option_path, &d, isnull);
+		d = sd_pg_convert_default(p, f->node, tape, root, option_path, isnull);
 	}
 	PG_CATCH();
 	{

@@ -594,6 +594,26 @@ conv_numeric(SdConvert *cx, const sd_node *node, SdPgType *h, const sd_val *v,
 	return call_prefixed(cx, f, NULL, numeric_in, str, InvalidOid, h->basetypmod);
 }
 
+/* An exact numeric the core parsed (SD_V_DECIMAL): built from its digits, no text parsed. */
+static Datum
+conv_decimal(SdConvert *cx, const sd_node *node, SdPgType *h, const sd_val *v,
+			 const ConvFrame *f)
+{
+	int64		digits = v->u.i;
+	uint64		mag = digits < 0 ? (uint64) 0 - (uint64) digits : (uint64) digits;
+	char		buf[SD_FMT_TIMESTAMP_MAX];
+	Numeric		num;
+
+	if (node->type->kind != SD_K_NUMERIC)
+		conv_internal(cx, node, v);
+	if (sd_numeric_from_decimal(digits < 0, mag, (int) (v->len & SD_DECIMAL_SCALE),
+								h->basetypmod, &num))
+		return NumericGetDatum(num);
+	/* a typmod the builder leaves to numeric_in (negative scale, scale above precision) */
+	sd_format_decimal(buf, digits, v->len);
+	return call_prefixed(cx, f, NULL, numeric_in, buf, InvalidOid, h->basetypmod);
+}
+
 /*
  * sd_jsonb_from_events / sd_jsonb_from_text over the value; what they raise (numeric_in's
  * errors, jsonb's size limits) gets the value's path prefixed, as call_prefixed does for jsonb_in.
@@ -853,6 +873,9 @@ conv_value(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame 
 			break;
 		case SD_V_NUMERIC:
 			d = conv_numeric(cx, node, h, v, f);
+			break;
+		case SD_V_DECIMAL:
+			d = conv_decimal(cx, node, h, v, f);
 			break;
 		case SD_V_TIMESTAMP:
 			{

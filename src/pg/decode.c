@@ -63,22 +63,6 @@ core_sqlstate(sd_code code)
 	return MAKE_SQLSTATE(s[0], s[1], s[2], s[3], s[4]);
 }
 
-/* A default (or another option value) that does not decode: "<shape>: <option path>[: <path>]:
- * <problem>", 22023 — the path inside the value is left out at its root. */
-void
-sd_pg_raise_option_error(const char *display, const char *option_path, const char *path,
-						 const char *problem)
-{
-	char	   *prefix = psprintf("%s: %s", display, option_path);
-	size_t		size = strlen(prefix) + SD_PATH_MAX + SD_PROBLEM_MAX + 8;
-	char	   *msg = palloc(size);
-
-	sd_message(msg, size, prefix, strcmp(path, "$") ? path : "", problem);
-	ereport(ERROR,
-			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("%s", msg)));
-}
-
 /* Raises what the core formatted: its message, its SQLSTATE, its location as DETAIL. */
 void
 sd_pg_raise_core_error(const char *prefix, const sd_error *err, bool offsets)
@@ -294,7 +278,7 @@ convert_init(SdConvert *cx, SdPgPlan *plan, const sd_val *tape, bool soft, bool 
 
 SdDecodeStatus
 sd_pg_decode(SdPgPlan *plan, const sd_node *node, const char *doc, size_t len, bool offsets,
-			 bool soft, const char *option_path, Datum *result, bool *isnull)
+			 bool soft, Datum *result, bool *isnull)
 {
 	sd_limits	lim;
 	DecoderSlot *volatile slot;
@@ -317,8 +301,6 @@ sd_pg_decode(SdPgPlan *plan, const sd_node *node, const char *doc, size_t len, b
 			sd_pg_raise_stop();
 		if (!ok)
 		{
-			if (option_path)
-				sd_pg_raise_option_error(plan->display, option_path, err.path, err.problem);
 			if (soft && soft_code(err.code))
 				status = SD_INVALID;
 			else
@@ -328,7 +310,7 @@ sd_pg_decode(SdPgPlan *plan, const sd_node *node, const char *doc, size_t len, b
 		{
 			SdConvert	cx;
 
-			convert_init(&cx, plan, sd_decoder_tape(slot->d), soft, offsets, option_path);
+			convert_init(&cx, plan, sd_decoder_tape(slot->d), soft, offsets, NULL);
 			cx.events = sd_decoder_events(slot->d);
 			*result = sd_pg_convert(&cx, node, root, isnull);
 			if (cx.failed)
@@ -346,6 +328,42 @@ sd_pg_decode(SdPgPlan *plan, const sd_node *node, const char *doc, size_t len, b
 	}
 	PG_END_TRY();
 	return status;
+}
+
+/*
+ * A default's value compiled with the plan (sd_plan_default_value) as a Datum of its column, in
+ * the caller's memory, under the caller's settings and role; what the conversion raises (domain
+ * CHECK, input functions) is "<shape>: <option path>: ..." 22023.  No decode runs.
+ */
+static pg_noinline Datum
+convert_default(SdPgPlan *plan, const sd_node *node, const sd_val *tape, uint32 root,
+				const char *option_path, bool *isnull)
+{
+	SdConvert	cx;
+
+	convert_init(&cx, plan, tape, false, false, option_path);
+	return sd_pg_convert(&cx, node, root, isnull);
+}
+
+Datum
+sd_pg_convert_default(SdPgPlan *plan, const sd_node *node, const sd_val *tape, uint32 root,
+					  const char *option_path, bool *isnull)
+{
+	volatile Datum d = (Datum) 0;
+
+	plan->refcount++;			/* nothing may free the plan under this call */
+	PG_TRY();
+	{
+		d = convert_default(plan, node, tape, root, option_path, isnull);
+	}
+	PG_CATCH();
+	{
+		sd_pg_plan_release(plan);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	sd_pg_plan_release(plan);
+	return d;
 }
 
 /*
@@ -909,7 +927,7 @@ decode_common(FunctionCallInfo fcinfo, bool typed, bool soft)
 			struct varlena *v = PG_GETARG_VARLENA_PP(1);
 
 			status = sd_pg_decode(p, sd_plan_root(p->plan), VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v),
-								  true, soft, NULL, &result, &isnull);
+								  true, soft, &result, &isnull);
 		}
 	}
 	if (soft)

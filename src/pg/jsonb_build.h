@@ -23,6 +23,14 @@
 extern bool sd_numeric_fast(const char *s, size_t len, int32 typmod, Numeric *out);
 
 /*
+ * The numeric that numeric_in gives, with typmod, for the literal of a core SD_V_DECIMAL (value
+ * ±mag * 10^-scale, mag < 10^18, scale <= 18, already checked against the typmod by the core,
+ * so nothing is rounded): built from the digits, no text.  False for a typmod this does not
+ * handle (scale < 0 or scale > precision): the caller falls back to numeric_in.
+ */
+extern bool sd_numeric_from_decimal(bool neg, uint64 mag, int scale, int32 typmod, Numeric *out);
+
+/*
  * The jsonb that jsonb_in gives for text[0..len), which must be valid JSON.  Returns NULL,
  * having raised nothing, when the text holds something this builder leaves to jsonb_in (a \u
  * escape for NUL or a lone surrogate, a non-UTF-8 database, a string or container over jsonb's

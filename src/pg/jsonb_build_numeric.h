@@ -228,4 +228,28 @@ sd_numeric_fast(const char *s, size_t len, int32 typmod, Numeric *out)
 	return true;
 }
 
+bool
+sd_numeric_from_decimal(bool neg, uint64 mag, int scale, int32 typmod, Numeric *out)
+{
+	char		buf[SD_NUMERIC_MAX_FAST];
+	int			dscale = scale;
+	int			size;
+
+	if (mag >= (uint64) sd_pow10[18] || scale < 0 || scale > 18)
+		return false;
+	if (typmod >= (int32) VARHDRSZ)
+	{
+		int			precision = ((typmod - VARHDRSZ) >> 16) & 0xffff;
+		int			tscale = (((typmod - VARHDRSZ) & 0x7ff) ^ 1024) - 1024;
+
+		if (tscale < 0 || tscale > precision || tscale > 2 * SD_FAST_MAX_SCALE)
+			return false;
+		dscale = tscale;		/* what numeric_in's rounding to the typmod shows */
+	}
+	size = jb_numeric_encode(neg, mag, -scale, dscale, buf);
+	*out = (Numeric) palloc(size);
+	memcpy(*out, buf, size);
+	return true;
+}
+
 #endif /* SD_JSONB_BUILD_NUMERIC_H */

@@ -170,7 +170,8 @@ typedef struct SdPgPlan
 	sd_plan    *plan;
 	sd_hooks	hooks;
 	int			ndefaults;
-	Datum	   *defaults;		/* pre-converted `default` values, by default_index */
+	Datum	   *defaults;		/* `default` values as Datums (from sd_plan_default_value), by
+								 * default_index */
 	bool	   *default_nulls;
 	char	   *default_state;	/* cache.c: SD_DEFAULT_NEW, _READY, _PER_USE (converted at
 								 * every use: it may depend on the role or settings), ... */
@@ -303,8 +304,13 @@ typedef enum SdDecodeStatus
 
 /* Decodes doc against node of plan and converts it; ereports document errors unless soft. */
 extern SdDecodeStatus sd_pg_decode(SdPgPlan *plan, const sd_node *node, const char *doc,
-								   size_t len, bool offsets, bool soft,
-								   const char *option_path, Datum *result, bool *isnull);
+								   size_t len, bool offsets, bool soft, Datum *result,
+								   bool *isnull);
+
+/* A default's compiled value (tape[root], sd_plan_default_value) as a Datum of node's type,
+ * converted for the caller's statement; errors are 22023 at option_path. */
+extern Datum sd_pg_convert_default(SdPgPlan *plan, const sd_node *node, const sd_val *tape,
+								   uint32 root, const char *option_path, bool *isnull);
 
 /* The same for a jsonb document, walked directly (jsonb_walk.c); errors carry no offsets. */
 extern SdDecodeStatus sd_pg_decode_jsonb(SdPgPlan *plan, const sd_node *node, Jsonb *jb,
@@ -319,8 +325,6 @@ extern SdDecodeStatus sd_pg_decode_xml(SdPgPlan *plan, const sd_node *node, Datu
 extern bool sd_pg_xml_errors(SdPgPlan *plan, const sd_node *node, Datum doc, sd_error *err);
 
 /* Raises the error of a failed core call: "<prefix>: <path>: <problem>". */
-extern void sd_pg_raise_option_error(const char *display, const char *option_path,
-									 const char *path, const char *problem) pg_attribute_noreturn();
 extern void sd_pg_raise_core_error(const char *prefix, const sd_error *err, bool offsets)
 			pg_attribute_noreturn();
 

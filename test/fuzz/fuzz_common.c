@@ -439,6 +439,21 @@ walk(walkctx *w, uint32_t idx, const sd_node *n, int depth)
 			}
 			break;
 		case SD_K_NUMERIC:
+			if (v->tag == SD_V_DECIMAL)
+			{
+				char		lit[SD_FMT_TIMESTAMP_MAX];
+				size_t		ll = sd_format_decimal(lit, v->u.i, v->len);
+				char		problem[SD_PROBLEM_MAX];
+
+				FZ_ASSERT((v->len & SD_DECIMAL_SCALE) <= 18 && v->u.i > -1000000000000000000LL &&
+						  v->u.i < 1000000000000000000LL && sd_is_json_number(lit, ll),
+						  "decimal value %lld/%u malformed", (long long) v->u.i, v->len);
+				FZ_ASSERT(sd_check_numeric(lit, ll, n->type->precision, n->type->scale, problem) == SD_OK,
+						  "decimal value %s does not fit %s", lit, n->type->name);
+				if (w->out)
+					fz_printf(w->out, "N%s", lit);
+				break;
+			}
 			FZ_ASSERT(v->tag == SD_V_NUMERIC, "numeric value with tag %d", v->tag);
 			FZ_ASSERT(v->len > 0 && v->u.s && sd_is_json_number(v->u.s, v->len),
 					  "numeric value \"%.*s\" is not a JSON number", (int) v->len, v->u.s ? v->u.s : "");

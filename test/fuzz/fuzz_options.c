@@ -138,6 +138,26 @@ use_plan(const sd_plan *plan)
 				  "default %s of column %s does not decode: %s: %s", f->default_json, f->column,
 				  err.path, err.problem);
 		fz_check_tape(plan, dec, root, f->node, strlen(f->default_json), NULL);
+		/* ... and its value compiled with the plan is the same value (canonical JSON) */
+		{
+			uint32_t	droot = 0;
+			const sd_val *dt = sd_plan_default_value(plan, i, &droot);
+			sd_jwriter *w = sd_jwriter_create(plan, NULL, &err);
+			sd_buf		a,
+						b;
+
+			FZ_ASSERT(dt != NULL && droot < 0x7fffffffu, "default %d not compiled", i);
+			FZ_ASSERT(w != NULL, "jwriter: %s", err.problem);
+			sd_buf_init(&a, NULL);
+			sd_buf_init(&b, NULL);
+			FZ_ASSERT(sd_jwriter_write(w, f->node, dt, droot, &a) &&
+					  sd_jwriter_write(w, f->node, sd_decoder_tape(dec), root, &b), "jwriter failed");
+			FZ_ASSERT(a.len == b.len && memcmp(a.s, b.s, a.len) == 0,
+					  "default %d compiled as %s, decoded as %s", i, a.s, b.s);
+			sd_buf_free(&a);
+			sd_buf_free(&b);
+			sd_jwriter_free(w);
+		}
 	}
 	for (size_t i = 0; i < sizeof(docs) / sizeof(docs[0]); i++)
 	{

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# sqlite.sh — the SQLite extension (issue 14, DESIGN §2), from its three kinds of clients:
+#   1. the sqlite3 shell: test/sqlite/{functions,vtab,cache}.sql, output (stdout and stderr)
+#      compared with test/sqlite/expected/*.out (pinned messages and result codes); and the same
+#      scripts under valgrind memcheck (no invalid access, no definite leak; SERDE_SQLITE_VALGRIND=0
+#      skips it);
+#   2. Python's sqlite3 module (Debian's /usr/bin/python3): test/sqlite/clients.py — changes
+#      made by another connection, snapshots, result codes;
+#   3. a C program: test/sqlite/client.c — prepared statements, re-execution, sqlite3_interrupt;
+#   4. threads: test/sqlite/threads.c, N connections decoding while another re-registers, built
+#      and run against sqlite/build-tsan/serde.so (everything compiled with -fsanitize=thread);
+#      SERDE_SQLITE_TSAN=0 skips it;
+#   5. PostgreSQL: test/sqlite/compare_pg.py decodes the realistic fixtures in both hosts and
+#      compares value by value (the server of PGHOST/PGPORT as scripts/test.sh exports them, with
+#      serde installed; without PGHOST, a throwaway cluster of scripts/pgcluster.sh on port
+#      SERDE_SQLITE_PGPORT, default 54538; SERDE_SQLITE_PG=0 skips it).
+# Builds `make sqlite` first.  Exit status non-zero if any part failed.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+ROOT=$PWD
+make -s sqlite
+
+TMP=$(mktemp -d)
+own_cluster=0
+cleanup() {
+    if ((own_cluster)); then
+        env -u PGHOST -u PGPORT -u PGUSER -u PGDATABASE SERDE_PGPORT="${SERDE_SQLITE_PGPORT:-54538}" \
+            bash "$ROOT/scripts/pgcluster.sh" stop >/dev/null 2>&1 || true
+    fi
+    rm -rf "$TMP"
+}
+trap cleanup EXIT
+fail=0
+
+# ---- 1. the sqlite3 shell ------------------------------------------------------------------
+for t in functions vtab cache; do
+    db=$TMP/$t.db
+    sed "s#DBFILE#$db#" "test/sqlite/$t.sql" | sqlite3 "$db" >"$TMP/$t.out" 2>&1 || true
+    if diff -u "test/sqlite/expected/$t.out" "$TMP/$t.out" >"$TMP/$t.diff"; then
+        echo "ok: sqlite3 shell: $t.sql"
+    else
+        echo "FAIL: sqlite3 shell: $t.sql"; head -60 "$TMP/$t.diff"; fail=1
+    fi
+done
+
+# ---- 1b. the same under valgrind memcheck: no invalid access, no definite leak -------------------
+if [[ ${SERDE_SQLITE_VALGRIND:-1} == 1 ]] && command -v valgrind >/dev/null; then
+    vg_fail=0
+    for t in functions vtab cache; do
+        db=$TMP/vg_$t.db
+        sed "s#DBFILE#$db#" "test/sqlite/$t.sql" |
+            valgrind -q --leak-check=full --errors-for-leak-kinds=definite sqlite3 "$db" >/dev/null 2>"$TMP/vg_$t.log" || true
+        if grep -q '^==[0-9]*==' "$TMP/vg_$t.log"; then
+            echo "FAIL: valgrind: $t.sql"; grep '^==[0-9]*==' "$TMP/vg_$t.log" | head -40; vg_fail=1; fail=1
+        fi
+    done
+    ((vg_fail)) || echo "ok: valgrind memcheck: functions.sql, vtab.sql, cache.sql clean"
+fi
+
+# ---- 2. Python -----------------------------------------------------------------------------
+if /usr/bin/python3 test/sqlite/clients.py ./sqlite/serde >"$TMP/py.out" 2>&1; then
+    echo "ok: python3 sqlite3 module: $(tail -1 "$TMP/py.out")"
+else
+    echo "FAIL: python3 sqlite3 module"; cat "$TMP/py.out"; fail=1
+fi
+
+# ---- 3. C ----------------------------------------------------------------------------------
+if gcc -std=gnu11 -O1 -Wall -Wextra -Werror -o "$TMP/client" test/sqlite/client.c -lsqlite3 -lpthread &&
+    "$TMP/client" ./sqlite/serde >"$TMP/c.out" 2>&1; then
+    echo "ok: C client: $(tail -1 "$TMP/c.out")"
+else
+    echo "FAIL: C client"; cat "$TMP/c.out" 2>/dev/null || true; fail=1
+fi
+
+# ---- 4. threads under ThreadSanitizer ------------------------------------------------------
+if [[ ${SERDE_SQLITE_TSAN:-1} == 1 ]]; then
+    if make -s sqlite-tsan && gcc -std=gnu11 -O1 -g -fsanitize=thread -Wall -Wextra -Werror \
+        -o "$TMP/threads" test/sqlite/threads.c -lsqlite3 -lpthread &&
+        TSAN_OPTIONS="halt_on_error=1 exitcode=66" "$TMP/threads" ./sqlite/build-tsan/serde >"$TMP/t.out" 2>&1; then
+        echo "ok: threads (TSan): $(tail -1 "$TMP/t.out")"
+    else
+        echo "FAIL: threads (TSan)"; tail -60 "$TMP/t.out" 2>/dev/null || true; fail=1
+    fi
+fi
+
+# ---- 5. the same values as PostgreSQL ------------------------------------------------------
+if [[ ${SERDE_SQLITE_PG:-1} == 1 ]]; then
+    if [[ -z ${PGHOST:-} ]]; then
+        port=${SERDE_SQLITE_PGPORT:-54538}
+        own_cluster=1
+        env -u PGPORT SERDE_PGPORT="$port" bash scripts/pgcluster.sh start >/dev/null
+        eval "$(SERDE_PGPORT="$port" bash scripts/pgcluster.sh env)"
+    fi
+    if /usr/bin/python3 test/sqlite/compare_pg.py ./sqlite/serde >"$TMP/pg.out" 2>&1; then
+        echo "ok: fixtures equal in SQLite and PostgreSQL: $(tail -1 "$TMP/pg.out")"
+    else
+        echo "FAIL: fixtures in SQLite and PostgreSQL"; tail -60 "$TMP/pg.out"; fail=1
+    fi
+fi
+exit $fail

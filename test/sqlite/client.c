@@ -1,0 +1,183 @@
+/*
+ * client.c — the SQLite extension from a C program through the SQLite API (the third way users
+ * load it): sqlite3_load_extension, prepared statements with bound documents, re-executing one
+ * statement after sqlite3_reset (a call site keeps its plan for one execution only: a change
+ * between two executions is seen), the virtual table stepped row by row, result codes, and
+ * sqlite3_interrupt from another thread stopping a long statement between documents.
+ *     gcc -o client test/sqlite/client.c -lsqlite3 -lpthread && ./client ./sqlite/serde
+ */
+#include <sqlite3.h>
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static int	failures = 0;
+
+#define CHECK(what, cond) \
+	do { if (cond) printf("ok: %s\n", what); else { printf("FAIL: %s (line %d)\n", what, __LINE__); failures++; } } while (0)
+
+static void
+exec(sqlite3 *db, const char *sql)
+{
+	char	   *err = NULL;
+
+	if (sqlite3_exec(db, sql, NULL, NULL, &err) != SQLITE_OK)
+	{
+		printf("FAIL: %s: %s\n", sql, err);
+		failures++;
+		sqlite3_free(err);
+	}
+}
+
+/* the single text value of sql, in a static buffer; errors as "ERROR <code>: <message>" */
+static const char *
+value(sqlite3 *db, const char *sql)
+{
+	static char out[4096];
+	sqlite3_stmt *st;
+	int			rc;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+	{
+		snprintf(out, sizeof(out), "PREPARE ERROR: %s", sqlite3_errmsg(db));
+		return out;
+	}
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		snprintf(out, sizeof(out), "%s", sqlite3_column_text(st, 0) ? (const char *) sqlite3_column_text(st, 0) : "NULL");
+	else
+		snprintf(out, sizeof(out), "ERROR %d: %s", sqlite3_extended_errcode(db), sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+	return out;
+}
+
+typedef struct stopper
+{
+	sqlite3    *db;
+	int			after_ms;
+} stopper;
+
+static void *
+interrupt_later(void *arg)
+{
+	stopper    *s = arg;
+
+	usleep((useconds_t) s->after_ms * 1000);
+	sqlite3_interrupt(s->db);
+	return NULL;
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *ext = argc > 1 ? argv[1] : "./sqlite/serde";
+	sqlite3    *db;
+	char	   *err = NULL;
+	sqlite3_stmt *st;
+	int			rc;
+
+	if (sqlite3_open(":memory:", &db) != SQLITE_OK)
+		return 2;
+	sqlite3_enable_load_extension(db, 1);
+	rc = sqlite3_load_extension(db, ext, NULL, &err);
+	CHECK("sqlite3_load_extension finds sqlite3_serde_init", rc == SQLITE_OK);
+	if (rc != SQLITE_OK)
+	{
+		printf("  %s\n", err);
+		return 1;
+	}
+	sqlite3_enable_load_extension(db, 0);
+	exec(db, "SELECT serde_register('Ev', '{\"fields\": {\"id\": {\"type\": \"integer\"}, \"kind\": {\"type\": {\"enum\": [\"a\", \"b\"]}}}}')");
+
+	/* a prepared statement with a bound document, executed again and again */
+	rc = sqlite3_prepare_v2(db, "SELECT serde_decode('Ev', ?1)", -1, &st, NULL);
+	CHECK("prepare", rc == SQLITE_OK);
+	{
+		char		doc[64];
+		int			good = 0;
+
+		for (int i = 0; i < 100; i++)
+		{
+			snprintf(doc, sizeof(doc), "{\"id\": %d, \"kind\": \"%s\"}", i, i % 2 ? "a" : "b");
+			sqlite3_bind_text(st, 1, doc, -1, SQLITE_TRANSIENT);
+			if (sqlite3_step(st) == SQLITE_ROW)
+			{
+				char		want[64];
+
+				snprintf(want, sizeof(want), "{\"id\":%d,\"kind\":\"%s\"}", i, i % 2 ? "a" : "b");
+				good += strcmp((const char *) sqlite3_column_text(st, 0), want) == 0;
+			}
+			sqlite3_reset(st);
+		}
+		CHECK("100 executions of one statement", good == 100);
+	}
+	/* a change between two executions of the same statement is seen by the second */
+	exec(db, "SELECT serde_register('Ev', '{\"fields\": {\"id\": {\"type\": \"text\"}, \"kind\": {\"type\": \"text\"}}}')");
+	sqlite3_bind_text(st, 1, "{\"id\": \"x\", \"kind\": \"zz\"}", -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	CHECK("re-executed statement sees the new shape",
+		  rc == SQLITE_ROW && strcmp((const char *) sqlite3_column_text(st, 0), "{\"id\":\"x\",\"kind\":\"zz\"}") == 0);
+	sqlite3_reset(st);
+	sqlite3_bind_text(st, 1, "{\"id\": 5}", -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	CHECK("a document error is SQLITE_MISMATCH", rc == SQLITE_MISMATCH);
+	CHECK("... with the message", strcmp(sqlite3_errmsg(db), "Ev: $.id: expected string, found number 5") == 0);
+	sqlite3_finalize(st);
+	CHECK("not nullable is SQLITE_CONSTRAINT_NOTNULL",
+		  strcmp(value(db, "SELECT serde_register('NN', '{\"fields\": {\"a\": {\"type\": \"text\", \"nullable\": false}}}') IS NULL"), "1") == 0 &&
+		  strncmp(value(db, "SELECT serde_decode('NN', '{\"a\": null}')"), "ERROR 1299: NN: $.a: null is not allowed", 40) == 0);
+	exec(db, "SELECT serde_register('J', '{\"fields\": {\"a\": {\"type\": \"json\"}}}')");
+	CHECK("too deep is SQLITE_TOOBIG",
+		  strncmp(value(db, "SELECT serde_decode('J', '{\"a\": ' || printf('%.600c', '[') || printf('%.600c', ']') || '}')"),
+				  "ERROR 18: J: $.a", 16) == 0);
+
+	/* the virtual table, row by row */
+	exec(db, "CREATE VIRTUAL TABLE ev USING serde(Ev);"
+		 "CREATE TABLE inbox(body TEXT);"
+		 "INSERT INTO inbox VALUES ('{\"id\": \"1\", \"kind\": \"a\"}'), ('{\"id\": \"2\", \"kind\": \"b\"}'), (NULL), ('{\"id\": \"3\", \"kind\": \"c\"}');");
+	rc = sqlite3_prepare_v2(db, "SELECT e.id, e.kind FROM inbox, ev(inbox.body) e", -1, &st, NULL);
+	{
+		int			rows = 0;
+
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+			rows++;
+		CHECK("virtual table: three rows (none for NULL)", rc == SQLITE_DONE && rows == 3);
+		if (rc != SQLITE_DONE)
+			printf("  %s\n", sqlite3_errmsg(db));
+	}
+	sqlite3_finalize(st);
+
+	/* sqlite3_interrupt from another thread: a statement over many documents stops */
+	exec(db, "CREATE TABLE many(body TEXT);"
+		 "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200000) "
+		 "INSERT INTO many SELECT '{\"id\": \"' || i || '\", \"kind\": \"k\"}' FROM n;");
+	{
+		pthread_t	t;
+		stopper		s = {db, 50};
+		struct timespec t0, t1;
+		double		ms;
+
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		pthread_create(&t, NULL, interrupt_later, &s);
+		rc = sqlite3_prepare_v2(db, "SELECT count(serde_decode('Ev', many.body)) FROM many, many AS m2 WHERE m2.rowid <= 100", -1, &st, NULL);
+		rc = sqlite3_step(st);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		pthread_join(t, NULL);
+		sqlite3_finalize(st);
+		ms = (double) (t1.tv_sec - t0.tv_sec) * 1e3 + (double) (t1.tv_nsec - t0.tv_nsec) / 1e6;
+		CHECK("sqlite3_interrupt stops a long statement (SQLITE_INTERRUPT)", rc == SQLITE_INTERRUPT);
+		if (rc != SQLITE_INTERRUPT)
+			printf("  rc %d: %s\n", rc, sqlite3_errmsg(db));
+		printf("  stopped after %.0f ms (interrupt at 50 ms; 20 million documents would take minutes)\n", ms);
+		CHECK("... promptly", ms < 5000);
+	}
+	/* serde keeps no statement of its own open: the plain sqlite3_close succeeds (it refuses a
+	 * connection with unfinalized statements) */
+	CHECK("sqlite3_close: SQLITE_OK (no statement left open)", sqlite3_close(db) == SQLITE_OK);
+	printf("client.c: %s (%d failed)\n", failures ? "FAIL" : "ok", failures);
+	return failures ? 1 : 0;
+}

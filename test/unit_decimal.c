@@ -1,0 +1,219 @@
+/*
+ * unit_decimal.c — exact numerics parsed once (issue 12 item 8): sd_plain_decimal (the one-pass
+ * parse and typmod check of the common literal) agrees with sd_check_numeric, SD_V_DECIMAL's
+ * digits and scale give back the literal exactly (sd_format_decimal), and the walker puts
+ * SD_V_DECIMAL in the tape for plain literals and SD_V_NUMERIC (the literal) for the rest.
+ */
+#include "unit.h"
+#include "unit_support.h"
+#include "scalar.h"
+
+#include <stdlib.h>
+
+static bool
+plain(const char *s, int p, int sc, long long want_digits, unsigned want_frac)
+{
+	int64_t		d = 0;
+	uint32_t	f = 0;
+
+	return sd_plain_decimal(s, strlen(s), p, sc, &d, &f) && d == want_digits && f == want_frac;
+}
+
+static bool
+not_plain(const char *s, int p, int sc)
+{
+	int64_t		d;
+	uint32_t	f;
+
+	return !sd_plain_decimal(s, strlen(s), p, sc, &d, &f);
+}
+
+static const char *
+fmt(long long digits, unsigned len)
+{
+	static char out[SD_FMT_TIMESTAMP_MAX];
+
+	sd_format_decimal(out, (int64_t) digits, len);
+	return out;
+}
+
+static void
+test_plain(void)
+{
+	CHECK(plain("123.45", -1, -1, 12345, 2));
+	CHECK(plain("0", -1, -1, 0, 0));
+	CHECK(plain("-0", -1, -1, 0, 0));
+	CHECK(plain("-0.00", -1, -1, 0, 2));
+	CHECK(plain("0.001", -1, -1, 1, 3));
+	CHECK(plain("-7", -1, -1, -7, 0));
+	CHECK(plain("100.10", -1, -1, 10010, 2));
+	CHECK(plain("123456789012345678", -1, -1, 123456789012345678LL, 0));
+	CHECK(plain("-0.123456789012345678", -1, -1, -123456789012345678LL, 18));
+	CHECK(plain("0.000000000000000001", -1, -1, 1, 18));
+	CHECK(not_plain("1234567890123456789", -1, -1));    /* 19 digits */
+	CHECK(not_plain("0.0000000000000000001", -1, -1));  /* 19 fraction digits */
+	CHECK(not_plain("0.0000000000000000000", -1, -1));
+	CHECK(not_plain("1e2", -1, -1));
+	CHECK(not_plain("1.5E3", -1, -1));
+	CHECK(not_plain("-", -1, -1));
+	CHECK(not_plain("1.", -1, -1));
+	CHECK(not_plain("01", -1, -1));
+	CHECK(not_plain("", -1, -1));
+	/* with a typmod: what fits, exactly as sd_check_numeric decides */
+	CHECK(plain("123.45", 5, 2, 12345, 2));
+	CHECK(not_plain("1234.5", 5, 2));
+	CHECK(plain("1.50", 5, 1, 150, 2));
+	CHECK(not_plain("1.55", 5, 1));
+	CHECK(plain("99999", 5, 0, 99999, 0));
+	CHECK(not_plain("100000", 5, 0));
+	CHECK(plain("0.0001", 2, 5, 1, 4));
+	CHECK(not_plain("0.001", 2, 5));
+	CHECK(plain("12300", 3, -2, 12300, 0));
+	CHECK(not_plain("12345", 3, -2));
+	CHECK(plain("0.000", 1, 0, 0, 3));     /* zero fits everything */
+}
+
+static void
+test_format(void)
+{
+	CHECK_STR(fmt(12345, 2), "123.45");
+	CHECK_STR(fmt(0, 0), "0");
+	CHECK_STR(fmt(0, SD_DECIMAL_NEG), "-0");
+	CHECK_STR(fmt(0, 2 | SD_DECIMAL_NEG), "-0.00");
+	CHECK_STR(fmt(1, 3), "0.001");
+	CHECK_STR(fmt(-5, 1), "-0.5");
+	CHECK_STR(fmt(-123456789012345678LL, 18), "-0.123456789012345678");
+	CHECK_STR(fmt(999999999999999999LL, 0), "999999999999999999");
+}
+
+/* random plain literals and typmods: sd_plain_decimal agrees with sd_check_numeric and its
+ * digits give the literal back */
+static void
+test_agreement(void)
+{
+	unsigned	seed = 12345;
+	int			bad_agree = 0,
+				bad_round = 0,
+				taken = 0;
+
+	for (int n = 0; n < 40000; n++)
+	{
+		char		lit[64];
+		size_t		o = 0;
+		int			nint,
+					nfrac,
+					p,
+					sc;
+		int64_t		d;
+		uint32_t	f;
+		char		problem[SD_PROBLEM_MAX];
+		bool		fast,
+					ok;
+
+		seed = seed * 1103515245u + 12345u;
+		if (seed >> 31)
+			lit[o++] = '-';
+		seed = seed * 1103515245u + 12345u;
+		nint = (int) ((seed >> 16) % 21);
+		seed = seed * 1103515245u + 12345u;
+		nfrac = (int) ((seed >> 16) % 22) - 1;	/* -1: no fraction */
+		if (nint == 0)
+			lit[o++] = '0';
+		for (int i = 0; i < nint; i++)
+		{
+			seed = seed * 1103515245u + 12345u;
+			lit[o++] = (char) ('0' + (i == 0 ? 1 + (seed >> 16) % 9 : (seed >> 16) % (seed & 4 ? 10 : 2)));
+		}
+		if (nfrac >= 1)
+		{
+			lit[o++] = '.';
+			for (int i = 0; i < nfrac; i++)
+			{
+				seed = seed * 1103515245u + 12345u;
+				lit[o++] = (char) ('0' + (seed >> 16) % ((seed & 8) ? 10 : 1));
+			}
+		}
+		lit[o] = '\0';
+		seed = seed * 1103515245u + 12345u;
+		p = (seed >> 16) % 4 == 0 ? -1 : 1 + (int) ((seed >> 8) % 25);
+		sc = p < 0 ? -1 : (int) ((seed >> 20) % 30) - 3;
+		fast = sd_plain_decimal(lit, o, p, sc, &d, &f);
+		ok = sd_check_numeric(lit, o, p, sc, problem) == SD_OK;
+		if (fast)
+		{
+			char		back[SD_FMT_TIMESTAMP_MAX];
+
+			taken++;
+			sd_format_decimal(back, d, f | (lit[0] == '-' ? SD_DECIMAL_NEG : 0));
+			if (strcmp(back, lit) != 0)
+			{
+				if (bad_round++ < 5)
+					fprintf(stderr, "decimal %s came back as %s\n", lit, back);
+			}
+		}
+		/* plain and short enough: the fast answer is the exact one */
+		{
+			size_t		sig = 0;
+			bool		seen = false;
+
+			for (size_t i = 0; i < o; i++)
+				if (lit[i] >= '1' && lit[i] <= '9')
+					seen = true, sig++;
+				else if (lit[i] == '0' && seen)
+					sig++;
+			if ((fast && !ok) || (!fast && ok && sig <= 18 && (nfrac < 0 ? 0 : nfrac) <= 18))
+			{
+				if (bad_agree++ < 5)
+					fprintf(stderr, "decimal %s numeric(%d,%d): plain %d, check %d\n", lit, p, sc,
+							fast, ok);
+			}
+		}
+	}
+	CHECK(bad_agree == 0);
+	CHECK(bad_round == 0);
+	CHECK(taken > 5000);
+}
+
+static void
+test_tape(void)
+{
+	const sd_type *t = ut_composite("dec", "a:numeric,b:numeric(5,2),c:numeric[]");
+
+	CHECK_STR(ut_decode(t, "{}", "{\"a\":12.50,\"b\":-0.5,\"c\":[1e2,-0,0.000,123456789012345678901]}"),
+			  "{a:N12.50,b:N-0.5,c:[N1e2,N-0,N0.000,N123456789012345678901]}");
+	CHECK_STR(ut_decode(t, "{\"coerce\":true}", "{\"a\":\"-3.25\",\"b\":null,\"c\":null}"),
+			  "{a:N-3.25,b:null,c:null}");
+	CHECK_STR(ut_decode(t, "{}", "{\"a\":1,\"b\":1000,\"c\":[]}"),
+			  "ERROR 22003 $.b: numeric field overflow: value 1000 needs 4 integer digits, numeric(5,2) allows 3 @11");
+	{
+		const char *doc = "{\"a\":12.50,\"b\":1,\"c\":[1e2,-0]}";
+		sd_error	err;
+		sd_plan    *plan = sd_compile("T", "{}", 2, t, NULL, NULL, &err);
+		sd_decoder *d = sd_decoder_create(NULL);
+		uint32_t	root = 0;
+
+		CHECK(plan && d && sd_decode_json(d, plan, NULL, doc, strlen(doc), NULL, &root, &err));
+		if (plan && d)
+		{
+			const sd_val *tp = sd_decoder_tape(d);
+			const sd_val *row = &tp[tp[root].u.first];
+			const sd_val *arr = &tp[row[2].u.first];
+
+			CHECK(row[0].tag == SD_V_DECIMAL && row[0].u.i == 1250 && row[0].len == 2);
+			CHECK(row[1].tag == SD_V_DECIMAL && row[1].u.i == 1 && row[1].len == 0);
+			CHECK(arr[0].tag == SD_V_NUMERIC && arr[0].len == 3 && memcmp(arr[0].u.s, "1e2", 3) == 0);
+			CHECK(arr[1].tag == SD_V_DECIMAL && arr[1].u.i == 0 && arr[1].len == SD_DECIMAL_NEG);
+		}
+		sd_decoder_destroy(d);
+		sd_plan_free(plan);
+	}
+}
+
+void
+unit_decimal(void)
+{
+	test_plain();
+	test_format();
+	test_agreement();
+	test_tape();
+}

@@ -13,6 +13,7 @@
 #include "xml_walk.h"
 
 static char out[8192];
+static sd_xcursor *cur_x;
 
 static void
 put(const char *s, size_t n)
@@ -54,6 +55,25 @@ walk(sd_wcursor *c, sd_wtok *t, const char *name, size_t nlen)
 	if (ops->object_begin(c, t) < 0)
 		return -1;
 	puts0("{");
+	if (nlen == 1 && name[0] == 'q')
+	{
+		static const char *const uris[] = {"urn:a", "urn:b", "urn:d", "urn:none"};
+
+		for (int i = 0; i < 4; i++)
+		{
+			const char *p;
+			size_t		pl;
+
+			if (sd_xml_walker_prefix(cur_x, uris[i], strlen(uris[i]), &p, &pl))
+			{
+				puts0("<");
+				put(p ? p : "(default)", p ? pl : 9);
+				puts0(">");
+			}
+			else
+				puts0("<none>");
+		}
+	}
 	sd_wkey		k;
 	sd_wtok		v;
 	int			r;
@@ -114,6 +134,8 @@ walk_doc(const char *doc)
 	}
 	sd_wcursor *c = sd_xml_walker_cursor(x);
 	sd_wtok		t;
+
+	cur_x = x;
 	int			r = c->ops->peek(c, &t);
 
 	if (r > 0)
@@ -149,6 +171,30 @@ unit_xmlwalk(void)
 			  "{skip=~,cap={@k='v',i={#='1'},#=' '}[<cap k='v'><i>1</i> <!--c--></cap>],z={}}");
 	/* CDATA and entities are text; comments and PIs are not */
 	CHECK_STR(walk_doc("<r><![CDATA[<a>]]>&lt;<!--x--><?p?>b</r>"), "{#='<a><b'}");
+	/* the prefix bound to a namespace where the walk is: innermost binding, not one rebound
+	 * inside, the default namespace */
+	CHECK_STR(walk_doc("<r xmlns:a='urn:a' xmlns:x='urn:b' xmlns='urn:d'>"
+					   "<s xmlns:x='urn:other' xmlns:b='urn:b'><q/></s></r>"),
+			  "{s{urn:d}={q{urn:d}={<a><b><(default)><none>}}}");
+	CHECK_STR(walk_doc("<r xmlns='urn:a'><s xmlns='urn:d'><q/></s></r>"),
+			  "{s{urn:d}={q{urn:d}={<none><none><(default)><none>}}}");
+	/* positions of byte offsets */
+	{
+		sd_hooks	h = {0};
+		sd_decoder *d = sd_decoder_create(&h);
+		sd_error	err;
+		const char *doc = "<r>\n  <v a='1'/>\n</r>";
+		sd_xcursor *x = sd_xml_walker_open(d, doc, strlen(doc), NULL, &err);
+		uint32_t	l,
+					col;
+
+		sd_xml_walker_locate(x, 6, &l, &col);
+		CHECK(l == 2 && col == 3);
+		sd_xml_walker_locate(x, 0, &l, &col);
+		CHECK(l == 1 && col == 1);
+		sd_xml_walker_close(x);
+		sd_decoder_destroy(d);
+	}
 	/* errors: malformed inside, after the root, depth; an entity declaration */
 	CHECK_STR(walk_doc("<r><v>1</w></r>"),
 			  "|ERR 2200M 1:12 malformed XML: Opening and ending tag mismatch: v line 1 and w");

@@ -35,6 +35,8 @@ typedef struct xframe
 	uint32_t	next_attr;
 	uint32_t	nattrs;
 	sd_xattr   *attrs;          /* copies (names in the reader's dictionary, values in arena) */
+	sd_xnsdecl *ns;             /* namespace declarations written on it (arena copies) */
+	uint32_t	nns;
 	char	   *text;           /* the element's own text so far (hook-allocated, reused) */
 	size_t		text_len;
 	size_t		text_cap;
@@ -52,6 +54,7 @@ struct sd_xcursor
 	bool		at_elem;
 	sd_xev		elem;
 	sd_xattr   *elem_attrs;     /* arena copies of elem's attributes */
+	sd_xnsdecl *elem_ns;        /* ... and of its namespace declarations */
 	int64_t		last_end;       /* end offset of the last element that ended */
 	bool		root_read;
 	xframe	   *frames;
@@ -126,8 +129,26 @@ xw_take_element(sd_xcursor *c, const sd_xev *ev)
 		c->elem_attrs = a;
 	}
 	c->elem.attrs = c->elem_attrs;
-	c->elem.ns = NULL;          /* not kept (valid until the next event only) */
-	c->elem.nns = 0;
+	c->elem_ns = NULL;
+	if (ev->nns)
+	{
+		sd_xnsdecl *n = sd_arena_alloc(&c->d->arena, sizeof(sd_xnsdecl) * ev->nns);
+
+		if (!n)
+			return xw_nomem(c);
+		for (uint32_t i = 0; i < ev->nns; i++)
+		{
+			n[i] = ev->ns[i];
+			n[i].uri = sd_arena_strndup(&c->d->arena, ev->ns[i].uri, ev->ns[i].uri_len);
+			if (!n[i].uri)
+				return xw_nomem(c);
+			if (ev->ns[i].prefix &&
+				!(n[i].prefix = sd_arena_strndup(&c->d->arena, ev->ns[i].prefix, ev->ns[i].prefix_len)))
+				return xw_nomem(c);
+		}
+		c->elem_ns = n;
+	}
+	c->elem.ns = c->elem_ns;
 	c->at_elem = true;
 	return 1;
 }
@@ -221,6 +242,8 @@ xw_object_begin(sd_wcursor *cur, const sd_wtok *tok)
 	f->next_attr = 0;
 	f->nattrs = c->elem.nattrs;
 	f->attrs = c->elem_attrs;
+	f->ns = c->elem_ns;
+	f->nns = c->elem.nns;
 	f->text_len = 0;
 	c->nframes++;
 	c->at_elem = false;
@@ -468,6 +491,53 @@ const sd_error *
 sd_xml_walker_error(const sd_xcursor *c)
 {
 	return &c->xerr;
+}
+
+static bool
+same(const char *a, size_t alen, const char *b, size_t blen)
+{
+	return alen == blen && (alen == 0 || memcmp(a, b, alen) == 0);
+}
+
+int
+sd_xml_walker_prefix(const sd_xcursor *c, const char *uri, size_t len, const char **prefix,
+					 size_t *plen)
+{
+	for (uint32_t i = c->nframes; i-- > 0;)
+	{
+		const xframe *f = &c->frames[i];
+
+		for (uint32_t k = 0; k < f->nns; k++)
+		{
+			const sd_xnsdecl *d = &f->ns[k];
+
+			if (!same(d->uri, d->uri_len, uri, len))
+				continue;
+			/* usable unless an element inside rebinds that prefix */
+			bool		shadowed = false;
+
+			for (uint32_t j = i + 1; j < c->nframes && !shadowed; j++)
+				for (uint32_t m = 0; m < c->frames[j].nns && !shadowed; m++)
+				{
+					const sd_xnsdecl *e = &c->frames[j].ns[m];
+
+					shadowed = (e->prefix == NULL) == (d->prefix == NULL) &&
+						(d->prefix == NULL || same(e->prefix, e->prefix_len, d->prefix, d->prefix_len));
+				}
+			if (shadowed)
+				continue;
+			*prefix = d->prefix;
+			*plen = d->prefix ? d->prefix_len : 0;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+void
+sd_xml_walker_locate(sd_xcursor *c, int64_t offset, uint32_t *line, uint32_t *column)
+{
+	sd_xr_locate(c->r, offset, line, column);
 }
 
 void

@@ -16,6 +16,13 @@ sd_xcursor *sd_xml_walker_open(sd_decoder *d, const char *doc, size_t len,
 sd_wcursor *sd_xml_walker_cursor(sd_xcursor *c);
 /* The reader's error (XML, with line and column) after an op returned -1. */
 const sd_error *sd_xml_walker_error(const sd_xcursor *c);
+/* The prefix the document binds to namespace uri[0..len) where the walk is (the elements begun
+ * and not ended), for XPath of a missing element: 1 with *prefix (NULL for the default
+ * namespace), 0 when nothing binds it there (write {uri}local). */
+int			sd_xml_walker_prefix(const sd_xcursor *c, const char *uri, size_t len,
+								 const char **prefix, size_t *plen);
+/* 1-based line and column (characters) of a byte offset of the document (errors' DETAIL). */
+void		sd_xml_walker_locate(sd_xcursor *c, int64_t offset, uint32_t *line, uint32_t *column);
 void		sd_xml_walker_close(sd_xcursor *c);
 
 #endif							/* SERDE_XML_WALK_H */

@@ -10,6 +10,10 @@
  *     not depend on the chunk size the document is fed in;
  *   - every error carries a non-empty problem;
  *   - nothing is left behind in libxml2's process-wide state (error handlers, entity loader).
+ *   - the XML walker (xml_walk.c), driven through its walker.h ops as the engine drives a
+ *     walker (elements skipped or captured by a hash of their name), agrees with the reader:
+ *     it ends well exactly when the reader does, a captured element's bytes start with '<'
+ *     and end with '>', every string it hands out is readable.
  * Seeds: fixtures/xml (documents, mutated copies, hostile corpus), dictionary test/fuzz/xml.dict.
  */
 #include <libxml/parser.h>
@@ -19,7 +23,10 @@
 #include <string.h>
 
 #include "fuzz_common.h"
+#include "internal.h"
+#include "walker.h"
 #include "xml_read.h"
+#include "xml_walk.h"
 
 int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -144,6 +151,89 @@ walk(const uint8_t *data, size_t size, size_t chunk, walk_result *w)
 	sd_xr_close(r);
 }
 
+/* Walks the value of t through the ops; returns 1, or -1 on the walker's error. */
+static int
+wwalk(sd_wcursor *c, const sd_wtok *t, uint32_t h, const uint8_t *data, size_t size)
+{
+	const sd_walker_ops *ops = c->ops;
+	volatile char sink = 0;
+
+	if (t->kind == SD_J_STRING)
+	{
+		for (size_t i = 0; i < t->len; i++)
+			sink ^= t->s[i];
+		return 1;
+	}
+	FZ_ASSERT(t->kind == SD_J_OBJECT, "walker token kind %d", (int) t->kind);
+	if (h % 5 == 1)
+		return ops->skip_fast(c, t, 1000) < 0 ? -1 : 1;
+	if (ops->object_begin(c, t) < 0)
+		return -1;
+	sd_wkey		k;
+	sd_wtok		v;
+	int			r;
+	bool		text_seen = false;
+
+	while ((r = ops->object_next(c, &k, &v, NULL, 0)) == 1)
+	{
+		uint32_t	kh = h * 31 + (uint32_t) k.len;
+
+		for (size_t i = 0; i < k.len; i++)
+			kh = kh * 131 + (uint8_t) k.s[i];
+		FZ_ASSERT(!text_seen, "a member after the text member");
+		if (k.xml_kind == SD_XML_TEXT)
+		{
+			FZ_ASSERT(k.len == 0 && v.len > 0, "text member with a name or empty");
+			text_seen = true;
+		}
+		if (wwalk(c, &v, kh, data, size) < 0)
+			return -1;
+	}
+	if (r < 0)
+		return -1;
+	if (h % 7 == 3)
+	{
+		sd_val		span;
+
+		memset(&span, 0, sizeof(span));
+		FZ_ASSERT(ops->capture(c, t, SD_CAP_JSON, &span) == 1, "capture failed");
+		FZ_ASSERT(span.len >= 2 && span.u.s[0] == '<' && span.u.s[span.len - 1] == '>' &&
+				  span.u.s >= (const char *) data && span.u.s + span.len <= (const char *) data + size,
+				  "captured bytes are not an element");
+	}
+	(void) sink;
+	return 1;
+}
+
+static int
+walker_walk(const uint8_t *data, size_t size)
+{
+	static sd_decoder *d;
+	sd_hooks	h = {0};
+	sd_limits	lim = {MAXD, 0, 0};
+	sd_error	err;
+
+	if (!d)
+		d = sd_decoder_create(&h);
+	sd_arena_reset(&d->arena);
+	sd_xcursor *x = sd_xml_walker_open(d, (const char *) data, size, &lim, &err);
+
+	if (!x)
+		return -1;
+	sd_wcursor *c = sd_xml_walker_cursor(x);
+	sd_wtok		t;
+	int			r = c->ops->peek(c, &t);
+
+	if (r > 0)
+		r = wwalk(c, &t, (uint32_t) size, data, size);
+	if (r > 0)
+		r = c->ops->finish(c);
+	if (r < 0)
+		FZ_ASSERT(sd_xml_walker_error(x)->problem[0] != '\0', "walker error without a problem");
+	sd_xml_walker_close(x);
+	return r < 0 ? -1 : 0;
+}
+
 static int	token;
 
 static void
@@ -167,6 +257,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FZ_ASSERT(xmlStructuredError == host_handler && xmlStructuredErrorContext == &token,
 			  "libxml2's structured error handler was not restored");
 	FZ_ASSERT(a.rc == b.rc, "outcome depends on the chunk size: %d vs %d", a.rc, b.rc);
+	int			wr = walker_walk(data, size);
+
+	FZ_ASSERT(wr == a.rc, "the walker ends %d where the reader ends %d", wr, a.rc);
 	if (a.rc == 0)
 		FZ_ASSERT(a.stream.len == b.stream.len &&
 				  memcmp(a.stream.p, b.stream.p, a.stream.len) == 0,

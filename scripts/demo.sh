@@ -170,6 +170,39 @@ SQL
     fi
 fi
 
+# ---- XML: the same engine, a libxml2 SAX2 walker ------------------------------------------------------
+section "XML: an S3 ListBucketResult (fixtures/xml/s3_list_bucket.xml) through serde_decode_xml"
+echo "\\i fixtures/sql/xml_types.sql; \\i fixtures/sql/xml_shapes.sql"
+echo "SELECT d.name, d.is_truncated, cardinality(d.contents) AS objects, (d.contents[3]).key, (d.contents[3]).size"
+echo "  FROM xml_inbox, LATERAL serde_decode_xml(NULL::s3_list_bucket_result, body) d;"
+echo
+if ! "${PSQL[@]}" -v ON_ERROR_STOP=1 <<SQL
+\\set QUIET on
+\\i fixtures/sql/xml_types.sql
+\\i fixtures/sql/xml_shapes.sql
+CREATE TABLE xml_inbox (name text PRIMARY KEY, body text NOT NULL);
+\\set body \`cat fixtures/xml/s3_list_bucket.xml\`
+INSERT INTO xml_inbox VALUES ('s3', :'body');
+\\set body \`cat fixtures/xml/mutated/s3_list_bucket.wrong_value.xml\`
+INSERT INTO xml_inbox VALUES ('s3_bad', :'body');
+\\set QUIET off
+SELECT d.name, d.is_truncated, cardinality(d.contents) AS objects, (d.contents[3]).key, (d.contents[3]).size
+  FROM xml_inbox, LATERAL serde_decode_xml(NULL::s3_list_bucket_result, body) d WHERE xml_inbox.name = 's3';
+SELECT e.* FROM xml_inbox, LATERAL serde_errors_xml(NULL::s3_list_bucket_result, body) e WHERE xml_inbox.name = 's3_bad';
+SQL
+then
+    fail "the XML fixture did not decode"
+fi
+echo
+echo "The mutated copy raises (VERBOSITY verbose: SQLSTATE and the line/column DETAIL):"
+out=$("${PSQL[@]}" 2>&1 <<SQL
+\\set VERBOSITY verbose
+SELECT d.name FROM xml_inbox, LATERAL serde_decode_xml(NULL::s3_list_bucket_result, body) d WHERE xml_inbox.name = 's3_bad';
+SQL
+) || true
+printf '%s\n' "$out"
+grep -q '^ERROR:  2200N' <<<"$out" || fail "the mutated XML document did not raise 2200N"
+
 # ---- SQLite: the same core as a SQLite extension ----------------------------------------------------
 section "SQLite: make sqlite; sqlite3 :memory: with .load ./sqlite/serde"
 make -s sqlite

@@ -200,6 +200,12 @@ name_key(sd_wkey *key, const sd_xname *n, uint8_t kind, int64_t off)
 	key->in_doc = false;
 }
 
+void
+sd_xml_walker_root_key(const sd_xcursor *c, sd_wkey *key)
+{
+	name_key(key, &c->elem.name, SD_XML_ELEMENT, c->elem.offset);
+}
+
 /* ---- the ops ------------------------------------------------------------------------------ */
 
 static int

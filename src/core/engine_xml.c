@@ -366,6 +366,21 @@ elem_scalar(X *x, const sd_node *n, uint32_t slot, const sd_wtok *t)
 	sd_wtok		c;
 	int			r;
 
+	if (n->kind == SD_K_OTHER && n->type && n->type->name && strcmp(n->type->name, "xml") == 0)
+	{
+		/* an xml column: the element verbatim, from its '<' to the end of its end tag */
+		sd_val		span;
+
+		if (!skip_elem(x, t))
+			return false;
+		memset(&span, 0, sizeof(span));
+		if (x->ops->capture(x->cur, t, SD_CAP_JSON, &span) < 0)
+			return walker_failed(x);
+		span.tag = SD_V_STR;
+		span.offset = t->offset > 0 ? (uint32_t) t->offset : 0;
+		x->d->tape[slot] = span;
+		return true;
+	}
 	if (x->ops->object_begin(x->cur, t) < 0)
 		return walker_failed(x);
 	while ((r = x->ops->object_next(x->cur, &k, &c, NULL, 0)) > 0)
@@ -391,18 +406,6 @@ elem_scalar(X *x, const sd_node *n, uint32_t slot, const sd_wtok *t)
 	if (nil)
 	{
 		x->d->tape[slot].tag = SD_V_NULL;
-		return true;
-	}
-	if (n->kind == SD_K_OTHER && n->type && n->type->name && strcmp(n->type->name, "xml") == 0)
-	{
-		/* an xml column: the element verbatim */
-		sd_val		span;
-
-		memset(&span, 0, sizeof(span));
-		if (x->ops->capture(x->cur, t, SD_CAP_JSON, &span) < 0)
-			return walker_failed(x);
-		span.tag = SD_V_STR;
-		x->d->tape[slot] = span;
 		return true;
 	}
 	return scalar(x, n, text, tlen, slot, t);

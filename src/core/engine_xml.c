@@ -10,8 +10,9 @@
  * attributes per `unknown`, missing members, `map` over child elements, `xml` columns (the
  * element verbatim), and XPath error paths (1-based positions on list elements, prefixes as
  * written) with line and column.  The first error stops the decode (serde_errors on XML
- * reports that one).  Not handled yet (an honest 0A000-class SD_E_OPTIONS-free error, see
- * unsupported()): `extra`, unions, json/jsonb columns, lists of lists.
+ * reports that one).  Not handled yet (unsupported(): "decoding XML: ... is not supported yet",
+ * which the PostgreSQL adapter raises as 0A000): `extra`, unions, json/jsonb columns, lists of
+ * lists.  Scalars go through convert.c like JSON's: no rule of a column kind is repeated here.
  */
 #include <stdarg.h>
 #include <stdio.h>

@@ -8,10 +8,9 @@
  * restored around each call, so PostgreSQL's own xml functions keep their setup).  The reader
  * allocates with malloc and never longjmps; nothing here raises while it is open.
  *
- * STATE OF THIS FILE: the XML walker that drives the rule engine (src/core/xml_walk.c) does
- * not exist yet.  Until it does, a document is read through (so malformed XML is 2200M with
- * its line and column, a limit is 54001 / 54000, serde_valid answers false for those), and a
- * well-formed document raises 0A000 (feature_not_supported) instead of decoding.
+ * The document is decoded by the core (sd_decode_xml, engine_xml.c: the XML walker pulled by
+ * the engine's XML rules) into a tape converted like JSON's (convert_init / sd_pg_convert); a
+ * shape option the XML rules do not handle yet raises 0A000 naming it.
  */
 #include "postgres.h"
 

@@ -35,8 +35,7 @@ EXCEPTION WHEN OTHERS THEN
     GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT, det = PG_EXCEPTION_DETAIL;
     RETURN st || ': ' || msg || ' / ' || split_part(det, E'\n', 1);
 END $f$;
--- a serde call's outcome as text (serde raises 0A000 for well-formed XML until its XML walker
--- exists; malformed XML is 2200M)
+-- a serde call's outcome as text ("decoded", or the error: malformed XML is 2200M)
 CREATE FUNCTION pg_temp.serde_try(doc text) RETURNS text LANGUAGE plpgsql AS $f$
 DECLARE st text; msg text;
 BEGIN

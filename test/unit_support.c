@@ -2,6 +2,7 @@
  * unit_support.c — helpers for core unit tests (see unit_support.h).
  */
 #include "unit_support.h"
+#include "engine_xml.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -423,6 +424,35 @@ ut_decode_with(const sd_plan *plan, const char *doc)
 	outlen = 0;
 	out[0] = '\0';
 	render(plan, sd_decoder_tape(dec), &sd_decoder_tape(dec)[root], sd_plan_root(plan));
+	return out;
+}
+
+/* An XML document through the engine's XML rules (engine_xml.c): the row, or the error with
+ * its line:column. */
+const char *
+ut_decode_xml(const sd_type *t, const char *options, const char *doc)
+{
+	sd_error	err;
+	uint32_t	root;
+	sd_plan    *plan = sd_compile("T", options, strlen(options), t, NULL, NULL, &err);
+
+	if (!plan)
+		return render_error(&err);
+	if (!dec)
+		dec = sd_decoder_create(NULL);
+	if (!sd_decode_xml(dec, plan, NULL, doc, strlen(doc), NULL, &root, &err))
+	{
+		render_error(&err);
+		size_t		n = strlen(out);
+
+		snprintf(out + n, sizeof(out) - n, " %u:%u", err.line, err.column);
+		sd_plan_free(plan);
+		return out;
+	}
+	outlen = 0;
+	out[0] = '\0';
+	render(plan, sd_decoder_tape(dec), &sd_decoder_tape(dec)[root], sd_plan_root(plan));
+	sd_plan_free(plan);
 	return out;
 }
 

@@ -7,9 +7,10 @@
 # Uses PGHOST/PGPORT/PGUSER (as scripts/test.sh exports them) and must run on the server's machine
 # (it reads /proc/<backend pid>/status).  Creates and drops the database serde_xml_memory_test.
 # Phases, each batch one statement over SERDE_XML_MEMORY_ROWS (default 20,000) documents:
-#   read       serde_valid_xml of the S3 listing fixture (read through; until the XML walker exists
-#              a well-formed document is answered with 0A000, so the fixture gets a malformed tail
-#              and the read ends false at its last byte)
+#   read       serde_valid_xml of the S3 listing fixture with a malformed tail (read through to
+#              its last byte, false)
+#   decode     serde_decode_xml of the well-formed S3 listing into XmGood (every child skipped by
+#              the engine's XML rules, the row decoded)
 #   refuse     serde_valid_xml of the billion-laughs fixture (refused at its first <!ENTITY)
 #   raise      serde_decode_xml of the malformed listing, each 2200M caught by PL/pgSQL (2,000)
 # A phase passes when, from its 3rd batch to its last, the contexts grew by less than 1 MB and
@@ -30,11 +31,12 @@ psql -X -q -v ON_ERROR_STOP=1 -d "$DB" >/dev/null <<EOF
 CREATE EXTENSION serde;
 CREATE TYPE xm_row AS (a text, v text);
 SELECT serde_register('XmRow', 'xm_row'::regtype, '{"xml": {"root": "ListBucketResult"}, "optional": true}');
+SELECT serde_register('XmGood', 'xm_row'::regtype, '{"xml": {"root": "ListBucketResult", "namespace": "http://s3.amazonaws.com/doc/2006-03-01/"}, "optional": true}');
 \set doc \`cat fixtures/xml/s3_list_bucket.xml\`
 \set laughs \`cat fixtures/xml/hostile/billion_laughs.xml\`
-CREATE TABLE xm_docs (id int, body text, laughs text);
+CREATE TABLE xm_docs (id int, body text, laughs text, good text);
 ALTER TABLE xm_docs ALTER body SET STORAGE EXTERNAL;
-INSERT INTO xm_docs SELECT g, :'doc' || '<tail', :'laughs' FROM generate_series(1, $ROWS) g;
+INSERT INTO xm_docs SELECT g, :'doc' || '<tail', :'laughs', :'doc' FROM generate_series(1, $ROWS) g;
 ANALYZE xm_docs;
 EOF
 
@@ -65,6 +67,10 @@ EOF
         measure read "$b"
     done
     for b in 1 2 3 4 5; do
+        echo "SELECT count(serde_decode_xml('XmGood', good)) AS n FROM xm_docs \\gset"
+        measure decode "$b"
+    done
+    for b in 1 2 3 4 5; do
         echo "SELECT count(*) FILTER (WHERE NOT serde_valid_xml('XmRow', laughs)) AS n FROM xm_docs \\gset"
         measure refuse "$b"
     done
@@ -77,7 +83,7 @@ out=$(printf '%s\n' "$script" | psql -X -q -v ON_ERROR_STOP=1 -d "$DB")
 echo "$out" | awk '{printf "xml_memory: %-6s batch %s: contexts %d bytes, VmRSS %d kB\n", $1, $2, $3, $4}'
 
 fail=0
-for phase in read refuse raise; do
+for phase in read decode refuse raise; do
     read -r c3 r3 <<<"$(echo "$out" | awk -v p=$phase '$1 == p && $2 == 3 {print $3, $4}')"
     read -r cl rl <<<"$(echo "$out" | awk -v p=$phase '$1 == p {c = $3; r = $4} END {print c, r}')"
     dc=$((cl - c3)) dr=$((rl - r3))

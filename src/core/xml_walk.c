@@ -21,16 +21,8 @@
  * Errors of the reader (malformed XML, depth, memory) are kept whole in the cursor (xerr) with
  * their line and column, for the engine to report as XML errors.
  *
- * NOT YET USED by a decode: the engine (engine.c) still matches members by their JSON names and
- * writes jsonpaths.  What it must add for XML (DESIGN §3, walker.h (a)-(c)): members matched by
- * (xml_kind, namespace, local name) against the plan's XML facts; a scalar column decoded from
- * an element object (its text member, trimmed for non-text kinds, '' / an error when empty,
- * xsi:nil, child elements an error); SD_WF_REPEATED lists (occurrences accumulated per list
- * field, zero = []), xml_item wrappers, `path` through elements, `map` over children, `xml`
- * columns (capture), attributes in the xml:/XSI namespaces never unknown, unions by a tag
- * attribute (object_find) or element; XPath paths (sd_xpath_*: 1-based positions on list
- * elements, prefixes as written, sd_xml_walker_prefix for missing ones) with line/column
- * (sd_xml_walker_locate, tokens' w[0]/w[1]); 2200N / 2200M codes (sd_code_for_doc).
+ * The engine side is engine_xml.c (sd_decode_xml): members matched against the plan's XML facts,
+ * text scalars, flattened / wrapped lists, XPath errors with the tokens' line/column (w[0]/w[1]).
  */
 #include <string.h>
 
@@ -198,6 +190,12 @@ name_key(sd_wkey *key, const sd_xname *n, uint8_t kind, int64_t off)
 	key->xml_kind = kind;
 	key->offset = off;
 	key->in_doc = false;
+}
+
+void
+sd_xml_walker_root_key(const sd_xcursor *c, sd_wkey *key)
+{
+	name_key(key, &c->elem.name, SD_XML_ELEMENT, c->elem.offset);
 }
 
 /* ---- the ops ------------------------------------------------------------------------------ */

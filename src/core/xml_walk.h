@@ -23,6 +23,8 @@ int			sd_xml_walker_prefix(const sd_xcursor *c, const char *uri, size_t len,
 								 const char **prefix, size_t *plen);
 /* 1-based line and column (characters) of a byte offset of the document (errors' DETAIL). */
 void		sd_xml_walker_locate(sd_xcursor *c, int64_t offset, uint32_t *line, uint32_t *column);
+/* The name of the root element after the first peek (key->s / ns / prefix). */
+void		sd_xml_walker_root_key(const sd_xcursor *c, sd_wkey *key);
 void		sd_xml_walker_close(sd_xcursor *c);
 
 #endif							/* SERDE_XML_WALK_H */

@@ -249,7 +249,7 @@ sd_pg_limits(sd_limits *lim)
 	limits_init(lim);
 }
 
-static void
+void
 convert_init(SdConvert *cx, SdPgPlan *plan, const sd_val *tape, bool soft, bool offsets,
 			 const char *option_path)
 {

@@ -8,10 +8,9 @@
  * restored around each call, so PostgreSQL's own xml functions keep their setup).  The reader
  * allocates with malloc and never longjmps; nothing here raises while it is open.
  *
- * STATE OF THIS FILE: the XML walker that drives the rule engine (src/core/xml_walk.c) does
- * not exist yet.  Until it does, a document is read through (so malformed XML is 2200M with
- * its line and column, a limit is 54001 / 54000, serde_valid answers false for those), and a
- * well-formed document raises 0A000 (feature_not_supported) instead of decoding.
+ * The document is decoded by the core (sd_decode_xml, engine_xml.c: the XML walker pulled by
+ * the engine's XML rules) into a tape converted like JSON's (convert_init / sd_pg_convert); a
+ * shape option the XML rules do not handle yet raises 0A000 naming it.
  */
 #include "postgres.h"
 
@@ -20,6 +19,7 @@
 
 #include "serde_pg.h"
 #include "xml_read.h"
+#include "engine_xml.h"
 
 static const sd_hooks xml_hooks = {
 	.alloc = NULL,				/* malloc: the reader never raises */
@@ -45,16 +45,33 @@ xml_size_ok(Datum raw, sd_error *err)
 	return false;
 }
 
+/* A shape the XML rules do not handle yet (engine_xml.c's unsupported()): 0A000. */
+static void
+xml_raise(SdPgPlan *plan, sd_error *err)
+{
+	if (err->code == SD_E_INTERNAL && strncmp(err->problem, "decoding XML: ", 14) == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("%s: %s: %s", plan->display, err->path, err->problem)));
+	if (err->code == SD_E_CANCELED)
+		sd_pg_raise_stop();
+	sd_pg_raise_core_error(plan->display, err, true);
+}
+
+
 /*
- * Reads the whole document: true when it is well-formed XML within the limits, else false
- * with the document error.  A cancel or an out-of-memory raises (after the reader is closed).
+ * Decodes the document: true with the row in *result, false with err (soft errors only when
+ * soft; the others raise).
  */
 static bool
-xml_read_through(SdPgPlan *plan, Datum raw, sd_error *err)
+xml_run(SdPgPlan *plan, const sd_node *node, Datum raw, bool soft, bool convert, Datum *result,
+		bool *isnull, sd_error *err)
 {
 	sd_limits	lim;
 	struct varlena *v;
-	bool		ok;
+	sd_decoder *volatile d;
+	volatile bool ok = false;
+	volatile bool failed = false;
 
 	if (!xml_size_ok(raw, err))
 		return false;
@@ -62,26 +79,42 @@ xml_read_through(SdPgPlan *plan, Datum raw, sd_error *err)
 	lim.max_depth = (uint32) sd_pg_max_depth;
 	lim.max_document_bytes = (uint64) sd_pg_max_document_bytes;
 	lim.stack_budget = 0;
-	ok = sd_xml_check_document(&xml_hooks, VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v), &lim, err);
-	if ((Pointer) v != DatumGetPointer(raw))
-		pfree(v);
-	if (!ok && err->code == SD_E_CANCELED)
-		sd_pg_raise_stop();
-	if (!ok && err->code == SD_E_NOMEM)
-		sd_pg_raise_core_error(plan->display, err, true);
+	d = sd_decoder_create(&xml_hooks);
+	if (!d)
+		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+	plan->refcount++;
+	PG_TRY();
+	{
+		uint32		root = 0;
+
+		ok = sd_decode_xml(d, plan->plan, node, VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v), &lim, &root,
+						   err);
+		if (!ok && (err->code == SD_E_NOMEM || err->code == SD_E_CANCELED ||
+					err->code == SD_E_INTERNAL))
+			xml_raise(plan, err);
+		if (ok && convert)
+		{
+			SdConvert	cx;
+
+			convert_init(&cx, plan, sd_decoder_tape(d), soft, true, NULL);
+			*result = sd_pg_convert(&cx, node, root, isnull);
+			if (cx.failed)
+			{
+				failed = true;
+				*result = (Datum) 0;
+				*isnull = true;
+			}
+		}
+	}
+	PG_FINALLY();
+	{
+		sd_decoder_destroy(d);
+		sd_pg_plan_release(plan);
+	}
+	PG_END_TRY();
+	if (failed)
+		return false;
 	return ok;
-}
-
-static void
-xml_not_yet(SdPgPlan *plan) pg_attribute_noreturn();
-
-static void
-xml_not_yet(SdPgPlan *plan)
-{
-	ereport(ERROR,
-			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-			 errmsg("%s: decoding XML into a shape is not available yet", plan->display),
-			 errdetail("The document is well-formed XML; this build of serde reads XML but has no XML walker for its rule engine yet.")));
 }
 
 SdDecodeStatus
@@ -92,19 +125,20 @@ sd_pg_decode_xml(SdPgPlan *plan, const sd_node *node, Datum doc, bool soft, Datu
 
 	*result = (Datum) 0;
 	*isnull = true;
-	if (!xml_read_through(plan, doc, &err))
+	if (!xml_run(plan, node, doc, soft, true, result, isnull, &err))
 	{
 		if (soft)
-			return SD_INVALID;	/* malformed, or a limit: document errors (DESIGN §1) */
-		sd_pg_raise_core_error(plan->display, &err, true);
+			return SD_INVALID;
+		xml_raise(plan, &err);
 	}
-	xml_not_yet(plan);
+	return SD_DECODED;
 }
 
 bool
 sd_pg_xml_errors(SdPgPlan *plan, const sd_node *node, Datum doc, sd_error *err)
 {
-	if (!xml_read_through(plan, doc, err))
-		return false;
-	xml_not_yet(plan);
+	Datum		r;
+	bool		isnull;
+
+	return xml_run(plan, node, doc, false, false, &r, &isnull, err);
 }

@@ -287,6 +287,9 @@ typedef struct SdPgFound
 extern void sd_pg_found_sort(SdConvert *cx);
 
 /* Converts tape[root] decoded with `node` into a Datum of node's type. */
+/* Sets up cx to convert tape (decode.c; the XML path uses it too). */
+extern void convert_init(SdConvert *cx, SdPgPlan *plan, const sd_val *tape, bool soft,
+						 bool offsets, const char *option_path);
 extern Datum sd_pg_convert(SdConvert *cx, const sd_node *node, uint32 root, bool *isnull);
 
 /* Re-raises the current error (inside PG_CATCH) with its message prefixed by prefix; when

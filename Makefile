@@ -146,11 +146,11 @@ stress:
 SQ_C     = $(sort $(wildcard sqlite/*.c))
 SQ_BUILD = sqlite/build
 SQ_OBJ   = $(patsubst src/core/%.c,$(SQ_BUILD)/core_%.o,$(CORE_C)) $(patsubst sqlite/%.c,$(SQ_BUILD)/%.o,$(SQ_C))
-SQ_CC    = gcc -std=gnu11 -O2 -g -fPIC -fvisibility=hidden -fno-semantic-interposition $(WARN) -Isrc/core
+SQ_CC    = gcc -std=gnu11 -O2 -g -fPIC -fvisibility=hidden -fno-semantic-interposition $(WARN) -isystem /usr/include/libxml2 -Isrc/core
 
 sqlite: sqlite/serde.so
 sqlite/serde.so: $(SQ_OBJ) $(KERNEL_O) sqlite/serde.map
-	$(SQ_CC) -shared -o $@ $(SQ_OBJ) $(KERNEL_O) -lsimdjson -lstdc++ -lm -Wl,-O1 -Wl,--version-script=sqlite/serde.map -Wl,-z,defs
+	$(SQ_CC) -shared -o $@ $(SQ_OBJ) $(KERNEL_O) -lsimdjson -lxml2 -lstdc++ -lm -Wl,-O1 -Wl,--version-script=sqlite/serde.map -Wl,-z,defs
 $(SQ_BUILD)/core_%.o: src/core/%.c $(wildcard src/core/*.h)
 	@mkdir -p $(SQ_BUILD)
 	$(SQ_CC) -c -o $@ $<
@@ -165,7 +165,7 @@ SQ_TSAN_OBJ  = $(patsubst $(SQ_BUILD)/%,$(SQ_TSAN)/%,$(SQ_OBJ)) \
                $(foreach k,$(KERNELS),$(SQ_TSAN)/json_walk_$(k).o) $(SQ_TSAN)/json_dispatch.o
 sqlite-tsan: $(SQ_TSAN)/serde.so
 $(SQ_TSAN)/serde.so: $(SQ_TSAN_OBJ) sqlite/serde.map
-	$(SQ_CC) $(SQ_TSAN_FLAG) -shared -o $@ $(SQ_TSAN_OBJ) -lsimdjson -lstdc++ -lm -Wl,--version-script=sqlite/serde.map
+	$(SQ_CC) $(SQ_TSAN_FLAG) -shared -o $@ $(SQ_TSAN_OBJ) -lsimdjson -lxml2 -lstdc++ -lm -Wl,--version-script=sqlite/serde.map
 $(SQ_TSAN)/core_%.o: src/core/%.c $(wildcard src/core/*.h)
 	@mkdir -p $(SQ_TSAN)
 	$(SQ_CC) $(SQ_TSAN_FLAG) -c -o $@ $<

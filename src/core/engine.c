@@ -460,20 +460,55 @@ skip_number(Eng *e, const sd_wtok *t)
 	return event(e, SD_JEV_NUMBER, n.s, n.len, n.offset);
 }
 
+/* The levels skip_fast may nest: the depth limit's, and the stack budget's at
+ * SD_SKIP_FAST_STACK bytes a level. */
+static inline uint32_t
+skip_room(Eng *e)
+{
+	char		here;
+	size_t		used = (size_t) (e->stack_start - &here);
+	size_t		left = used < e->stack_budget ? e->stack_budget - used : 0;
+	uint32_t	room = e->max_depth - e->depth;
+
+	if (left / SD_SKIP_FAST_STACK < room)
+		room = (uint32_t) (left / SD_SKIP_FAST_STACK);
+	return room;
+}
+
+/* skip_fast returned -1: malformed input, or a container nesting deeper than its room (at the
+ * path the walker reports, below the value): the limit's error, as container_guard gives it. */
+static __attribute__((noinline)) bool
+skip_fast_failed(Eng *e)
+{
+	const sd_wfail *f = &e->cur->fail;
+
+	if (f->code != SD_E_DEPTH)
+		return walker_failed(e);
+	for (uint32_t i = 0; i < f->npath; i++)
+		if (!enter(e, f->path[i].name, f->path[i].len, f->path[i].index, f->offset))
+			return false;
+	return guard_failed(e, f->offset);	/* serde.max_depth's error, or the stack's */
+}
+
 /* Walks the value of token t (peeked, at the cursor): every byte checked, depth limited. */
 static bool
 skip_value(Eng *e, const sd_wtok *t)
 {
 	if (!poll_stop(e, t->offset))
 		return false;
-	if (e->ops->skip_fast && !e->ev)
+	if ((t->kind == SD_J_OBJECT || t->kind == SD_J_ARRAY) && e->ops->skip_fast && !e->ev &&
+		(!e->in_jsonb || (e->flags & SD_WF_JSONB_INPUT)))
 	{
-		int			r = e->ops->skip_fast(e->cur, t, e->max_depth - e->depth);
+		int			r = e->ops->skip_fast(e->cur, t, skip_room(e));
 
 		if (r > 0)
-			return true;
+		{
+			/* r values walked: they count for should_stop's polling */
+			e->poll += (uint32_t) r;
+			return poll_stop(e, t->offset);
+		}
 		if (r < 0)
-			return walker_failed(e);
+			return skip_fast_failed(e);
 	}
 	switch (t->kind)
 	{

@@ -130,6 +130,10 @@ typedef struct sd_wfail
 	sd_code		code;           /* SD_E_SYNTAX or SD_E_NOMEM */
 	const char *problem;        /* static text, e.g. "invalid number" */
 	int64_t		offset;         /* -1 when unknown */
+	/* SD_E_DEPTH (skip_fast only): the path segments from the skipped value's child down to
+	 * the container that nests too deep (npath of them, outermost first) */
+	const sd_pathent *path;
+	uint32_t	npath;
 } sd_wfail;
 
 typedef struct sd_walker_ops sd_walker_ops;
@@ -154,6 +158,8 @@ typedef struct sd_wcursor
 #define SD_WF_JSONB_INPUT	32u /* numbers and strings are already jsonb's (no \u0000, numeric
 								 * limits hold): a jsonb column's checks are skipped */
 
+#define SD_SKIP_FAST_STACK	256	/* skip_fast's stack bytes a level, at most */
+
 #define SD_KEY_HASH		1u      /* object_next's want: compute key->hash when cheap */
 
 /* capture's `how` */
@@ -176,9 +182,13 @@ struct sd_walker_ops
 	int			(*array_begin) (sd_wcursor *cur, const sd_wtok *tok);
 	/* 1: the next element, peeked into tok; 0: the array ended */
 	int			(*array_next) (sd_wcursor *cur, sd_wtok *tok);
-	/* optional (NULL): skips the value at the cursor when it needs no walking — valid by
-	 * construction and nested at most `room` levels (the value itself counting 1): 1 done,
-	 * 0 the engine walks it. */
+	/* optional (NULL): skips the container at the cursor (called for objects and arrays
+	 * only, when the engine writes no events and makes no jsonb checks), nesting at most `room`
+	 * levels (the value itself counting 1).  n > 0: done, n values walked (should_stop's
+	 * polling counts them); 0: the engine walks it (nothing consumed); -1: cur->fail, and
+	 * SD_E_DEPTH when a container nests deeper than room (fail.path / npath: the segments
+	 * below the value, fail.offset: that container).  A walker that recurses uses at most
+	 * SD_SKIP_FAST_STACK bytes of C stack a level (the engine bounds room by its budget). */
 	int			(*skip_fast) (sd_wcursor *cur, const sd_wtok *tok, uint32_t room);
 	/* after the value of tok was walked: its text or container (see above) */
 	int			(*capture) (sd_wcursor *cur, const sd_wtok *tok, unsigned how, sd_val *out);

@@ -62,6 +62,7 @@ struct Walk
 	ond::value *cur;            /* the value at the cursor; NULL: the document root */
 	std::string_view root_tok;
 	Frame	   *frames;
+	Frame	   *top;            /* frames[nframes - 1] */
 	uint32_t	nframes;
 	uint32_t	cap;
 	/* skip_fast's depth error: the path from the skipped value down to the container too deep */
@@ -104,7 +105,7 @@ W(sd_wcursor *c)
 
 /* The value v as a token: containers only peeked, scalars read whole (and checked). */
 template <class V>
-inline int
+inline __attribute__((always_inline)) int
 peek_v(Walk &w, V &v, sd_wtok *t)
 {
 	std::string_view tok = token_of(v);
@@ -196,6 +197,7 @@ grow_frames(Walk &w)
 		f[i] = w.frames[i];
 	delete[] w.frames;
 	w.frames = f;
+	w.top = w.nframes ? &f[w.nframes - 1] : nullptr;
 	w.cap = cap;
 	return true;
 }
@@ -211,6 +213,8 @@ push_frame(Walk &w, const char *at)
 		return nullptr;
 	}
 	Frame	   *f = &w.frames[w.nframes++];
+
+	w.top = f;
 
 	f->started = false;
 	f->at = at;
@@ -271,11 +275,11 @@ op_array_begin(sd_wcursor *c, const sd_wtok *t)
 	return w.cur ? begin_array(w, *w.cur, t) : begin_array(w, *w.doc, t);
 }
 
-int
+__attribute__((hot)) int
 op_object_next(sd_wcursor *c, sd_wkey *k, sd_wtok *t, const sd_member *expect, unsigned want)
 {
 	Walk	   &w = W(c);
-	Frame	   &f = w.frames[w.nframes - 1];
+	Frame	   &f = *w.top;
 	simdjson::error_code e;
 
 	if (f.started)
@@ -284,6 +288,7 @@ op_object_next(sd_wcursor *c, sd_wkey *k, sd_wtok *t, const sd_member *expect, u
 	if (!(f.oit != f.oend))
 	{
 		w.nframes--;
+		w.top = w.nframes ? w.top - 1 : nullptr;
 		return 0;
 	}
 	/* built in place (guaranteed elision): a copy of a field built on the stack would be
@@ -326,11 +331,11 @@ op_object_next(sd_wcursor *c, sd_wkey *k, sd_wtok *t, const sd_member *expect, u
 	return peek_v(w, *w.cur, t);
 }
 
-int
+__attribute__((hot)) int
 op_array_next(sd_wcursor *c, sd_wtok *t)
 {
 	Walk	   &w = W(c);
-	Frame	   &f = w.frames[w.nframes - 1];
+	Frame	   &f = *w.top;
 	simdjson::error_code e;
 
 	if (f.started)
@@ -339,6 +344,7 @@ op_array_next(sd_wcursor *c, sd_wtok *t)
 	if (!(f.ait != f.aend))
 	{
 		w.nframes--;
+		w.top = w.nframes ? w.top - 1 : nullptr;
 		return 0;
 	}
 	new (&f.er) simdjson::simdjson_result<ond::value>(*f.ait);	/* in place, as above */
@@ -352,7 +358,7 @@ int
 op_object_find(sd_wcursor *c, const char *name, size_t len, sd_wtok *t)
 {
 	Walk	   &w = W(c);
-	Frame	   &f = w.frames[w.nframes - 1];
+	Frame	   &f = *w.top;
 	simdjson::error_code e;
 	int			found = 0;
 

@@ -24,6 +24,11 @@ typedef struct Eng
 	sd_decoder *d;
 	sd_wcursor *cur;
 	const sd_walker_ops *ops;
+	/* the hot ops, copied out of the table (one load a call instead of two) */
+	int			(*object_next) (sd_wcursor *cur, sd_wkey *key, sd_wtok *tok,
+								const sd_member *expect, unsigned want);
+	int			(*array_next) (sd_wcursor *cur, sd_wtok *tok);
+	int			(*skip_fast) (sd_wcursor *cur, const sd_wtok *tok, uint32_t room);
 	sd_error   *err;
 	const sd_hooks *hooks;
 	sd_collect *collect;        /* serde_errors mode, else NULL */
@@ -404,7 +409,7 @@ skip_members(Eng *e, int64_t off)
 
 	if (!container_guard(e, off) || !event(e, SD_JEV_OBJECT, NULL, 0, off))
 		return false;
-	while ((r = e->ops->object_next(e->cur, &k, &t, NULL, 0)) > 0)
+	while ((r = e->object_next(e->cur, &k, &t, NULL, 0)) > 0)
 	{
 		if (!enter(e, k.s, k.len, 0, k.offset) || !jsonb_string_ok(e, k.s, k.len, k.offset) ||
 			!event(e, SD_JEV_KEY, k.s, k.len, k.offset) || !skip_value(e, &t))
@@ -426,7 +431,7 @@ skip_elements(Eng *e, int64_t off)
 
 	if (!container_guard(e, off) || !event(e, SD_JEV_ARRAY, NULL, 0, off))
 		return false;
-	while ((r = e->ops->array_next(e->cur, &t)) > 0)
+	while ((r = e->array_next(e->cur, &t)) > 0)
 	{
 		if (!enter(e, NULL, 0, i++, off) || !skip_value(e, &t))
 			return false;
@@ -496,10 +501,10 @@ skip_value(Eng *e, const sd_wtok *t)
 {
 	if (!poll_stop(e, t->offset))
 		return false;
-	if ((t->kind == SD_J_OBJECT || t->kind == SD_J_ARRAY) && e->ops->skip_fast && !e->ev &&
+	if ((t->kind == SD_J_OBJECT || t->kind == SD_J_ARRAY) && e->skip_fast && !e->ev &&
 		(!e->in_jsonb || (e->flags & SD_WF_JSONB_INPUT)))
 	{
-		int			r = e->ops->skip_fast(e->cur, t, skip_room(e));
+		int			r = e->skip_fast(e->cur, t, skip_room(e));
 
 		if (r > 0)
 		{
@@ -563,7 +568,7 @@ decode_array(Eng *e, const sd_node *n, Dest dst, int64_t off)
 
 	if (!container_guard(e, off))
 		return false;
-	while ((r = e->ops->array_next(e->cur, &t)) > 0)
+	while ((r = e->array_next(e->cur, &t)) > 0)
 	{
 		Dest		ed = {true, 0};
 		uint32_t	depth = e->depth;
@@ -593,7 +598,7 @@ decode_map(Eng *e, const sd_node *n, Dest dst, int64_t off)
 
 	if (!container_guard(e, off))
 		return false;
-	while ((r = e->ops->object_next(e->cur, &k, &t, NULL, 0)) > 0)
+	while ((r = e->object_next(e->cur, &k, &t, NULL, 0)) > 0)
 	{
 		Dest		ed = {true, 0};
 		uint32_t	depth = e->depth;
@@ -941,7 +946,7 @@ decode_members(Eng *e, const sd_node *n, const sd_members *ms, uint32_t row, int
 		uint32_t	depth = e->depth;
 		int			mi = follow ? follow[prev] : -1;
 
-		r = e->ops->object_next(e->cur, &k, &t, mi >= 0 ? &ms->m[mi] : NULL, want);
+		r = e->object_next(e->cur, &k, &t, mi >= 0 ? &ms->m[mi] : NULL, want);
 		if (r <= 0)
 			break;
 		if (!k.matched)
@@ -1224,6 +1229,9 @@ eng_init(Eng *e, sd_decoder *d, sd_wcursor *cur, const sd_limits *limits, sd_col
 	e->d = d;
 	e->cur = cur;
 	e->ops = cur->ops;
+	e->object_next = cur->ops->object_next;
+	e->array_next = cur->ops->array_next;
+	e->skip_fast = cur->ops->skip_fast;
 	e->err = err;
 	e->hooks = &d->hooks;
 	e->collect = collect;

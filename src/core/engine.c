@@ -695,13 +695,16 @@ select_variant(Eng *e, const sd_node *n, const sd_variant **out, int64_t off, bo
 	if (r < 0)
 		return walker_failed(e);
 	*found_error = true;
-	sd_variant_list(n, list, sizeof(list));
 	if (!enter(e, n->tag, taglen, 0, r ? tv.offset : off))
 		return false;
 	if (r == 0)
+	{
+		sd_variant_list(n, list, sizeof(list));
 		return fail(e, SD_E_MISSING, off, "missing required member (the union's tag, one of: %s)", list);
+	}
 	if (tv.kind != SD_J_STRING)
 	{
+		sd_variant_list(n, list, sizeof(list));
 		describe(e, &tv, desc, sizeof(desc));
 		return fail(e, SD_E_KIND, tv.offset, "expected string (the union's tag, one of: %s), found %s",
 					list, desc);
@@ -715,6 +718,7 @@ select_variant(Eng *e, const sd_node *n, const sd_variant **out, int64_t off, bo
 			e->depth--;
 			return true;
 		}
+	sd_variant_list(n, list, sizeof(list));	/* (only for an error: it is not cheap) */
 	sd_describe_scalar(desc, sizeof(desc), SD_J_STRING, tv.s, tv.len);
 	return fail(e, SD_E_KIND, tv.offset, "unknown tag value %s, expected one of: %s", desc + 7, list);
 }

@@ -529,7 +529,10 @@ skip_value(Eng *e, const sd_wtok *t)
 			return jsonb_string_ok(e, t->s, t->len, t->offset) &&
 				event(e, SD_JEV_STRING, t->s, t->len, t->offset);
 		case SD_J_NUMBER:
-			if (__builtin_expect((t->flags & SD_TOK_NATIVE) || e->in_jsonb, 0))
+			/* inside a jsonb value, only a literal with an exponent or a very long one needs
+			 * numeric's check (skip_number) */
+			if (__builtin_expect((t->flags & SD_TOK_NATIVE) ||
+								 (e->in_jsonb && !numeric_safe(t->s, t->len)), 0))
 				return skip_number(e, t);
 			return event(e, SD_JEV_NUMBER, t->s, t->len, t->offset);
 		case SD_J_TRUE:

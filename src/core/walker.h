@@ -22,7 +22,7 @@
  * not consumed: the engine then calls exactly one of
  *     object_begin(), then object_next() until it returns 0 (each member's value walked);
  *     array_begin(),  then array_next()  until it returns 0 (each element walked);
- *     skip_fast(), when it returns 1 (the walker skipped the value itself);
+ *     skip_fast(), when it returns > 0 (the walker skipped the value itself);
  * or, before any of those, peek() again (it returns the same token).  object_begin and
  * array_begin apply to the value the cursor is at (the last one peeked).  A value the engine
  * does not decode is walked the same way by the engine's validating skip (which also writes
@@ -79,7 +79,9 @@
  * object_next / array_next also peek the value (tok), object_next takes `want`, the separate
  * scalar() op is gone (a peeked scalar is read whole), sd_wtok.w has 2 words, and the engine's
  * entry points sd_engine_check / sd_engine_found_fatal / sd_engine_walker_error were added.
- * Stable since v2.
+ * v3: skip_fast is called for containers only and returns the number of values it walked
+ * (should_stop's polling); SD_E_DEPTH from skip_fast with the path below the value
+ * (sd_wfail.path / npath), SD_SKIP_FAST_STACK; the JSON text walker implements skip_fast.
  */
 #ifndef SERDE_WALKER_H
 #define SERDE_WALKER_H

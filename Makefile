@@ -58,18 +58,18 @@ $(CORE_C:.c=.o) $(PG_C:.c=.o): $(wildcard src/core/*.h src/pg/*.h)
 
 # ---- core unit tests --------------------------------------------------------------------------
 UNIT_SRC = $(sort $(wildcard test/unit_*.c))
-UNIT_CC  = gcc -std=gnu11 -O1 -g -pthread $(WARN) -Isrc/core
+UNIT_CC  = gcc -std=gnu11 -O1 -g -pthread $(WARN) -Isrc/core -isystem /usr/include/libxml2
 unit: test/unit_runner
 	./test/unit_runner
 test/unit_runner: $(UNIT_SRC) $(CORE_C) $(KERNEL_O) test/unit.h
-	$(UNIT_CC) -o $@ $(UNIT_SRC) $(CORE_C) $(KERNEL_O) -lsimdjson -lstdc++ -lm
+	$(UNIT_CC) -o $@ $(UNIT_SRC) $(CORE_C) $(KERNEL_O) -lsimdjson -lxml2 -lstdc++ -lm
 
 ASAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 unit-asan: $(UNIT_SRC) $(CORE_C) src/core/json_walk.cpp src/core/json_dispatch.cpp test/unit.h
 	mkdir -p test/asan
 	$(foreach k,$(KERNELS),$(SDCXX) $(ASAN) $(KFLAGS_$(k)) -DSD_KERNEL=$(k) -c -o test/asan/json_walk_$(k).o src/core/json_walk.cpp &&) true
 	$(SDCXX) $(ASAN) -c -o test/asan/json_dispatch.o src/core/json_dispatch.cpp
-	$(UNIT_CC) $(ASAN) -o test/unit_runner_asan $(UNIT_SRC) $(CORE_C) test/asan/*.o -lsimdjson -lstdc++ -lm
+	$(UNIT_CC) $(ASAN) -o test/unit_runner_asan $(UNIT_SRC) $(CORE_C) test/asan/*.o -lsimdjson -lxml2 -lstdc++ -lm
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./test/unit_runner_asan
 
 EXTRA_CLEAN = test/unit_runner test/unit_runner_asan test/asan results regression.diffs regression.out tmp_check log
@@ -77,7 +77,7 @@ EXTRA_CLEAN = test/unit_runner test/unit_runner_asan test/asan results regressio
 .PHONY: unit unit-asan
 
 # ---- fuzzing: libFuzzer + ASan + UBSan, clang 14 (see TESTING.md) ------------------------------
-#   make fuzz-build                  the targets test/fuzz/build/fuzz_{json,options,scalar}
+#   make fuzz-build                  the targets test/fuzz/build/fuzz_{json,options,scalar,xml}
 #   make fuzz [FUZZ_SECONDS=300]     each target for FUZZ_SECONDS (FUZZ_PARALLEL at a time, niced)
 #   make fuzz-smoke                  each target for 30 s, plus every saved regression input
 # The core's C files and the JSON walker (once per kernel, with its KFLAGS) are compiled again
@@ -86,10 +86,10 @@ EXTRA_CLEAN = test/unit_runner test/unit_runner_asan test/asan results regressio
 FUZZ_CC      = clang-14
 FUZZ_CXX     = clang++-14
 FUZZ_BUILD   = test/fuzz/build
-FUZZ_TARGETS = fuzz_json fuzz_options fuzz_scalar
+FUZZ_TARGETS = fuzz_json fuzz_options fuzz_scalar fuzz_xml
 FUZZ_SECONDS ?= 300
 FUZZ_SAN     = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all -g
-FUZZ_CFLAGS  = -std=gnu11 -O1 $(FUZZ_SAN) -fsanitize=fuzzer-no-link -Isrc/core -Itest \
+FUZZ_CFLAGS  = -std=gnu11 -O1 $(FUZZ_SAN) -fsanitize=fuzzer-no-link -Isrc/core -Itest -isystem /usr/include/libxml2 \
                -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare -Wno-missing-field-initializers
 # the walker's own flags ($(SDCXX), with CXX = clang++), plus sanitizers and coverage; clang warns
 # about an unused static function where g++ does not
@@ -114,7 +114,7 @@ $(FUZZ_BUILD)/fuzz_%.o: test/fuzz/fuzz_%.c test/fuzz/fuzz_common.h $(wildcard sr
 	@mkdir -p $(FUZZ_BUILD)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
 $(addprefix $(FUZZ_BUILD)/,$(FUZZ_TARGETS)): $(FUZZ_BUILD)/%: $(FUZZ_BUILD)/%.o $(FUZZ_COBJ) $(FUZZ_KOBJ)
-	$(FUZZ_CXX) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ -lsimdjson -lm
+	$(FUZZ_CXX) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ -lsimdjson -lxml2 -lm
 
 fuzz-build: $(addprefix $(FUZZ_BUILD)/,$(FUZZ_TARGETS))
 

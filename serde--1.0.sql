@@ -166,6 +166,45 @@ CREATE FUNCTION serde_valid(shape text, doc bytea)
 RETURNS boolean LANGUAGE c STABLE PARALLEL SAFE
 AS 'MODULE_PATHNAME', 'serde_valid_shape';
 
+-- xml documents (DESIGN §1): the same forms on xml, and the *_xml forms for XML held in text
+-- (an untyped literal is JSON text for serde_decode; a malformed ::xml value never reaches serde)
+CREATE FUNCTION serde_decode(target anyelement, doc xml)
+RETURNS anyelement LANGUAGE c STABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'serde_decode_typed';
+CREATE FUNCTION serde_decode(target anyelement, doc xml, shape text)
+RETURNS anyelement LANGUAGE c STABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'serde_decode_typed';
+CREATE FUNCTION serde_decode(shape text, doc xml)
+RETURNS record LANGUAGE c STABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'serde_decode_shape';
+CREATE FUNCTION serde_decode_xml(target anyelement, doc text)
+RETURNS anyelement LANGUAGE c STABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'serde_decode_typed';
+CREATE FUNCTION serde_decode_xml(target anyelement, doc text, shape text)
+RETURNS anyelement LANGUAGE c STABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'serde_decode_typed';
+CREATE FUNCTION serde_decode_xml(shape text, doc text)
+RETURNS record LANGUAGE c STABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'serde_decode_shape';
+CREATE FUNCTION serde_valid(target anyelement, doc xml)
+RETURNS boolean LANGUAGE c STABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'serde_valid_typed';
+CREATE FUNCTION serde_valid(target anyelement, doc xml, shape text)
+RETURNS boolean LANGUAGE c STABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'serde_valid_typed';
+CREATE FUNCTION serde_valid(shape text, doc xml)
+RETURNS boolean LANGUAGE c STABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'serde_valid_shape';
+CREATE FUNCTION serde_valid_xml(target anyelement, doc text)
+RETURNS boolean LANGUAGE c STABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'serde_valid_typed';
+CREATE FUNCTION serde_valid_xml(target anyelement, doc text, shape text)
+RETURNS boolean LANGUAGE c STABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'serde_valid_typed';
+CREATE FUNCTION serde_valid_xml(shape text, doc text)
+RETURNS boolean LANGUAGE c STABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'serde_valid_shape';
+
 -- ---- all violations: serde_errors ---------------------------------------------------------------
 -- Same argument forms as serde_valid.  Every violation in document order (capped by
 -- serde.max_errors); malformed input yields one row; byte_offset is NULL for jsonb.
@@ -218,6 +257,33 @@ RETURNS TABLE (path text, code text, message text, byte_offset bigint)
 LANGUAGE c STABLE PARALLEL SAFE ROWS 10
 AS 'MODULE_PATHNAME', 'serde_errors_typed';
 CREATE FUNCTION serde_errors(shape text, doc bytea)
+RETURNS TABLE (path text, code text, message text, byte_offset bigint)
+LANGUAGE c STABLE PARALLEL SAFE ROWS 10
+AS 'MODULE_PATHNAME', 'serde_errors_shape';
+
+-- xml documents: byte_offset is that of the offending element's '<' (the message's DETAIL, when
+-- raised, gives its line and column)
+CREATE FUNCTION serde_errors(target anyelement, doc xml)
+RETURNS TABLE (path text, code text, message text, byte_offset bigint)
+LANGUAGE c STABLE PARALLEL SAFE ROWS 10
+AS 'MODULE_PATHNAME', 'serde_errors_typed';
+CREATE FUNCTION serde_errors(target anyelement, doc xml, shape text)
+RETURNS TABLE (path text, code text, message text, byte_offset bigint)
+LANGUAGE c STABLE PARALLEL SAFE ROWS 10
+AS 'MODULE_PATHNAME', 'serde_errors_typed';
+CREATE FUNCTION serde_errors(shape text, doc xml)
+RETURNS TABLE (path text, code text, message text, byte_offset bigint)
+LANGUAGE c STABLE PARALLEL SAFE ROWS 10
+AS 'MODULE_PATHNAME', 'serde_errors_shape';
+CREATE FUNCTION serde_errors_xml(target anyelement, doc text)
+RETURNS TABLE (path text, code text, message text, byte_offset bigint)
+LANGUAGE c STABLE PARALLEL SAFE ROWS 10
+AS 'MODULE_PATHNAME', 'serde_errors_typed';
+CREATE FUNCTION serde_errors_xml(target anyelement, doc text, shape text)
+RETURNS TABLE (path text, code text, message text, byte_offset bigint)
+LANGUAGE c STABLE PARALLEL SAFE ROWS 10
+AS 'MODULE_PATHNAME', 'serde_errors_typed';
+CREATE FUNCTION serde_errors_xml(shape text, doc text)
 RETURNS TABLE (path text, code text, message text, byte_offset bigint)
 LANGUAGE c STABLE PARALLEL SAFE ROWS 10
 AS 'MODULE_PATHNAME', 'serde_errors_shape';

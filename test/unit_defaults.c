@@ -370,10 +370,58 @@ test_agrees(void)
 		CHECK(agrees(t, cases[i].col, cases[i].fopts, cases[i].json));
 }
 
+static int stop_calls;
+
+static bool
+stop_now(void *ud)
+{
+	(void) ud;
+	stop_calls++;
+	return true;
+}
+
+/* The engine decodes a default under the compiler's hooks: its should_stop poll (every 4,096
+ * values) cancels the compile as the compiler's own poll does, never "default does not fit". */
+static void
+test_cancel(void)
+{
+	const sd_type *t = ut_composite("dcancel", "v:int4[]");
+	size_t		n = 6000;
+	char	   *o = malloc(64 + n * 2);
+	size_t		len;
+	sd_hooks	hooks = {NULL, NULL, NULL, stop_now, NULL};
+	sd_error	err;
+	sd_plan    *plan;
+
+	if (!o)
+		return;
+	len = (size_t) sprintf(o, "{\"fields\":{\"v\":{\"default\":[");
+	for (size_t i = 0; i < n; i++)
+		o[len++] = i ? ',' : ' ', o[len++] = '7';
+	len += (size_t) sprintf(o + len, "]}}}");
+	plan = sd_compile("T", o, len, t, NULL, NULL, &err);
+	CHECK(plan != NULL);
+	if (plan)
+		CHECK(sd_plan_default_value(plan, 0, &(uint32_t) {0}) != NULL);
+	sd_plan_free(plan);
+	stop_calls = 0;
+	plan = sd_compile("T", o, len, t, &hooks, NULL, &err);
+	CHECK(plan == NULL && stop_calls > 0);
+	if (!plan)
+	{
+		CHECK(err.code == SD_E_CANCELED);
+		CHECK_STR(err.path, "$");
+		CHECK_STR(err.problem, "canceled while compiling a shape");
+	}
+	sd_plan_free(plan);
+	free(o);
+}
+
 void
 unit_defaults(void)
 {
 	test_values();
 	test_layouts();
 	test_agrees();
+	test_cancel();
 }

@@ -5,6 +5,7 @@
  * cut at 40 characters that stay valid UTF-8.
  */
 #include "unit.h"
+#include "unit_support.h"
 #include "serde_core.h"
 
 #include <stdlib.h>
@@ -192,6 +193,29 @@ found(void)
 }
 
 void		unit_errors(void);
+/* serde_errors' mode: a value error whose value is skipped (without a full check) does not
+ * hide that the document is malformed inside it: the one syntax error, as sd_decode_json says
+ * (fuzz_json found it: "v3":[ "abc", "s": ... against a text column). */
+static void
+malformed_after_value_errors(void)
+{
+	const sd_type *t = ut_composite("emal", "t:text,v3:varchar(3),n:int4");
+	const char *doc = "{\"t\": \"x\", \"v3\":[ \"abc\", \"s\": -3, 4], \"n\": \"y\"}";
+	sd_error	err;
+	sd_plan    *plan = sd_compile("T", "{}", 2, t, NULL, NULL, &err);
+
+	CHECK(plan != NULL);
+	if (!plan)
+		return;
+	CHECK_STR(ut_decode_with(plan, doc), "ERROR 22P02 $: malformed JSON: expected ',' or ']' @28");
+	CHECK_STR(ut_check_with(plan, doc), "ERROR 22P02 $: malformed JSON: expected ',' or ']' @28");
+	/* well-formed: every value error */
+	CHECK_STR(ut_check_with(plan, "{\"t\":\"\", \"v3\":[1], \"n\": \"y\"}"),
+			  "ERROR 22032 $.v3: expected string, found array @14 | "
+			  "ERROR 22032 $.n: expected integer, found string \"y\" @24");
+	sd_plan_free(plan);
+}
+
 void
 unit_errors(void)
 {
@@ -199,4 +223,5 @@ unit_errors(void)
 	messages();
 	xpaths();
 	found();
+	malformed_after_value_errors();
 }

@@ -123,6 +123,17 @@ if [[ $fn == 0 ]]; then
     echo "skip: serde_decode_xml does not exist (yet): serde's decoding of the XML fixtures is not checked"
     exit $fail
 fi
+# a build that reads XML but has no XML walker yet raises 0A000 for a well-formed document
+probe=$(psql_db -At <<'SQL' 2>&1
+CREATE TYPE pg_temp.xf_probe AS (v text);
+DO $$ BEGIN PERFORM serde_decode_xml(NULL::pg_temp.xf_probe, '<r/>');
+EXCEPTION WHEN feature_not_supported THEN RAISE NOTICE 'xml-walker-missing'; WHEN OTHERS THEN NULL; END $$;
+SQL
+)
+if [[ $probe == *xml-walker-missing* ]]; then
+    echo "skip: serde_decode_xml has no XML walker yet (0A000): serde's decoding of the XML fixtures is not checked"
+    exit $fail
+fi
 check "xml_shapes.sql registers every shape" "" "$(grep ERROR "$tmp/shapes.err" | head -3)"
 
 # xtry SHAPE FILE SETTING: decode the file's bytes (sent as hex in a psql variable, made text by

@@ -156,6 +156,13 @@ bind_plan(sd_decoder *d, const sd_plan *plan, sd_error *err)
 	return true;
 }
 
+/* bind_plan for the core's own runs of the engine (defaults.c: a plan being compiled) */
+bool
+sd_decoder_bind(sd_decoder *d, const sd_plan *plan, sd_error *err)
+{
+	return bind_plan(d, plan, err);
+}
+
 static void
 release_follows(sd_decoder *d)
 {

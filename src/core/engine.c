@@ -1294,6 +1294,20 @@ sd_engine_decode(sd_decoder *d, sd_wcursor *cur, const sd_node *node, const sd_l
 	/* nothing may follow the root value */
 	if (first_index < 0 && cur->ops->finish && cur->ops->finish(cur) < 0)
 		return walker_failed(&e);
+	/* serde_errors: after value errors (whose values may have been skipped without a full
+	 * check), a malformed document is still that one error, as in first-error mode */
+	if (collect && collect->total && (e.flags & SD_WF_TEXT))
+	{
+		sd_error	exact;
+
+		if (!sd_json_validate(e.hooks, cur->text, cur->text_len, &exact))
+		{
+			e.depth = 0;
+			if (exact.code == SD_E_NOMEM)
+				return fail(&e, SD_E_NOMEM, -1, "out of memory");
+			return syntax(&e, exact.problem, exact.offset + (int64_t) d->offset_bias);
+		}
+	}
 	*root = first;
 	return true;
 }

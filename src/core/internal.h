@@ -66,9 +66,10 @@ struct sd_plan
 
 /* ---- defaults compiled once (defaults.c) ----------------------------------------------------
  * values[i] is the JSON of plan->defaults[i] (a tree in the plan's arena, which the values may
- * point into).  Converts each against its field's node into plan->dtape (in arena).  false with
+ * point into).  Decodes each against its field's node by the rule engine (over jtree_walk.c)
+ * into plan->dtape (in arena).  false with
  * err (path inside the value, problem) and *failed = the default that does not fit, or SD_E_NOMEM
- * (*failed -1). */
+ * or SD_E_CANCELED (*failed -1). */
 bool		sd_defaults_compile(sd_plan *plan, sd_arena *arena, const sd_jnode *const *values,
 								int *failed, sd_error *err);
 
@@ -210,6 +211,9 @@ typedef struct sd_keyset
  * new; false with err SD_E_DUPLICATE "duplicate member" when the map had it already, or
  * SD_E_NOMEM.  Hashed with a per-decoder seed, so crafted keys cannot make it quadratic. */
 bool		sd_map_key_new(sd_decoder *d, sd_keyset *ks, const char *key, size_t len, sd_error *err);
+/* Binds d's member-order prediction (d->follow) to plan, as every decode does: for the core's
+ * own runs of the engine (defaults.c, on a plan being compiled).  False on OOM. */
+bool		sd_decoder_bind(sd_decoder *d, const sd_plan *plan, sd_error *err);
 /* Grows *buf (elements of elem_size) to hold at least need elements; false on OOM. */
 bool		sd_grow(const sd_hooks *h, void **buf, uint32_t *cap, uint32_t need, size_t elem_size);
 

@@ -466,6 +466,7 @@ typedef struct SdCallSite
 	Oid			argtype;		/* typed forms: the target type */
 	int32		argtypmod;		/* ... and its typmod (numeric(5,2), varchar(2)[]), or -1 */
 	bool		doc_jsonb;		/* the document argument is jsonb (else text-like bytes) */
+	bool		doc_xml;		/* the document is XML: an xml argument or a *_xml function */
 	char	   *shape;			/* the shape name `plan` was found for (named forms) */
 	int			shape_len;
 	/* the statement this call site last served: its start and where its snapshot stands */
@@ -515,6 +516,7 @@ callsite_get(FunctionCallInfo fcinfo, bool typed, const char *fname)
 	SdCallSite *cs = flinfo->fn_extra;
 	HeapTuple	proc;
 	Oid			doctype;
+	bool		cs_xml;
 
 	if (cs)
 		return cs;
@@ -523,11 +525,18 @@ callsite_get(FunctionCallInfo fcinfo, bool typed, const char *fname)
 	if (!HeapTupleIsValid(proc))
 		elog(ERROR, "cache lookup failed for function %u", flinfo->fn_oid);
 	doctype = ((Form_pg_proc) GETSTRUCT(proc))->proargtypes.values[1];
+	{
+		const char *proname = NameStr(((Form_pg_proc) GETSTRUCT(proc))->proname);
+		size_t		plen = strlen(proname);
+
+		cs_xml = doctype == XMLOID || (plen > 4 && strcmp(proname + plen - 4, "_xml") == 0);
+	}
 	ReleaseSysCache(proc);
 
 	cs = MemoryContextAllocZero(flinfo->fn_mcxt, sizeof(SdCallSite));
 	cs->mcxt = flinfo->fn_mcxt;
 	cs->doc_jsonb = doctype == JSONBOID;
+	cs->doc_xml = cs_xml;
 	if (typed)
 	{
 		cs->argtype = get_fn_expr_argtype(flinfo, 0);
@@ -896,24 +905,30 @@ decode_common(FunctionCallInfo fcinfo, bool typed, bool soft)
 	if (PG_ARGISNULL(1))
 		PG_RETURN_NULL();
 
-	if (soft)
-	{
-		sd_error	err;
-
-		/* a document over serde.max_document_bytes is invalid, not an error (DESIGN §1) */
-		if (doc_too_big(toast_raw_datum_size(PG_GETARG_DATUM(1)) - VARHDRSZ, cs->doc_jsonb, &err))
-			PG_RETURN_BOOL(false);
-	}
-	doc_check_size(p, PG_GETARG_DATUM(1), cs->doc_jsonb);
-	if (cs->doc_jsonb)
-		status = sd_pg_decode_jsonb(p, sd_plan_root(p->plan), PG_GETARG_JSONB_P(1), soft,
-									&result, &isnull);
+	if (cs->doc_xml)
+		status = sd_pg_decode_xml(p, sd_plan_root(p->plan), PG_GETARG_DATUM(1), soft, &result,
+								  &isnull);
 	else
 	{
-		struct varlena *v = PG_GETARG_VARLENA_PP(1);
+		if (soft)
+		{
+			sd_error	err;
 
-		status = sd_pg_decode(p, sd_plan_root(p->plan), VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v),
-							  true, soft, &result, &isnull);
+			/* a document over serde.max_document_bytes is invalid, not an error (DESIGN §1) */
+			if (doc_too_big(toast_raw_datum_size(PG_GETARG_DATUM(1)) - VARHDRSZ, cs->doc_jsonb, &err))
+				PG_RETURN_BOOL(false);
+		}
+		doc_check_size(p, PG_GETARG_DATUM(1), cs->doc_jsonb);
+		if (cs->doc_jsonb)
+			status = sd_pg_decode_jsonb(p, sd_plan_root(p->plan), PG_GETARG_JSONB_P(1), soft,
+										&result, &isnull);
+		else
+		{
+			struct varlena *v = PG_GETARG_VARLENA_PP(1);
+
+			status = sd_pg_decode(p, sd_plan_root(p->plan), VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v),
+								  true, soft, &result, &isnull);
+		}
 	}
 	if (soft)
 		PG_RETURN_BOOL(status == SD_DECODED);
@@ -1140,6 +1155,15 @@ errors_common(FunctionCallInfo fcinfo, bool typed)
 	InitMaterializedSRF(fcinfo, 0);
 	if (PG_ARGISNULL(1))
 		return (Datum) 0;
+	if (cs->doc_xml)
+	{
+		sd_error	err;
+
+		/* the one document error (malformed, a limit), or every violation */
+		if (!sd_pg_xml_errors(p, sd_plan_root(p->plan), PG_GETARG_DATUM(1), &err))
+			errors_put_core(rsinfo, p, &err, true);
+		return (Datum) 0;
+	}
 	{
 		sd_error	err;
 

@@ -316,6 +316,14 @@ extern Datum sd_pg_convert_default(SdPgPlan *plan, const sd_node *node, const sd
 extern SdDecodeStatus sd_pg_decode_jsonb(SdPgPlan *plan, const sd_node *node, Jsonb *jb,
 										 bool soft, Datum *result, bool *isnull);
 
+/* XML documents (decode_xml.c), doc an xml or text Datum (maybe toasted): the same contract
+ * as sd_pg_decode (a document over serde.max_document_bytes is refused before it is detoasted;
+ * soft: invalid); and serde_errors' XML form: false with the one document error to report
+ * (malformed, a limit). */
+extern SdDecodeStatus sd_pg_decode_xml(SdPgPlan *plan, const sd_node *node, Datum doc,
+									   bool soft, Datum *result, bool *isnull);
+extern bool sd_pg_xml_errors(SdPgPlan *plan, const sd_node *node, Datum doc, sd_error *err);
+
 /* Raises the error of a failed core call: "<prefix>: <path>: <problem>". */
 extern void sd_pg_raise_core_error(const char *prefix, const sd_error *err, bool offsets)
 			pg_attribute_noreturn();

@@ -5,11 +5,12 @@
 #   1. seeds: the committed test/fuzz/seeds/<kind>/ plus seeds generated into the build directory
 #      (fuzz_json: fixtures/json/*.json, fixtures/json/mutated/*.json and, when present,
 #      ../shared/data/JSONTestSuite/test_parsing/*; fuzz_options: every options object of
-#      fixtures/sql/shapes.sql and sql/*.sql; fuzz_scalar: the strings and numbers of the
+#      fixtures/sql/shapes.sql and sql/*.sql; fuzz_xml: fixtures/xml's documents, mutated and
+#      hostile files; fuzz_scalar: the strings and numbers of the
 #      fixture documents);
 #   2. every saved crash input under test/fuzz/regressions/<target>/ is replayed (a crash found
 #      once stays a test);
-#   3. each target fuzzes for SECONDS with test/fuzz/json.dict, growing its corpus in
+#   3. each target fuzzes for SECONDS with test/fuzz/json.dict (fuzz_xml: xml.dict), growing its corpus in
 #      test/fuzz/build/corpus_<target>/, FUZZ_PARALLEL targets at a time (default: one per core
 #      but one, at least 1), each under `nice`.
 # Crash inputs land in test/fuzz/build/artifacts/ (the log names the file), logs in
@@ -25,7 +26,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 SECONDS_EACH=${1:-300}
 shift || true
 TARGETS=("$@")
-((${#TARGETS[@]})) || TARGETS=(fuzz_json fuzz_options fuzz_scalar)
+((${#TARGETS[@]})) || TARGETS=(fuzz_json fuzz_options fuzz_scalar fuzz_xml)
 
 B=test/fuzz/build
 mkdir -p "$B/logs" "$B/artifacts"
@@ -66,6 +67,12 @@ for path in sys.argv[2:]:
         n += 1
 print(f"fuzz: {n} options objects extracted from fixtures/sql/shapes.sql and sql/*.sql")
 EOF
+            ;;
+        fuzz_xml)
+            # the XML fixtures: documents, mutated copies, the hostile corpus (small files)
+            for f in fixtures/xml/*.xml fixtures/xml/mutated/*.xml fixtures/xml/hostile/*.xml; do
+                [[ -f $f ]] && cp "$f" "$dir/$(basename "$(dirname "$f")").$(basename "$f")"
+            done
             ;;
         fuzz_scalar)
             python3 - "$dir" fixtures/json/*.json <<'EOF'
@@ -119,9 +126,11 @@ run_one() {
     kind=$(kind_of "$t")
     log=$B/logs/$t.log
     mkdir -p "$B/corpus_$t"
+    local dict=test/fuzz/json.dict
+    [[ $t == fuzz_xml ]] && dict=test/fuzz/xml.dict
     # shellcheck disable=SC2086
     nice -n 10 "$B/$t" -max_total_time="$SECONDS_EACH" -print_final_stats=1 \
-        -dict=test/fuzz/json.dict -timeout=20 -rss_limit_mb=4096 -max_len=65536 \
+        -dict="$dict" -timeout=20 -rss_limit_mb=4096 -max_len=65536 \
         -artifact_prefix="$B/artifacts/$t-" ${FUZZ_ARGS:-} \
         "$B/corpus_$t" "test/fuzz/seeds/$kind" "$B/seeds_$t" >"$log" 2>&1
     echo $? >"$B/logs/$t.rc"

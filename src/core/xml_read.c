@@ -1,0 +1,975 @@
+/*
+ * xml_read.c — the XML reader of xml_read.h: libxml2's SAX2 push parser fed in chunks, its
+ * callbacks queueing compact events that sd_xr_next() hands out one at a time (pull), with
+ * byte offsets and line/column positions, and the refusals that make hostile input harmless
+ * (entity declarations, attribute defaults, namespace errors, depth, size, NUL bytes).
+ */
+#include "xml_read.h"
+#include "internal.h"
+
+#include <libxml/parser.h>
+#include <libxml/parserInternals.h>
+#include <libxml/xmlerror.h>
+
+#include <stdarg.h>
+#include <string.h>
+
+#define XR_CHUNK_DEFAULT (64 * 1024)
+
+struct sd_xreader
+{
+	sd_hooks	hooks;
+	const char *doc;
+	size_t		len;
+	size_t		fed;            /* bytes handed to the parser so far */
+	size_t		chunk;
+	uint32_t	max_depth;
+	uint32_t	depth;          /* elements open (SAX side) */
+	xmlParserCtxtPtr ctxt;
+	xmlSAXHandler sax;
+
+	/* the queue of one batch (the events of one xmlParseChunk call); while a batch is being
+	 * filled, string values are offsets into bytes (it may move), fixed into pointers after */
+	sd_xev	   *q;
+	uint32_t	qlen;
+	uint32_t	qcap;
+	uint32_t	qpos;
+	sd_xattr   *attrs;
+	uint32_t	alen;
+	uint32_t	acap;
+	sd_xnsdecl *ns;
+	uint32_t	nlen;
+	uint32_t	ncap;
+	char	   *bytes;
+	size_t		blen;
+	size_t		bcap;
+
+	/* forward line counting: the position of byte loc_off */
+	size_t		loc_off;
+	uint32_t	loc_line;
+	uint32_t	loc_col;
+
+	int			state;          /* 0 running, 1 ended well, -1 failed */
+	bool		terminated;     /* the final xmlParseChunk(terminate) was made */
+	bool		root_seen;
+	bool		failed_cb;      /* a callback or the error handler recorded err */
+	sd_error	err;
+};
+
+/* ---- small helpers ------------------------------------------------------------------------ */
+
+static bool
+xr_grow(sd_xreader *r, void **buf, uint32_t *cap, uint32_t need, size_t elem)
+{
+	return sd_grow(&r->hooks, buf, cap, need, elem);
+}
+
+/* Appends n bytes to r->bytes; returns their offset or SIZE_MAX on OOM. */
+static size_t
+xr_bytes(sd_xreader *r, const char *s, size_t n)
+{
+	if (r->blen + n + 1 > r->bcap)
+	{
+		size_t		want = r->bcap ? r->bcap : 4096;
+
+		while (want < r->blen + n + 1)
+			want *= 2;
+		char	   *nb = sd_hook_realloc(&r->hooks, r->bytes, want);
+
+		if (!nb)
+			return SIZE_MAX;
+		r->bytes = nb;
+		r->bcap = want;
+	}
+	size_t		at = r->blen;
+
+	memcpy(r->bytes + at, s, n);
+	r->blen += n;
+	r->bytes[r->blen] = '\0';
+	return at;
+}
+
+static void
+xr_fail(sd_xreader *r, sd_code code, uint32_t line, uint32_t col, const char *fmt, ...)
+__attribute__((format(printf, 5, 6)));
+
+static void
+xr_fail(sd_xreader *r, sd_code code, uint32_t line, uint32_t col, const char *fmt, ...)
+{
+	va_list		ap;
+
+	if (r->failed_cb)
+		return;
+	r->failed_cb = true;
+	sd_error_clear(&r->err);
+	r->err.code = code;
+	r->err.doc = SD_DOC_XML;
+	r->err.offset = -1;
+	r->err.line = line;
+	r->err.column = col;
+	strcpy(r->err.path, "/");   /* a document-level error: the document */
+	va_start(ap, fmt);
+	vsnprintf(r->err.problem, sizeof(r->err.problem), fmt, ap);
+	va_end(ap);
+	/* No xmlStopParser(): from inside libxml2 (the error handler, a start tag's callbacks) it
+	 * frees the input buffer the parser is still reading.  The callbacks do nothing from now
+	 * on and no further chunk is fed, so at most the rest of this chunk is parsed. */
+}
+
+static void
+xr_nomem(sd_xreader *r)
+{
+	xr_fail(r, SD_E_NOMEM, 0, 0, "out of memory");
+}
+
+/* Byte offset of the parser's cursor in the document. */
+static size_t
+xr_pos(const sd_xreader *r)
+{
+	xmlParserInputPtr in = r->ctxt->input;
+
+	if (!in || !in->cur || !in->base)
+		return r->fed;
+	size_t		p = (size_t) in->consumed + (size_t) (in->cur - in->base);
+
+	return p > r->len ? r->len : p;
+}
+
+void
+sd_xr_locate(sd_xreader *r, int64_t offset, uint32_t *line, uint32_t *column)
+{
+	size_t		to = offset < 0 ? 0 : (size_t) offset;
+
+	if (to > r->len)
+		to = r->len;
+	if (to < r->loc_off)
+	{
+		/* backwards (rare: an attribute located again): count from the start */
+		r->loc_off = 0;
+		r->loc_line = 1;
+		r->loc_col = 1;
+	}
+	const unsigned char *s = (const unsigned char *) r->doc;
+	size_t		i = r->loc_off;
+	uint32_t	ln = r->loc_line,
+				col = r->loc_col;
+
+	/* a UTF-8 BOM takes no column */
+	if (i == 0 && r->len >= 3 && s[0] == 0xEF && s[1] == 0xBB && s[2] == 0xBF && to >= 3)
+		i = 3;
+	for (; i < to; i++)
+	{
+		unsigned char c = s[i];
+
+		if (c == '\n')
+		{
+			ln++;
+			col = 1;
+		}
+		else if (c == '\r')
+		{
+			if (i + 1 < r->len && s[i + 1] == '\n')
+				continue;       /* CR LF: one line end, counted at the LF */
+			ln++;
+			col = 1;
+		}
+		else if ((c & 0xC0) != 0x80)
+			col++;
+	}
+	r->loc_off = i;
+	r->loc_line = ln;
+	r->loc_col = col;
+	*line = ln;
+	*column = col;
+}
+
+const char *
+sd_xr_document(const sd_xreader *r, size_t *len)
+{
+	*len = r->len;
+	return r->doc;
+}
+
+/*
+ * Without entity substitution (XML_PARSE_NOENT is never set), libxml2 hands an attribute value
+ * over with every '&' it decoded (from &amp;, &#38;, &#x26;) written back as "&#38;", so that a
+ * tree builder keeps it escaped.  Every '&' in such a value starts "&#38;" (other references
+ * are replaced, and entities other than the predefined ones are refused): turn them back into
+ * '&'.  Returns the new length (the value shrinks in place).
+ */
+static size_t
+xr_unescape_amp(char *v, size_t n)
+{
+	char	   *amp = memchr(v, '&', n);
+
+	if (!amp)
+		return n;
+	size_t		o = (size_t) (amp - v);
+
+	for (size_t i = o; i < n;)
+	{
+		if (v[i] == '&' && i + 5 <= n && memcmp(v + i, "&#38;", 5) == 0)
+		{
+			v[o++] = '&';
+			i += 5;
+		}
+		else
+			v[o++] = v[i++];
+	}
+	return o;
+}
+
+static sd_xname
+xr_name(const xmlChar *local, const xmlChar *prefix, const xmlChar *uri)
+{
+	sd_xname	n;
+
+	n.local = (const char *) local;
+	n.local_len = local ? (uint32_t) strlen((const char *) local) : 0;
+	n.prefix = (const char *) prefix;
+	n.prefix_len = prefix ? (uint32_t) strlen((const char *) prefix) : 0;
+	n.uri = (const char *) uri;
+	n.uri_len = uri ? (uint32_t) strlen((const char *) uri) : 0;
+	if (n.uri && n.uri_len == 0)
+		n.uri = NULL;
+	return n;
+}
+
+static sd_xev *
+xr_push(sd_xreader *r, sd_xev_kind kind)
+{
+	if (r->qlen == r->qcap &&
+		!xr_grow(r, (void **) &r->q, &r->qcap, r->qlen + 1, sizeof(sd_xev)))
+	{
+		xr_nomem(r);
+		return NULL;
+	}
+	sd_xev	   *e = &r->q[r->qlen++];
+
+	memset(e, 0, sizeof(*e));
+	e->kind = kind;
+	e->offset = -1;
+	return e;
+}
+
+/* ---- SAX callbacks (userData is the reader) ------------------------------------------------- */
+
+static bool
+is_space(unsigned char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* The offsets of the attribute names written in the start tag at doc[lt..end): xmlns ones are
+ * skipped (libxml2 hands them over as namespaces), so the k-th one found is attribute k. */
+static void
+xr_attr_positions(sd_xreader *r, size_t lt, size_t end, sd_xattr *a, int n)
+{
+	const char *s = r->doc;
+	size_t		i = lt + 1;
+	int			k = 0;
+
+	while (i < end && !is_space((unsigned char) s[i]) && s[i] != '>' && s[i] != '/')
+		i++;                    /* the element's name */
+	while (k < n && i < end)
+	{
+		while (i < end && is_space((unsigned char) s[i]))
+			i++;
+		if (i >= end || s[i] == '>' || s[i] == '/')
+			break;
+		size_t		name = i;
+
+		while (i < end && s[i] != '=' && !is_space((unsigned char) s[i]))
+			i++;
+		bool		xmlns = (i - name == 5 && memcmp(s + name, "xmlns", 5) == 0) ||
+			(i - name > 6 && memcmp(s + name, "xmlns:", 6) == 0);
+
+		while (i < end && s[i] != '"' && s[i] != '\'')
+			i++;
+		if (i >= end)
+			break;
+		char		q = s[i++];
+
+		while (i < end && s[i] != q)
+			i++;
+		i++;
+		if (!xmlns)
+			a[k++].offset = (int64_t) name;
+	}
+}
+
+static void
+sax_start(void *ud, const xmlChar *local, const xmlChar *prefix, const xmlChar *uri,
+		  int nb_ns, const xmlChar **namespaces, int nb_attrs, int nb_defaulted,
+		  const xmlChar **attributes)
+{
+	sd_xreader *r = ud;
+
+	if (r->failed_cb)
+		return;
+	r->depth++;
+	r->root_seen = true;
+
+	/* the '<' that starts this tag: the cursor is at its '>' (or "/>"), and no '<' can occur
+	 * inside a start tag (attribute values may not hold one) */
+	size_t		end = xr_pos(r);
+	size_t		lt = end < r->len ? end : (r->len ? r->len - 1 : 0);
+
+	while (lt > 0 && r->doc[lt] != '<')
+		lt--;
+	uint32_t	line,
+				col;
+
+	sd_xr_locate(r, (int64_t) lt, &line, &col);
+	if (r->depth > r->max_depth)
+	{
+		xr_fail(r, SD_E_DEPTH, line, col,
+				"document nesting exceeds serde.max_depth (%u)", r->max_depth);
+		r->err.offset = (int64_t) lt;
+		return;
+	}
+	if (nb_defaulted > 0)
+	{
+		/* cannot happen: attribute defaults are refused at their declaration */
+		xr_fail(r, SD_E_XML_SYNTAX, line, col, "attribute defaults from a DTD are not allowed");
+		return;
+	}
+
+	sd_xev	   *e = xr_push(r, SD_XEV_START);
+
+	if (!e)
+		return;
+	e->depth = r->depth;
+	e->offset = (int64_t) lt;
+	e->line = line;
+	e->column = col;
+	e->name = xr_name(local, prefix, uri);
+
+	if (nb_ns > 0)
+	{
+		if (!xr_grow(r, (void **) &r->ns, &r->ncap, r->nlen + nb_ns, sizeof(sd_xnsdecl)))
+		{
+			xr_nomem(r);
+			return;
+		}
+		e->ns = (const sd_xnsdecl *) (uintptr_t) r->nlen;   /* fixed up after the batch */
+		e->nns = (uint32_t) nb_ns;
+		for (int i = 0; i < nb_ns; i++)
+		{
+			sd_xnsdecl *d = &r->ns[r->nlen++];
+			const xmlChar *p = namespaces[2 * i],
+					   *u = namespaces[2 * i + 1];
+
+			d->prefix = (const char *) p;
+			d->prefix_len = p ? (uint32_t) strlen((const char *) p) : 0;
+			d->uri = u ? (const char *) u : "";
+			d->uri_len = (uint32_t) strlen(d->uri);
+		}
+	}
+	if (nb_attrs > 0)
+	{
+		if (!xr_grow(r, (void **) &r->attrs, &r->acap, r->alen + nb_attrs, sizeof(sd_xattr)))
+		{
+			xr_nomem(r);
+			return;
+		}
+		sd_xattr   *a = &r->attrs[r->alen];
+
+		e->attrs = (const sd_xattr *) (uintptr_t) r->alen;
+		e->nattrs = (uint32_t) nb_attrs;
+		r->alen += nb_attrs;
+		for (int i = 0; i < nb_attrs; i++)
+		{
+			const xmlChar **at = attributes + 5 * i;
+			size_t		vlen = (size_t) (at[4] - at[3]);
+			size_t		off = xr_bytes(r, (const char *) at[3], vlen);
+
+			if (off == SIZE_MAX)
+			{
+				xr_nomem(r);
+				return;
+			}
+			vlen = xr_unescape_amp(r->bytes + off, vlen);
+			r->blen = off + vlen;
+			a[i].name = xr_name(at[0], at[1], at[2]);
+			a[i].value = (const char *) (uintptr_t) off;
+			a[i].value_len = vlen;
+			a[i].offset = -1;
+		}
+		xr_attr_positions(r, lt, end, a, nb_attrs);
+		for (int i = 0; i < nb_attrs; i++)
+		{
+			if (a[i].offset < 0)
+				a[i].offset = (int64_t) lt;
+			sd_xr_locate(r, a[i].offset, &a[i].line, &a[i].column);
+		}
+	}
+}
+
+static void
+sax_end(void *ud, const xmlChar *local, const xmlChar *prefix, const xmlChar *uri)
+{
+	sd_xreader *r = ud;
+
+	if (r->failed_cb)
+		return;
+	sd_xev	   *e = xr_push(r, SD_XEV_END);
+
+	if (!e)
+		return;
+	e->depth = r->depth--;
+	e->offset = (int64_t) xr_pos(r);
+	e->name = xr_name(local, prefix, uri);
+}
+
+static void
+sax_text(void *ud, const xmlChar *ch, int len)
+{
+	sd_xreader *r = ud;
+
+	if (r->failed_cb || len <= 0)
+		return;
+	sd_xev	   *last = r->qlen > 0 ? &r->q[r->qlen - 1] : NULL;
+	size_t		off = xr_bytes(r, (const char *) ch, (size_t) len);
+
+	if (off == SIZE_MAX)
+	{
+		xr_nomem(r);
+		return;
+	}
+	if (last && last->kind == SD_XEV_TEXT &&
+		(size_t) (uintptr_t) last->text + last->text_len == off)
+	{
+		last->text_len += (size_t) len;
+		return;
+	}
+	sd_xev	   *e = xr_push(r, SD_XEV_TEXT);
+
+	if (!e)
+		return;
+	e->depth = r->depth;
+	e->text = (const char *) (uintptr_t) off;
+	e->text_len = (size_t) len;
+}
+
+/* Where the parser is, for refusals raised from declaration callbacks. */
+static void
+xr_here(sd_xreader *r, uint32_t *line, uint32_t *col)
+{
+	*line = (uint32_t) xmlSAX2GetLineNumber(r->ctxt);
+	*col = (uint32_t) xmlSAX2GetColumnNumber(r->ctxt);
+}
+
+static void
+sax_entity_decl(void *ud, const xmlChar *name, int type, const xmlChar *publicId,
+				const xmlChar *systemId, xmlChar *content)
+{
+	sd_xreader *r = ud;
+	uint32_t	line,
+				col;
+
+	xr_here(r, &line, &col);
+	xr_fail(r, SD_E_XML_SYNTAX, line, col,
+			"entity declarations are not allowed (entity \"%.40s\"); only the predefined entities are",
+			name ? (const char *) name : "");
+}
+
+static void
+sax_unparsed_entity_decl(void *ud, const xmlChar *name, const xmlChar *publicId,
+						 const xmlChar *systemId, const xmlChar *notationName)
+{
+	sax_entity_decl(ud, name, 0, publicId, systemId, NULL);
+}
+
+static void
+sax_attribute_decl(void *ud, const xmlChar *elem, const xmlChar *fullname, int type, int def,
+				   const xmlChar *defaultValue, xmlEnumerationPtr tree)
+{
+	sd_xreader *r = ud;
+
+	if (tree)
+		xmlFreeEnumeration(tree);   /* the callback owns it */
+	if (defaultValue != NULL)
+	{
+		uint32_t	line,
+					col;
+
+		xr_here(r, &line, &col);
+		xr_fail(r, SD_E_XML_SYNTAX, line, col,
+				"attribute defaults in a DTD are not allowed (attribute \"%.40s\" of \"%.40s\")",
+				fullname ? (const char *) fullname : "", elem ? (const char *) elem : "");
+	}
+}
+
+static xmlEntityPtr
+sax_get_entity(void *ud, const xmlChar *name)
+{
+	return xmlGetPredefinedEntity(name);
+}
+
+static xmlEntityPtr
+sax_get_param_entity(void *ud, const xmlChar *name)
+{
+	return NULL;
+}
+
+static xmlParserInputPtr
+sax_resolve_entity(void *ud, const xmlChar *publicId, const xmlChar *systemId)
+{
+	return NULL;
+}
+
+/* Legacy handlers, set only so that libxml2 always has a channel; the structured handler below
+ * receives every error. */
+static void
+sax_ignore_msg(void *ud, const char *msg,...)
+{
+}
+
+static void
+xr_structured_error(void *ud, xmlErrorPtr e)
+{
+	sd_xreader *r = ud;
+
+	if (!r || !e || e->level < XML_ERR_ERROR || e->code == XML_ERR_USER_STOP)
+		return;
+	if (e->code == XML_ERR_NO_MEMORY)
+	{
+		xr_nomem(r);
+		return;
+	}
+	char		msg[SD_PROBLEM_MAX];
+	size_t		n = 0;
+
+	if (e->message)
+	{
+		n = strlen(e->message);
+		if (n >= sizeof(msg))
+			n = sizeof(msg) - 1;
+		memcpy(msg, e->message, n);
+	}
+	while (n > 0 && is_space((unsigned char) msg[n - 1]))
+		n--;
+	msg[n] = '\0';
+	if ((e->code == XML_ERR_DOCUMENT_END || e->code == XML_ERR_DOCUMENT_EMPTY) && !r->root_seen)
+	{
+		snprintf(msg, sizeof(msg), "the document has no root element");
+		n = strlen(msg);
+	}
+	else if (e->code == XML_ERR_DOCUMENT_END && r->depth > 0)
+	{
+		/* libxml2's push parser says "Extra content at the end of the document" when the
+		 * input ends with elements open */
+		snprintf(msg, sizeof(msg), "premature end of the document, %u element%s not closed",
+				 r->depth, r->depth == 1 ? "" : "s");
+		n = strlen(msg);
+	}
+	bool		first = !r->failed_cb;
+
+	xr_fail(r, SD_E_XML_SYNTAX, e->line > 0 ? (uint32_t) e->line : 0,
+			e->int2 > 0 ? (uint32_t) e->int2 : 0, "malformed XML: %s", n ? msg : "parse error");
+	if (first && r->ctxt)
+		r->err.offset = (int64_t) xr_pos(r);
+}
+
+/* ---- libxml2's process-wide state, saved and restored around every call ---------------------- */
+
+typedef struct xr_saved
+{
+	xmlStructuredErrorFunc serr;
+	void	   *serr_ctx;
+	xmlGenericErrorFunc gerr;
+	void	   *gerr_ctx;
+	xmlExternalEntityLoader loader;
+} xr_saved;
+
+static xmlParserInputPtr
+xr_deny_loader(const char *url, const char *id, xmlParserCtxtPtr ctxt)
+{
+	return NULL;                /* nothing is ever loaded */
+}
+
+static void
+xr_generic_ignore(void *ctx, const char *msg,...)
+{
+}
+
+static void
+xr_enter(sd_xreader *r, xr_saved *s)
+{
+	s->serr = xmlStructuredError;
+	s->serr_ctx = xmlStructuredErrorContext;
+	s->gerr = xmlGenericError;
+	s->gerr_ctx = xmlGenericErrorContext;
+	s->loader = xmlGetExternalEntityLoader();
+	xmlSetStructuredErrorFunc(r, xr_structured_error);
+	xmlSetGenericErrorFunc(r, xr_generic_ignore);
+	xmlSetExternalEntityLoader(xr_deny_loader);
+}
+
+static void
+xr_leave(const xr_saved *s)
+{
+	xmlSetExternalEntityLoader(s->loader);
+	xmlSetGenericErrorFunc(s->gerr_ctx, s->gerr);
+	xmlSetStructuredErrorFunc(s->serr_ctx, s->serr);
+}
+
+/* ---- the pull side ------------------------------------------------------------------------- */
+
+sd_xreader *
+sd_xr_open(const sd_hooks *hooks, const char *doc, size_t len, const sd_xr_options *opt,
+		   sd_error *err)
+{
+	uint64_t	max_bytes = opt && opt->max_document_bytes ? opt->max_document_bytes
+		: SD_DEFAULT_MAX_DOCUMENT_BYTES;
+
+	sd_error_clear(err);
+	err->doc = SD_DOC_XML;
+	strcpy(err->path, "/");
+	if ((uint64_t) len > max_bytes)
+	{
+		sd_error_set(err, SD_E_SIZE, -1,
+					 "document of %zu bytes exceeds serde.max_document_bytes (%llu)",
+					 len, (unsigned long long) max_bytes);
+		return NULL;
+	}
+	const char *nul = memchr(doc, '\0', len);
+
+	if (nul)
+	{
+		/* UTF-16 and other NUL-bearing input: the text must be UTF-8 */
+		sd_error_set(err, SD_E_XML_SYNTAX, nul - doc,
+					 "malformed XML: a NUL byte (the document must be UTF-8 text)");
+		return NULL;
+	}
+	if (len > (size_t) INT32_MAX)
+	{
+		sd_error_set(err, SD_E_SIZE, -1, "document of %zu bytes is too large for XML", len);
+		return NULL;
+	}
+
+	sd_xreader *r = sd_hook_alloc(hooks, sizeof(sd_xreader));
+
+	if (!r)
+	{
+		sd_error_set(err, SD_E_NOMEM, -1, "out of memory");
+		return NULL;
+	}
+	memset(r, 0, sizeof(*r));
+	if (hooks)
+		r->hooks = *hooks;
+	r->doc = doc;
+	r->len = len;
+	r->chunk = opt && opt->chunk ? opt->chunk : XR_CHUNK_DEFAULT;
+	r->max_depth = opt && opt->max_depth ? opt->max_depth : SD_DEFAULT_MAX_DEPTH;
+	r->loc_line = 1;
+	r->loc_col = 1;
+
+	xmlSAXHandler *s = &r->sax;
+
+	s->initialized = XML_SAX2_MAGIC;
+	s->startElementNs = sax_start;
+	s->endElementNs = sax_end;
+	s->characters = sax_text;
+	s->cdataBlock = sax_text;
+	s->ignorableWhitespace = sax_text;
+	s->entityDecl = sax_entity_decl;
+	s->unparsedEntityDecl = sax_unparsed_entity_decl;
+	s->attributeDecl = sax_attribute_decl;
+	s->getEntity = sax_get_entity;
+	s->getParameterEntity = sax_get_param_entity;
+	s->resolveEntity = sax_resolve_entity;
+	s->warning = sax_ignore_msg;
+	s->error = sax_ignore_msg;
+	s->fatalError = sax_ignore_msg;
+	s->serror = xr_structured_error;
+	/* internalSubset / externalSubset / reference / comment / processingInstruction /
+	 * startDocument stay NULL: no DTD is built or loaded, no tree is made */
+
+	xr_saved	saved;
+
+	xmlInitParser();
+	xr_enter(r, &saved);
+	r->ctxt = xmlCreatePushParserCtxt(s, r, NULL, 0, NULL);
+	if (r->ctxt)
+	{
+		xmlCtxtUseOptions(r->ctxt, XML_PARSE_NONET | XML_PARSE_IGNORE_ENC);
+		/* An empty document of our own: without one, libxml2 "for expat compatibility in SAX
+		 * mode" makes a document itself at the first <!ENTITY and registers the entity there
+		 * (so that later references expand) whatever our entityDecl callback did.  With this
+		 * one the entity is never registered anywhere: a reference is undeclared. */
+		r->ctxt->myDoc = xmlNewDoc(BAD_CAST "1.0");
+		if (!r->ctxt->myDoc)
+		{
+			xmlFreeParserCtxt(r->ctxt);
+			r->ctxt = NULL;
+		}
+	}
+	xr_leave(&saved);
+	if (!r->ctxt)
+	{
+		sd_xr_close(r);
+		sd_error_set(err, SD_E_NOMEM, -1, "out of memory");
+		return NULL;
+	}
+	r->ctxt->userData = r;
+	return r;
+}
+
+/* Turns the offsets of a completed batch into pointers (nothing moves until the next batch). */
+static void
+xr_fixup(sd_xreader *r)
+{
+	for (uint32_t i = 0; i < r->qlen; i++)
+	{
+		sd_xev	   *e = &r->q[i];
+
+		if (e->kind == SD_XEV_TEXT)
+			e->text = r->bytes + (uintptr_t) e->text;
+		else if (e->kind == SD_XEV_START)
+		{
+			if (e->nattrs)
+			{
+				sd_xattr   *a = r->attrs + (uintptr_t) e->attrs;
+
+				for (uint32_t k = 0; k < e->nattrs; k++)
+					a[k].value = r->bytes + (uintptr_t) a[k].value;
+				e->attrs = a;
+			}
+			else
+				e->attrs = NULL;
+			e->ns = e->nns ? r->ns + (uintptr_t) e->ns : NULL;
+		}
+	}
+}
+
+/* Where the root element's start tag begins (len if never): the prolog (declaration, comments,
+ * PIs, DOCTYPE with its internal subset) is fed in one piece, because libxml2's push parser
+ * misreads a DOCTYPE cut between chunks inside a quoted literal that holds '>' (a document
+ * would then be malformed or not depending on where a chunk ends).  Only a feeding boundary:
+ * a wrong guess costs nothing but a bigger first chunk. */
+static size_t
+xr_prolog_end(const char *s, size_t len)
+{
+	size_t		i = 0;
+
+	for (;;)
+	{
+		const char *lt = memchr(s + i, '<', len - i);
+
+		if (!lt)
+			return len;
+		i = (size_t) (lt - s);
+		if (i + 1 >= len)
+			return len;
+		if (s[i + 1] == '?' || (i + 3 < len && memcmp(s + i, "<!--", 4) == 0))
+		{
+			const char *end = s[i + 1] == '?' ? "?>" : "-->";
+			size_t		el = strlen(end);
+			size_t		j = i + 2;
+
+			while (j + el <= len && memcmp(s + j, end, el) != 0)
+				j++;
+			if (j + el > len)
+				return len;
+			i = j + el;
+		}
+		else if (s[i + 1] == '!')
+		{
+			/* <!DOCTYPE …>: quotes, [ … ] and the comments of the internal subset */
+			size_t		j = i + 2;
+			int			depth = 0;
+			char		q = 0;
+
+			for (; j < len; j++)
+			{
+				char		c = s[j];
+
+				if (q)
+				{
+					if (c == q)
+						q = 0;
+				}
+				else if (c == '"' || c == '\'')
+					q = c;
+				else if (c == '[')
+					depth++;
+				else if (c == ']')
+					depth--;
+				else if (c == '<' && j + 3 < len && memcmp(s + j, "<!--", 4) == 0)
+				{
+					size_t		k = j + 4;
+
+					while (k + 3 <= len && memcmp(s + k, "-->", 3) != 0)
+						k++;
+					j = k + 2;
+				}
+				else if (c == '>' && depth <= 0)
+					break;
+			}
+			if (j >= len)
+				return len;
+			i = j + 1;
+		}
+		else
+			return i;
+	}
+}
+
+/* Feeds the next chunk (or the end); the queue is empty on entry. */
+static void
+xr_feed(sd_xreader *r)
+{
+	xr_saved	saved;
+
+	r->qlen = r->qpos = 0;
+	r->alen = r->nlen = 0;
+	r->blen = 0;
+
+	while (r->qlen == 0 && !r->failed_cb && !r->terminated)
+	{
+		size_t		n = r->len - r->fed;
+		int			terminate = 0;
+
+		size_t		want = r->chunk;
+
+		if (r->fed == 0)
+		{
+			size_t		p = xr_prolog_end(r->doc, r->len);
+
+			if (p + 1 > want)
+				want = p + 1;
+		}
+		if (n > want)
+			n = want;
+		else
+			terminate = 1;
+		xr_enter(r, &saved);
+		xmlParseChunk(r->ctxt, r->doc + r->fed, (int) n, terminate);
+		xr_leave(&saved);
+		r->fed += n;
+		if (terminate)
+			r->terminated = true;
+	}
+	if (!r->failed_cb && r->ctxt->nsWellFormed == 0)
+		xr_fail(r, SD_E_XML_SYNTAX, 0, 0, "malformed XML: namespace error");
+	if (!r->failed_cb && r->terminated && (!r->ctxt->wellFormed || !r->root_seen))
+	{
+		uint32_t	line,
+					col;
+
+		sd_xr_locate(r, (int64_t) r->len, &line, &col);
+		xr_fail(r, SD_E_XML_SYNTAX, line, col, "malformed XML: %s",
+				r->root_seen ? "the document is not well-formed" : "no root element");
+	}
+	if (!r->failed_cb)
+		xr_fixup(r);
+}
+
+int
+sd_xr_next(sd_xreader *r, sd_xev *ev, sd_error *err)
+{
+	for (;;)
+	{
+		if (r->state < 0)
+		{
+			*err = r->err;
+			return -1;
+		}
+		if (r->state > 0)
+			return 0;
+		if (r->qpos < r->qlen)
+		{
+			*ev = r->q[r->qpos++];
+			return 1;
+		}
+		if (r->failed_cb)
+		{
+			/* the events queued before the failure were handed out: now the error */
+			r->state = -1;
+			continue;
+		}
+		if (r->terminated)
+		{
+			r->state = 1;
+			continue;
+		}
+		xr_feed(r);
+		if (r->failed_cb)
+		{
+			/* a failure in this batch: its events are dropped (the document is malformed or
+			 * over a limit, which decides the outcome) */
+			r->qlen = r->qpos = 0;
+		}
+	}
+}
+
+void
+sd_xr_close(sd_xreader *r)
+{
+	if (!r)
+		return;
+	if (r->ctxt)
+	{
+		xr_saved	saved;
+
+		xr_enter(r, &saved);
+		if (r->ctxt->myDoc)
+			xmlFreeDoc(r->ctxt->myDoc);     /* the parser context does not own it */
+		r->ctxt->myDoc = NULL;
+		xmlFreeParserCtxt(r->ctxt);
+		xr_leave(&saved);
+	}
+	sd_hook_free(&r->hooks, r->q);
+	sd_hook_free(&r->hooks, r->attrs);
+	sd_hook_free(&r->hooks, r->ns);
+	sd_hook_free(&r->hooks, r->bytes);
+	sd_hook_free(&r->hooks, r);
+}
+
+int
+sd_xr_drain(sd_xreader *r, sd_error *err)
+{
+	sd_xev		ev;
+	uint32_t	n = 0;
+	int			rc;
+
+	while ((rc = sd_xr_next(r, &ev, err)) == 1)
+	{
+		if (++n >= 4096)
+		{
+			n = 0;
+			if (r->hooks.should_stop && r->hooks.should_stop(r->hooks.ud))
+			{
+				sd_error_clear(err);
+				err->doc = SD_DOC_XML;
+				strcpy(err->path, "/");
+				sd_error_set(err, SD_E_CANCELED, -1, "canceled");
+				return -1;
+			}
+		}
+	}
+	return rc;
+}
+
+bool
+sd_xml_check_document(const sd_hooks *hooks, const char *doc, size_t len,
+					  const sd_limits *limits, sd_error *err)
+{
+	sd_xr_options o = {0, 0, 0};
+
+	if (limits)
+	{
+		o.max_depth = limits->max_depth;
+		o.max_document_bytes = limits->max_document_bytes;
+	}
+	sd_xreader *r = sd_xr_open(hooks, doc, len, &o, err);
+
+	if (!r)
+		return false;
+	int			rc = sd_xr_drain(r, err);
+
+	sd_xr_close(r);
+	return rc == 0;
+}

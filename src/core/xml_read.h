@@ -1,0 +1,132 @@
+/*
+ * xml_read.h — the core's XML reader: libxml2's SAX2 push parser turned into a PULL API of
+ * compact events (element start with its names, namespace declarations and attributes; text;
+ * element end), with positions, for the XML walker.  Host-neutral (no PostgreSQL).
+ *
+ * Streaming: the document (in memory, as a host holds it) is fed to the parser in chunks; the
+ * SAX callbacks append events to a small queue, and sd_xr_next() returns the next one, feeding
+ * the next chunk when the queue is empty.  Memory stays bounded by the chunk size (plus the
+ * depth of the element stack), whatever the document's size.
+ *
+ * Hostile input (DESIGN §4, §5; facts in /work/shared/NOTES.md and fixtures/xml/README.md):
+ * no network, no DTD loading, no external entities, predefined entities only — every entity
+ * declaration (general or parameter, internal or external) and every attribute default of an
+ * internal subset is refused as malformed (2200M) at the declaration, before any expansion, so
+ * billion laughs and quadratic blow-up cost nothing.  Namespace errors (unbound prefix, …),
+ * which libxml2 reports without clearing wellFormed, are malformed too.  The encoding
+ * declaration is ignored: the text is UTF-8 (a UTF-8 BOM is allowed); a NUL byte is refused.
+ * Depth (max_depth, the root element at depth 1) and size (max_document_bytes) limits give
+ * SD_E_DEPTH / SD_E_SIZE.  libxml2's process-wide state (the structured and generic error
+ * handlers, the external entity loader) is saved and restored around every call into it, so a
+ * host that uses libxml2 itself (PostgreSQL's xml type) keeps its setup.
+ *
+ * Strings: element and attribute names, prefixes and namespace URIs live in the parser's
+ * dictionary and stay valid until sd_xr_close(); attribute values and text stay valid until the
+ * next call of sd_xr_next().
+ */
+#ifndef SERDE_XML_READ_H
+#define SERDE_XML_READ_H
+
+#include "serde_core.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum sd_xev_kind
+{
+	SD_XEV_START = 1,           /* <name …> (also the start of <name/>) */
+	SD_XEV_END,                 /* </name> (also the end of <name/>) */
+	SD_XEV_TEXT                 /* character data: text, entities and character references
+								 * replaced, CDATA content; adjacent pieces merged as far as
+								 * one chunk goes (a walker concatenates consecutive TEXTs) */
+} sd_xev_kind;
+
+/* A name as the document writes it: local name, prefix (NULL: none), namespace URI (NULL: none). */
+typedef struct sd_xname
+{
+	const char *local;
+	const char *prefix;
+	const char *uri;
+	uint32_t	local_len;
+	uint32_t	prefix_len;
+	uint32_t	uri_len;
+} sd_xname;
+
+typedef struct sd_xattr
+{
+	sd_xname	name;
+	const char *value;          /* normalised as XML says (line ends, whitespace chars → space) */
+	size_t		value_len;
+	int64_t		offset;         /* byte offset of the attribute's name */
+	uint32_t	line;           /* 1-based line and column (characters) of its name */
+	uint32_t	column;
+} sd_xattr;
+
+/* A namespace declaration written on an element: xmlns="uri" (prefix NULL) or xmlns:p="uri". */
+typedef struct sd_xnsdecl
+{
+	const char *prefix;
+	const char *uri;            /* "" for xmlns="" (undeclares the default namespace) */
+	uint32_t	prefix_len;
+	uint32_t	uri_len;
+} sd_xnsdecl;
+
+typedef struct sd_xev
+{
+	sd_xev_kind kind;
+	uint32_t	depth;          /* START/END: the element's depth (root 1); TEXT: its parent's */
+	/* START: byte offset of its '<'; END: the byte just past its end ('>' of </x> or of />);
+	 * TEXT: -1 */
+	int64_t		offset;
+	uint32_t	line;           /* START: 1-based line and column (characters) of its '<' */
+	uint32_t	column;
+	sd_xname	name;           /* START / END */
+	const sd_xattr *attrs;      /* START: attributes in document order (not xmlns ones) */
+	uint32_t	nattrs;
+	const sd_xnsdecl *ns;       /* START: namespace declarations on this element */
+	uint32_t	nns;
+	const char *text;           /* TEXT */
+	size_t		text_len;
+} sd_xev;
+
+typedef struct sd_xreader sd_xreader;
+
+typedef struct sd_xr_options
+{
+	uint32_t	max_depth;      /* 0: SD_DEFAULT_MAX_DEPTH */
+	uint64_t	max_document_bytes; /* 0: SD_DEFAULT_MAX_DOCUMENT_BYTES */
+	size_t		chunk;          /* bytes fed per call; 0: the default (tests use tiny ones) */
+} sd_xr_options;
+
+/* Opens a reader over doc[0..len) (borrowed: it must outlive the reader).  NULL with err on a
+ * limit (SD_E_SIZE), a NUL byte (SD_E_XML_SYNTAX) or OOM.  Errors are XML errors (err->doc
+ * SD_DOC_XML) with line and column where known. */
+sd_xreader *sd_xr_open(const sd_hooks *hooks, const char *doc, size_t len,
+					   const sd_xr_options *opt, sd_error *err);
+
+/* 1: the next event in *ev; 0: the document ended, complete and well-formed (after the root's
+ * END); -1: err set (SD_E_XML_SYNTAX with libxml2's problem, line and column; SD_E_DEPTH;
+ * SD_E_NOMEM).  After -1 or 0 every further call returns the same. */
+int			sd_xr_next(sd_xreader *r, sd_xev *ev, sd_error *err);
+
+/* 1-based line and column (characters) of byte offset `offset` of the document; offsets must
+ * not go backwards across calls (the reader counts forward), apart from offsets that
+ * sd_xr_next already located. */
+void		sd_xr_locate(sd_xreader *r, int64_t offset, uint32_t *line, uint32_t *column);
+
+/* The document the reader reads (for verbatim captures between event offsets). */
+const char *sd_xr_document(const sd_xreader *r, size_t *len);
+
+/* Reads the rest of the document: 0 when it ends complete and well-formed, -1 with err (as
+ * sd_xr_next, or SD_E_CANCELED when hooks->should_stop, polled every 4096 events, said so). */
+int			sd_xr_drain(sd_xreader *r, sd_error *err);
+
+/* The whole document read through: true when it is well-formed XML within the limits. */
+bool		sd_xml_check_document(const sd_hooks *hooks, const char *doc, size_t len,
+								  const sd_limits *limits, sd_error *err);
+
+/* Frees the reader and libxml2's parser (safe with NULL). */
+void		sd_xr_close(sd_xreader *r);
+
+#endif							/* SERDE_XML_READ_H */

@@ -1,0 +1,564 @@
+/*
+ * xml_walk.c — the XML walker: walker.h's ops over the events of the XML reader (xml_read.c),
+ * so that the one rule engine can pull an XML document the way it pulls JSON (walker.h (a)).
+ * The walker only READS: it applies no rule of the plan.
+ *
+ * The model handed to the engine:
+ *   - every element is an object (token SD_J_OBJECT at the '<' of its start tag);
+ *   - its members come in this order: its attributes, as members with xml_kind
+ *     SD_XML_ATTRIBUTE and a string value; then its child elements in document order
+ *     (SD_XML_ELEMENT, object values; the same name may come again, adjacent or not:
+ *     SD_WF_REPEATED); then, when it has any, its character data as ONE member with xml_kind
+ *     SD_XML_TEXT and an empty name — every text piece of the element itself (text, entities
+ *     and character references replaced, CDATA content; between children too) concatenated;
+ *   - keys carry the local name, the namespace URI and the prefix as written; namespace
+ *     declarations are not members;
+ *   - values: attribute values and text are SD_J_STRING tokens with SD_TOK_XML_TEXT, copied
+ *     into the decoder's arena (valid until the document is released);
+ *   - skip_fast skips an element without walking it (the reader checks well-formedness and
+ *     depth of everything it reads anyway); capture gives an element's bytes verbatim, from
+ *     its '<' to the end of its end tag (an `xml` column, `extra`), or a string's text.
+ * Errors of the reader (malformed XML, depth, memory) are kept whole in the cursor (xerr) with
+ * their line and column, for the engine to report as XML errors.
+ *
+ * NOT YET USED by a decode: the engine (engine.c) still matches members by their JSON names and
+ * writes jsonpaths.  What it must add for XML (DESIGN §3, walker.h (a)-(c)): members matched by
+ * (xml_kind, namespace, local name) against the plan's XML facts; a scalar column decoded from
+ * an element object (its text member, trimmed for non-text kinds, '' / an error when empty,
+ * xsi:nil, child elements an error); SD_WF_REPEATED lists (occurrences accumulated per list
+ * field, zero = []), xml_item wrappers, `path` through elements, `map` over children, `xml`
+ * columns (capture), attributes in the xml:/XSI namespaces never unknown, unions by a tag
+ * attribute (object_find) or element; XPath paths (sd_xpath_*: 1-based positions on list
+ * elements, prefixes as written, sd_xml_walker_prefix for missing ones) with line/column
+ * (sd_xml_walker_locate, tokens' w[0]/w[1]); 2200N / 2200M codes (sd_code_for_doc).
+ */
+#include <string.h>
+
+#include "internal.h"
+#include "walker.h"
+#include "xml_read.h"
+#include "xml_walk.h"
+
+typedef struct xframe
+{
+	uint32_t	depth;          /* the element's depth */
+	uint8_t		phase;          /* 0 attributes, 1 children, 2 text given, 3 ended */
+	uint32_t	next_attr;
+	uint32_t	nattrs;
+	sd_xattr   *attrs;          /* copies (names in the reader's dictionary, values in arena) */
+	sd_xnsdecl *ns;             /* namespace declarations written on it (arena copies) */
+	uint32_t	nns;
+	char	   *text;           /* the element's own text so far (hook-allocated, reused) */
+	size_t		text_len;
+	size_t		text_cap;
+} xframe;
+
+struct sd_xcursor
+{
+	sd_wcursor	head;
+	sd_decoder *d;
+	sd_xreader *r;
+	const char *doc;
+	size_t		len;
+	sd_error	xerr;           /* the reader's error after an op returned -1 */
+	/* the element at the cursor, its START read (peeked) but not begun */
+	bool		at_elem;
+	sd_xev		elem;
+	sd_xattr   *elem_attrs;     /* arena copies of elem's attributes */
+	sd_xnsdecl *elem_ns;        /* ... and of its namespace declarations */
+	int64_t		last_end;       /* end offset of the last element that ended */
+	bool		root_read;
+	xframe	   *frames;
+	uint32_t	nframes;
+	uint32_t	cap;
+};
+
+static int
+xw_fail(sd_xcursor *c, const sd_error *err)
+{
+	c->xerr = *err;
+	c->head.fail.code = err->code == SD_E_NOMEM ? SD_E_NOMEM : SD_E_SYNTAX;
+	c->head.fail.problem = c->xerr.problem;
+	c->head.fail.offset = err->offset;
+	return -1;
+}
+
+static int
+xw_nomem(sd_xcursor *c)
+{
+	sd_error	e;
+
+	sd_error_clear(&e);
+	e.doc = SD_DOC_XML;
+	sd_error_set(&e, SD_E_NOMEM, -1, "out of memory");
+	return xw_fail(c, &e);
+}
+
+/* The next event of the reader: 1, or -1 (the document cannot end inside an element, so 0 —
+ * the end — is an error where the walker still expects events). */
+static int
+xw_next(sd_xcursor *c, sd_xev *ev)
+{
+	sd_error	err;
+	int			rc = sd_xr_next(c->r, ev, &err);
+
+	if (rc < 0)
+		return xw_fail(c, &err);
+	if (rc == 0)
+	{
+		sd_error_clear(&err);
+		err.doc = SD_DOC_XML;
+		strcpy(err.path, "/");
+		sd_error_set(&err, SD_E_XML_SYNTAX, -1, "malformed XML: unexpected end of the document");
+		return xw_fail(c, &err);
+	}
+	return 1;
+}
+
+/* The element of a START event becomes the value at the cursor: its attributes are copied
+ * (their values live only until the reader's next event). */
+static int
+xw_take_element(sd_xcursor *c, const sd_xev *ev)
+{
+	c->elem = *ev;
+	c->elem_attrs = NULL;
+	if (ev->nattrs)
+	{
+		sd_xattr   *a = sd_arena_alloc(&c->d->arena, sizeof(sd_xattr) * ev->nattrs);
+
+		if (!a)
+			return xw_nomem(c);
+		for (uint32_t i = 0; i < ev->nattrs; i++)
+		{
+			a[i] = ev->attrs[i];
+			char	   *v = sd_arena_strndup(&c->d->arena, ev->attrs[i].value, ev->attrs[i].value_len);
+
+			if (!v)
+				return xw_nomem(c);
+			a[i].value = v;
+		}
+		c->elem_attrs = a;
+	}
+	c->elem.attrs = c->elem_attrs;
+	c->elem_ns = NULL;
+	if (ev->nns)
+	{
+		sd_xnsdecl *n = sd_arena_alloc(&c->d->arena, sizeof(sd_xnsdecl) * ev->nns);
+
+		if (!n)
+			return xw_nomem(c);
+		for (uint32_t i = 0; i < ev->nns; i++)
+		{
+			n[i] = ev->ns[i];
+			n[i].uri = sd_arena_strndup(&c->d->arena, ev->ns[i].uri, ev->ns[i].uri_len);
+			if (!n[i].uri)
+				return xw_nomem(c);
+			if (ev->ns[i].prefix &&
+				!(n[i].prefix = sd_arena_strndup(&c->d->arena, ev->ns[i].prefix, ev->ns[i].prefix_len)))
+				return xw_nomem(c);
+		}
+		c->elem_ns = n;
+	}
+	c->elem.ns = c->elem_ns;
+	c->at_elem = true;
+	return 1;
+}
+
+static void
+elem_token(const sd_xcursor *c, sd_wtok *tok)
+{
+	memset(tok, 0, sizeof(*tok));
+	tok->kind = SD_J_OBJECT;
+	tok->offset = c->elem.offset;
+	tok->w[0] = c->elem.line;
+	tok->w[1] = c->elem.column;
+}
+
+static void
+text_token(sd_wtok *tok, const char *s, size_t len, int64_t off)
+{
+	memset(tok, 0, sizeof(*tok));
+	tok->kind = SD_J_STRING;
+	tok->flags = SD_TOK_XML_TEXT;
+	tok->offset = off;
+	tok->s = s;
+	tok->len = len;
+}
+
+static void
+name_key(sd_wkey *key, const sd_xname *n, uint8_t kind, int64_t off)
+{
+	memset(key, 0, sizeof(*key));
+	key->s = n->local;
+	key->len = n->local_len;
+	key->ns = n->uri;
+	key->ns_len = n->uri_len;
+	key->prefix = n->prefix;
+	key->prefix_len = n->prefix_len;
+	key->xml_kind = kind;
+	key->offset = off;
+	key->in_doc = false;
+}
+
+/* ---- the ops ------------------------------------------------------------------------------ */
+
+static int
+xw_peek(sd_wcursor *cur, sd_wtok *tok)
+{
+	sd_xcursor *c = (sd_xcursor *) cur;
+
+	if (!c->root_read)
+	{
+		sd_xev		ev;
+
+		c->root_read = true;
+		/* the reader gives no text outside the root: its first event is the root's START */
+		if (xw_next(c, &ev) < 0)
+			return -1;
+		if (xw_take_element(c, &ev) < 0)
+			return -1;
+	}
+	elem_token(c, tok);
+	return 1;
+}
+
+static int
+xw_object_begin(sd_wcursor *cur, const sd_wtok *tok)
+{
+	sd_xcursor *c = (sd_xcursor *) cur;
+
+	if (!c->at_elem)
+	{
+		c->head.fail.code = SD_E_INTERNAL;
+		c->head.fail.problem = "object_begin without an element at the cursor";
+		c->head.fail.offset = tok->offset;
+		return -1;
+	}
+	if (c->nframes == c->cap)
+	{
+		uint32_t	ncap = c->cap ? c->cap * 2 : 16;
+		xframe	   *nf = sd_hook_realloc(&c->d->hooks, c->frames, sizeof(xframe) * ncap);
+
+		if (!nf)
+			return xw_nomem(c);
+		memset(nf + c->cap, 0, sizeof(xframe) * (ncap - c->cap));
+		c->frames = nf;
+		c->cap = ncap;
+	}
+	xframe	   *f = &c->frames[c->nframes];
+
+	/* a slot keeps its text buffer for reuse */
+	f->depth = c->elem.depth;
+	f->phase = 0;
+	f->next_attr = 0;
+	f->nattrs = c->elem.nattrs;
+	f->attrs = c->elem_attrs;
+	f->ns = c->elem_ns;
+	f->nns = c->elem.nns;
+	f->text_len = 0;
+	c->nframes++;
+	c->at_elem = false;
+	return 1;
+}
+
+static int
+frame_text(sd_xcursor *c, xframe *f, const char *s, size_t n)
+{
+	if (f->text_len + n > f->text_cap)
+	{
+		size_t		want = f->text_cap ? f->text_cap : 256;
+
+		while (want < f->text_len + n)
+			want *= 2;
+		char	   *nb = sd_hook_realloc(&c->d->hooks, f->text, want);
+
+		if (!nb)
+			return xw_nomem(c);
+		f->text = nb;
+		f->text_cap = want;
+	}
+	memcpy(f->text + f->text_len, s, n);
+	f->text_len += n;
+	return 1;
+}
+
+static int
+xw_object_next(sd_wcursor *cur, sd_wkey *key, sd_wtok *tok, const sd_member *expect,
+			   unsigned want)
+{
+	sd_xcursor *c = (sd_xcursor *) cur;
+	xframe	   *f = &c->frames[c->nframes - 1];
+	sd_xev		ev;
+
+	if (f->phase == 0)
+	{
+		if (f->next_attr < f->nattrs)
+		{
+			const sd_xattr *a = &f->attrs[f->next_attr++];
+
+			name_key(key, &a->name, SD_XML_ATTRIBUTE, a->offset);
+			text_token(tok, a->value, a->value_len, a->offset);
+			tok->w[0] = a->line;
+			tok->w[1] = a->column;
+			return 1;
+		}
+		f->phase = 1;
+	}
+	if (f->phase == 1)
+	{
+		for (;;)
+		{
+			if (xw_next(c, &ev) < 0)
+				return -1;
+			if (ev.kind == SD_XEV_TEXT)
+			{
+				if (frame_text(c, f, ev.text, ev.text_len) < 0)
+					return -1;
+				continue;
+			}
+			if (ev.kind == SD_XEV_START)
+			{
+				if (xw_take_element(c, &ev) < 0)
+					return -1;
+				name_key(key, &ev.name, SD_XML_ELEMENT, ev.offset);
+				elem_token(c, tok);
+				return 1;
+			}
+			/* the END of this element */
+			c->last_end = ev.offset;
+			break;
+		}
+		f->phase = 2;
+		if (f->text_len > 0)
+		{
+			char	   *s = sd_arena_strndup(&c->d->arena, f->text, f->text_len);
+
+			if (!s)
+				return xw_nomem(c);
+			memset(key, 0, sizeof(*key));
+			key->s = "";
+			key->xml_kind = SD_XML_TEXT;
+			key->offset = -1;
+			text_token(tok, s, f->text_len, -1);
+			return 1;
+		}
+	}
+	/* ended */
+	c->nframes--;
+	return 0;
+}
+
+static int
+xw_object_find(sd_wcursor *cur, const char *name, size_t len, sd_wtok *tok)
+{
+	sd_xcursor *c = (sd_xcursor *) cur;
+	xframe	   *f = &c->frames[c->nframes - 1];
+
+	/* a union's tag among the attributes (a tag element would need lookahead: not yet) */
+	for (uint32_t i = 0; i < f->nattrs; i++)
+		if (f->attrs[i].name.uri == NULL && f->attrs[i].name.local_len == len &&
+			memcmp(f->attrs[i].name.local, name, len) == 0)
+		{
+			text_token(tok, f->attrs[i].value, f->attrs[i].value_len, f->attrs[i].offset);
+			return 1;
+		}
+	return 0;
+}
+
+static int
+xw_array_begin(sd_wcursor *cur, const sd_wtok *tok)
+{
+	cur->fail.code = SD_E_INTERNAL;
+	cur->fail.problem = "XML has no arrays (lists are repeated or wrapped elements)";
+	cur->fail.offset = tok->offset;
+	return -1;
+}
+
+static int
+xw_array_next(sd_wcursor *cur, sd_wtok *tok)
+{
+	return xw_array_begin(cur, tok);
+}
+
+/* The element at the cursor, unread, skipped to its end (a string has nothing to skip). */
+static int
+xw_skip_fast(sd_wcursor *cur, const sd_wtok *tok, uint32_t room)
+{
+	sd_xcursor *c = (sd_xcursor *) cur;
+	sd_xev		ev;
+
+	if (tok->kind != SD_J_OBJECT)
+		return 1;
+	if (!c->at_elem)
+		return 0;
+	uint32_t	depth = c->elem.depth;
+
+	c->at_elem = false;
+	for (;;)
+	{
+		if (xw_next(c, &ev) < 0)
+			return -1;
+		if (ev.kind == SD_XEV_END && ev.depth == depth)
+		{
+			c->last_end = ev.offset;
+			return 1;
+		}
+	}
+}
+
+/* After the value was walked: an element's bytes verbatim, or a string's text. */
+static int
+xw_capture(sd_wcursor *cur, const sd_wtok *tok, unsigned how, sd_val *out)
+{
+	sd_xcursor *c = (sd_xcursor *) cur;
+
+	if (tok->kind == SD_J_OBJECT)
+	{
+		out->u.s = c->doc + tok->offset;
+		out->len = (uint32_t) (c->last_end - tok->offset);
+	}
+	else
+	{
+		out->u.s = tok->s;
+		out->len = (uint32_t) tok->len;
+	}
+	return 1;
+}
+
+static int
+xw_number_text(sd_wcursor *cur, sd_wtok *tok)
+{
+	return 1;                   /* no native numbers: every scalar is text */
+}
+
+/* After the root: the rest of the document read (it must end well-formed). */
+static int
+xw_finish(sd_wcursor *cur)
+{
+	sd_xcursor *c = (sd_xcursor *) cur;
+	sd_error	err;
+
+	if (sd_xr_drain(c->r, &err) < 0)
+		return xw_fail(c, &err);
+	return 1;
+}
+
+static const sd_walker_ops xml_ops = {
+	.flags = SD_WF_REPEATED,
+	.peek = xw_peek,
+	.object_begin = xw_object_begin,
+	.object_next = xw_object_next,
+	.object_find = xw_object_find,
+	.array_begin = xw_array_begin,
+	.array_next = xw_array_next,
+	.skip_fast = xw_skip_fast,
+	.capture = xw_capture,
+	.number_direct = NULL,
+	.number_text = xw_number_text,
+	.finish = xw_finish,
+};
+
+sd_xcursor *
+sd_xml_walker_open(sd_decoder *d, const char *doc, size_t len, const sd_limits *limits,
+				   sd_error *err)
+{
+	sd_xr_options o = {0, 0, 0};
+
+	if (limits)
+	{
+		o.max_depth = limits->max_depth;
+		o.max_document_bytes = limits->max_document_bytes;
+	}
+	sd_xcursor *c = sd_hook_alloc(&d->hooks, sizeof(sd_xcursor));
+
+	if (!c)
+	{
+		sd_error_clear(err);
+		err->doc = SD_DOC_XML;
+		sd_error_set(err, SD_E_NOMEM, -1, "out of memory");
+		return NULL;
+	}
+	memset(c, 0, sizeof(*c));
+	c->r = sd_xr_open(&d->hooks, doc, len, &o, err);
+	if (!c->r)
+	{
+		sd_hook_free(&d->hooks, c);
+		return NULL;
+	}
+	c->head.ops = &xml_ops;
+	c->d = d;
+	c->doc = doc;
+	c->len = len;
+	return c;
+}
+
+sd_wcursor *
+sd_xml_walker_cursor(sd_xcursor *c)
+{
+	return &c->head;
+}
+
+const sd_error *
+sd_xml_walker_error(const sd_xcursor *c)
+{
+	return &c->xerr;
+}
+
+static bool
+same(const char *a, size_t alen, const char *b, size_t blen)
+{
+	return alen == blen && (alen == 0 || memcmp(a, b, alen) == 0);
+}
+
+int
+sd_xml_walker_prefix(const sd_xcursor *c, const char *uri, size_t len, const char **prefix,
+					 size_t *plen)
+{
+	for (uint32_t i = c->nframes; i-- > 0;)
+	{
+		const xframe *f = &c->frames[i];
+
+		for (uint32_t k = 0; k < f->nns; k++)
+		{
+			const sd_xnsdecl *d = &f->ns[k];
+
+			if (!same(d->uri, d->uri_len, uri, len))
+				continue;
+			/* usable unless an element inside rebinds that prefix */
+			bool		shadowed = false;
+
+			for (uint32_t j = i + 1; j < c->nframes && !shadowed; j++)
+				for (uint32_t m = 0; m < c->frames[j].nns && !shadowed; m++)
+				{
+					const sd_xnsdecl *e = &c->frames[j].ns[m];
+
+					shadowed = (e->prefix == NULL) == (d->prefix == NULL) &&
+						(d->prefix == NULL || same(e->prefix, e->prefix_len, d->prefix, d->prefix_len));
+				}
+			if (shadowed)
+				continue;
+			*prefix = d->prefix;
+			*plen = d->prefix ? d->prefix_len : 0;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+void
+sd_xml_walker_locate(sd_xcursor *c, int64_t offset, uint32_t *line, uint32_t *column)
+{
+	sd_xr_locate(c->r, offset, line, column);
+}
+
+void
+sd_xml_walker_close(sd_xcursor *c)
+{
+	if (!c)
+		return;
+	for (uint32_t i = 0; i < c->cap; i++)
+		sd_hook_free(&c->d->hooks, c->frames[i].text);
+	sd_hook_free(&c->d->hooks, c->frames);
+	sd_xr_close(c->r);
+	sd_hook_free(&c->d->hooks, c);
+}

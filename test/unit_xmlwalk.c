@@ -1,0 +1,204 @@
+/*
+ * unit_xmlwalk.c - the XML walker (src/core/xml_walk.c) driven through its walker.h ops the way
+ * the engine drives a walker, without the engine: the member model (attributes first, then
+ * child elements in document order with repeats, then the element's own text as one member),
+ * names with namespace URI and prefix, skip_fast of an element not walked, capture of an
+ * element's bytes verbatim, finish over the rest of the document, and the reader's errors.
+ */
+#include <string.h>
+
+#include "internal.h"
+#include "unit.h"
+#include "walker.h"
+#include "xml_walk.h"
+
+static char out[8192];
+static sd_xcursor *cur_x;
+
+static void
+put(const char *s, size_t n)
+{
+	size_t		o = strlen(out);
+
+	if (o + n + 1 < sizeof(out))
+	{
+		memcpy(out + o, s, n);
+		out[o + n] = '\0';
+	}
+}
+
+static void
+puts0(const char *s)
+{
+	put(s, strlen(s));
+}
+
+/* Walks the value of t: elements as {members}, strings as 'text'.  Elements named "skip" are
+ * skipped with skip_fast, elements named "cap" are walked and captured. */
+static int
+walk(sd_wcursor *c, sd_wtok *t, const char *name, size_t nlen)
+{
+	const sd_walker_ops *ops = c->ops;
+
+	if (t->kind == SD_J_STRING)
+	{
+		puts0("'");
+		put(t->s, t->len);
+		puts0("'");
+		return 1;
+	}
+	if (nlen == 4 && memcmp(name, "skip", 4) == 0)
+	{
+		puts0("~");
+		return ops->skip_fast(c, t, 100);
+	}
+	if (ops->object_begin(c, t) < 0)
+		return -1;
+	puts0("{");
+	if (nlen == 1 && name[0] == 'q')
+	{
+		static const char *const uris[] = {"urn:a", "urn:b", "urn:d", "urn:none"};
+
+		for (int i = 0; i < 4; i++)
+		{
+			const char *p;
+			size_t		pl;
+
+			if (sd_xml_walker_prefix(cur_x, uris[i], strlen(uris[i]), &p, &pl))
+			{
+				puts0("<");
+				put(p ? p : "(default)", p ? pl : 9);
+				puts0(">");
+			}
+			else
+				puts0("<none>");
+		}
+	}
+	sd_wkey		k;
+	sd_wtok		v;
+	int			r;
+	bool		first = true;
+
+	while ((r = ops->object_next(c, &k, &v, NULL, 0)) == 1)
+	{
+		if (!first)
+			puts0(",");
+		first = false;
+		puts0(k.xml_kind == SD_XML_ATTRIBUTE ? "@" : k.xml_kind == SD_XML_TEXT ? "#" : "");
+		if (k.prefix)
+		{
+			put(k.prefix, k.prefix_len);
+			puts0(":");
+		}
+		put(k.s, k.len);
+		if (k.ns)
+		{
+			puts0("{");
+			put(k.ns, k.ns_len);
+			puts0("}");
+		}
+		puts0("=");
+		if (walk(c, &v, k.s, k.len) < 0)
+			return -1;
+	}
+	if (r < 0)
+		return -1;
+	puts0("}");
+	if (nlen == 3 && memcmp(name, "cap", 3) == 0)
+	{
+		sd_val		span;
+
+		memset(&span, 0, sizeof(span));
+		ops->capture(c, t, SD_CAP_JSON, &span);
+		puts0("[");
+		put(span.u.s, span.len);
+		puts0("]");
+	}
+	return 1;
+}
+
+static const char *
+walk_doc(const char *doc)
+{
+	sd_hooks	h = {0};
+	sd_decoder *d = sd_decoder_create(&h);
+	sd_error	err;
+	sd_xcursor *x = sd_xml_walker_open(d, doc, strlen(doc), NULL, &err);
+
+	out[0] = '\0';
+	if (!x)
+	{
+		snprintf(out, sizeof(out), "ERR %s", err.problem);
+		sd_decoder_destroy(d);
+		return out;
+	}
+	sd_wcursor *c = sd_xml_walker_cursor(x);
+	sd_wtok		t;
+
+	cur_x = x;
+	int			r = c->ops->peek(c, &t);
+
+	if (r > 0)
+		r = walk(c, &t, "", 0);
+	if (r > 0)
+		r = c->ops->finish(c);
+	if (r < 0)
+	{
+		const sd_error *e = sd_xml_walker_error(x);
+		size_t		o = strlen(out);
+
+		snprintf(out + o, sizeof(out) - o, "|ERR %s %u:%u %s", sd_code_sqlstate(e->code), e->line,
+				 e->column, e->problem);
+	}
+	sd_xml_walker_close(x);
+	sd_decoder_destroy(d);
+	return out;
+}
+
+void
+unit_xmlwalk(void)
+{
+	/* attributes, then children in order (repeats kept), then the element's own text */
+	CHECK_STR(walk_doc("<r a='1' b='x &amp; y'><v>1</v>t1<w/><v>2</v>t2</r>"),
+			  "{@a='1',@b='x & y',v={#='1'},w={},v={#='2'},#='t1t2'}");
+	/* namespaces: URI and prefix as written; namespace declarations are no members */
+	CHECK_STR(walk_doc("<r xmlns='urn:d' xmlns:p='urn:p' p:a='1'><p:c>x</p:c><d xmlns=''/></r>"),
+			  "{@p:a{urn:p}='1',p:c{urn:p}={#='x'},d={}}");
+	/* whitespace between children is text of the element (the engine decides what it means) */
+	CHECK_STR(walk_doc("<r>\n  <v>1</v>\n</r>"), "{v={#='1'},#='\n  \n'}");
+	/* skip_fast, capture verbatim */
+	CHECK_STR(walk_doc("<r><skip a='1'><x><y/></x>text</skip><cap k='v'><i>1</i> <!--c--></cap><z/></r>"),
+			  "{skip=~,cap={@k='v',i={#='1'},#=' '}[<cap k='v'><i>1</i> <!--c--></cap>],z={}}");
+	/* CDATA and entities are text; comments and PIs are not */
+	CHECK_STR(walk_doc("<r><![CDATA[<a>]]>&lt;<!--x--><?p?>b</r>"), "{#='<a><b'}");
+	/* the prefix bound to a namespace where the walk is: innermost binding, not one rebound
+	 * inside, the default namespace */
+	CHECK_STR(walk_doc("<r xmlns:a='urn:a' xmlns:x='urn:b' xmlns='urn:d'>"
+					   "<s xmlns:x='urn:other' xmlns:b='urn:b'><q/></s></r>"),
+			  "{s{urn:d}={q{urn:d}={<a><b><(default)><none>}}}");
+	CHECK_STR(walk_doc("<r xmlns='urn:a'><s xmlns='urn:d'><q/></s></r>"),
+			  "{s{urn:d}={q{urn:d}={<none><none><(default)><none>}}}");
+	/* positions of byte offsets */
+	{
+		sd_hooks	h = {0};
+		sd_decoder *d = sd_decoder_create(&h);
+		sd_error	err;
+		const char *doc = "<r>\n  <v a='1'/>\n</r>";
+		sd_xcursor *x = sd_xml_walker_open(d, doc, strlen(doc), NULL, &err);
+		uint32_t	l,
+					col;
+
+		sd_xml_walker_locate(x, 6, &l, &col);
+		CHECK(l == 2 && col == 3);
+		sd_xml_walker_locate(x, 0, &l, &col);
+		CHECK(l == 1 && col == 1);
+		sd_xml_walker_close(x);
+		sd_decoder_destroy(d);
+	}
+	/* errors: malformed inside, after the root, depth; an entity declaration */
+	CHECK_STR(walk_doc("<r><v>1</w></r>"),
+			  "|ERR 2200M 1:12 malformed XML: Opening and ending tag mismatch: v line 1 and w");
+	CHECK_STR(walk_doc("<r/><x/>"), "|ERR 2200M 1:5 malformed XML: Extra content at the end of the document");
+	CHECK_STR(walk_doc("<!DOCTYPE r [<!ENTITY e 'x'>]><r>&e;</r>"),
+			  "|ERR 2200M 1:28 entity declarations are not allowed (entity \"e\"); only the predefined entities are");
+}

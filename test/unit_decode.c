@@ -883,6 +883,46 @@ test_depth(void)
 				  "ERROR 54000 $: document of 11 bytes exceeds serde.max_document_bytes (10) @-1");
 		CHECK_STR(decode_raw(json, "{}", "[1,2,3,45]", 10, &lim, NULL), "ok");
 	}
+
+	/* values the JSON text walker skips itself (skip_fast: ignored members, json columns): a
+	 * depth error has the exact path below the value, as when the engine walks it */
+	{
+		sd_limits	lim = {4, SD_DEFAULT_MAX_DOCUMENT_BYTES, 0};
+		const char *d4 = "{\"a\":1,\"b\":2,\"x\":{\"y\":[{\"z\":[1]}]}}";
+		const char *d5 = "{\"v\":{\"y\":[{\"z\":[1]}]}}";
+		const char *d6 = "{\"a\":1,\"b\":2,\"x\":{\"y\":[{\"z\":[1]}]},\"c\":tru}";
+		const char *d7 = "{\"a\":1,\"b\":2,\"x\":{\"k\\u0041\":[[1]]}}";
+
+		CHECK_STR(decode_raw(target("two"), "{}", d4, strlen(d4), &lim, NULL),
+				  "ERROR 54001 $.x.y[0].z: nesting deeper than serde.max_depth (4) @28");
+		CHECK_STR(decode_raw(target("v:json"), "{}", d5, strlen(d5), &lim, NULL),
+				  "ERROR 54001 $.v.y[0].z: nesting deeper than serde.max_depth (4) @16");
+		/* malformed input later in the document beats the depth error */
+		CHECK_STR(decode_raw(target("two"), "{}", d6, strlen(d6), &lim, NULL),
+				  "ERROR 22P02 $: malformed JSON: invalid literal @39");
+		lim.max_depth = 3;
+		/* a key with an escape, unescaped in the path */
+		CHECK_STR(decode_raw(target("two"), "{}", d7, strlen(d7), &lim, NULL),
+				  "ERROR 54001 $.x.kA[0]: nesting deeper than serde.max_depth (3) @29");
+		lim.max_depth = 5;
+		CHECK_STR(decode_raw(target("two"), "{}", d4, strlen(d4), &lim, NULL), "ok");
+		CHECK_STR(decode_raw(target("v:json"), "{}", d5, strlen(d5), &lim, NULL), "ok");
+		/* the room is bounded by the stack budget too: its error, not a crash */
+		{
+			char	   *in = nested(20000, false, "1", true);
+			char	   *d8 = malloc(strlen(in) + 32);
+			sd_limits	small = {100000, SD_DEFAULT_MAX_DOCUMENT_BYTES, 64 * 1024};
+
+			sprintf(d8, "{\"a\":1,\"b\":2,\"x\":%s}", in);
+			const char *got = decode_raw(target("two"), "{}", d8, strlen(d8), &small, NULL);
+
+			/* (how deep depends on the frames' sizes: ASan's are larger) */
+			CHECK(strncmp(got, "ERROR 54001 $.x[0][0]", 21) == 0 &&
+				  strstr(got, "...: document nested too deeply for the stack @") != NULL);
+			free(in);
+			free(d8);
+		}
+	}
 }
 
 static void

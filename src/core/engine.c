@@ -24,6 +24,11 @@ typedef struct Eng
 	sd_decoder *d;
 	sd_wcursor *cur;
 	const sd_walker_ops *ops;
+	/* the hot ops, copied out of the table (one load a call instead of two) */
+	int			(*object_next) (sd_wcursor *cur, sd_wkey *key, sd_wtok *tok,
+								const sd_member *expect, unsigned want);
+	int			(*array_next) (sd_wcursor *cur, sd_wtok *tok);
+	int			(*skip_fast) (sd_wcursor *cur, const sd_wtok *tok, uint32_t room);
 	sd_error   *err;
 	const sd_hooks *hooks;
 	sd_collect *collect;        /* serde_errors mode, else NULL */
@@ -404,7 +409,7 @@ skip_members(Eng *e, int64_t off)
 
 	if (!container_guard(e, off) || !event(e, SD_JEV_OBJECT, NULL, 0, off))
 		return false;
-	while ((r = e->ops->object_next(e->cur, &k, &t, NULL, 0)) > 0)
+	while ((r = e->object_next(e->cur, &k, &t, NULL, 0)) > 0)
 	{
 		if (!enter(e, k.s, k.len, 0, k.offset) || !jsonb_string_ok(e, k.s, k.len, k.offset) ||
 			!event(e, SD_JEV_KEY, k.s, k.len, k.offset) || !skip_value(e, &t))
@@ -426,7 +431,7 @@ skip_elements(Eng *e, int64_t off)
 
 	if (!container_guard(e, off) || !event(e, SD_JEV_ARRAY, NULL, 0, off))
 		return false;
-	while ((r = e->ops->array_next(e->cur, &t)) > 0)
+	while ((r = e->array_next(e->cur, &t)) > 0)
 	{
 		if (!enter(e, NULL, 0, i++, off) || !skip_value(e, &t))
 			return false;
@@ -460,20 +465,55 @@ skip_number(Eng *e, const sd_wtok *t)
 	return event(e, SD_JEV_NUMBER, n.s, n.len, n.offset);
 }
 
+/* The levels skip_fast may nest: the depth limit's, and the stack budget's at
+ * SD_SKIP_FAST_STACK bytes a level. */
+static inline uint32_t
+skip_room(Eng *e)
+{
+	char		here;
+	size_t		used = (size_t) (e->stack_start - &here);
+	size_t		left = used < e->stack_budget ? e->stack_budget - used : 0;
+	uint32_t	room = e->max_depth - e->depth;
+
+	if (left / SD_SKIP_FAST_STACK < room)
+		room = (uint32_t) (left / SD_SKIP_FAST_STACK);
+	return room;
+}
+
+/* skip_fast returned -1: malformed input, or a container nesting deeper than its room (at the
+ * path the walker reports, below the value): the limit's error, as container_guard gives it. */
+static __attribute__((noinline)) bool
+skip_fast_failed(Eng *e)
+{
+	const sd_wfail *f = &e->cur->fail;
+
+	if (f->code != SD_E_DEPTH)
+		return walker_failed(e);
+	for (uint32_t i = 0; i < f->npath; i++)
+		if (!enter(e, f->path[i].name, f->path[i].len, f->path[i].index, f->offset))
+			return false;
+	return guard_failed(e, f->offset);	/* serde.max_depth's error, or the stack's */
+}
+
 /* Walks the value of token t (peeked, at the cursor): every byte checked, depth limited. */
 static bool
 skip_value(Eng *e, const sd_wtok *t)
 {
 	if (!poll_stop(e, t->offset))
 		return false;
-	if (e->ops->skip_fast && !e->ev)
+	if ((t->kind == SD_J_OBJECT || t->kind == SD_J_ARRAY) && e->skip_fast && !e->ev &&
+		(!e->in_jsonb || (e->flags & SD_WF_JSONB_INPUT)))
 	{
-		int			r = e->ops->skip_fast(e->cur, t, e->max_depth - e->depth);
+		int			r = e->skip_fast(e->cur, t, skip_room(e));
 
 		if (r > 0)
-			return true;
+		{
+			/* r values walked: they count for should_stop's polling */
+			e->poll += (uint32_t) r;
+			return poll_stop(e, t->offset);
+		}
 		if (r < 0)
-			return walker_failed(e);
+			return skip_fast_failed(e);
 	}
 	switch (t->kind)
 	{
@@ -489,7 +529,10 @@ skip_value(Eng *e, const sd_wtok *t)
 			return jsonb_string_ok(e, t->s, t->len, t->offset) &&
 				event(e, SD_JEV_STRING, t->s, t->len, t->offset);
 		case SD_J_NUMBER:
-			if (__builtin_expect((t->flags & SD_TOK_NATIVE) || e->in_jsonb, 0))
+			/* inside a jsonb value, only a literal with an exponent or a very long one needs
+			 * numeric's check (skip_number) */
+			if (__builtin_expect((t->flags & SD_TOK_NATIVE) ||
+								 (e->in_jsonb && !numeric_safe(t->s, t->len)), 0))
 				return skip_number(e, t);
 			return event(e, SD_JEV_NUMBER, t->s, t->len, t->offset);
 		case SD_J_TRUE:
@@ -528,7 +571,7 @@ decode_array(Eng *e, const sd_node *n, Dest dst, int64_t off)
 
 	if (!container_guard(e, off))
 		return false;
-	while ((r = e->ops->array_next(e->cur, &t)) > 0)
+	while ((r = e->array_next(e->cur, &t)) > 0)
 	{
 		Dest		ed = {true, 0};
 		uint32_t	depth = e->depth;
@@ -558,7 +601,7 @@ decode_map(Eng *e, const sd_node *n, Dest dst, int64_t off)
 
 	if (!container_guard(e, off))
 		return false;
-	while ((r = e->ops->object_next(e->cur, &k, &t, NULL, 0)) > 0)
+	while ((r = e->object_next(e->cur, &k, &t, NULL, 0)) > 0)
 	{
 		Dest		ed = {true, 0};
 		uint32_t	depth = e->depth;
@@ -655,13 +698,16 @@ select_variant(Eng *e, const sd_node *n, const sd_variant **out, int64_t off, bo
 	if (r < 0)
 		return walker_failed(e);
 	*found_error = true;
-	sd_variant_list(n, list, sizeof(list));
 	if (!enter(e, n->tag, taglen, 0, r ? tv.offset : off))
 		return false;
 	if (r == 0)
+	{
+		sd_variant_list(n, list, sizeof(list));
 		return fail(e, SD_E_MISSING, off, "missing required member (the union's tag, one of: %s)", list);
+	}
 	if (tv.kind != SD_J_STRING)
 	{
+		sd_variant_list(n, list, sizeof(list));
 		describe(e, &tv, desc, sizeof(desc));
 		return fail(e, SD_E_KIND, tv.offset, "expected string (the union's tag, one of: %s), found %s",
 					list, desc);
@@ -675,6 +721,7 @@ select_variant(Eng *e, const sd_node *n, const sd_variant **out, int64_t off, bo
 			e->depth--;
 			return true;
 		}
+	sd_variant_list(n, list, sizeof(list));	/* (only for an error: it is not cheap) */
 	sd_describe_scalar(desc, sizeof(desc), SD_J_STRING, tv.s, tv.len);
 	return fail(e, SD_E_KIND, tv.offset, "unknown tag value %s, expected one of: %s", desc + 7, list);
 }
@@ -906,7 +953,7 @@ decode_members(Eng *e, const sd_node *n, const sd_members *ms, uint32_t row, int
 		uint32_t	depth = e->depth;
 		int			mi = follow ? follow[prev] : -1;
 
-		r = e->ops->object_next(e->cur, &k, &t, mi >= 0 ? &ms->m[mi] : NULL, want);
+		r = e->object_next(e->cur, &k, &t, mi >= 0 ? &ms->m[mi] : NULL, want);
 		if (r <= 0)
 			break;
 		if (!k.matched)
@@ -1189,6 +1236,9 @@ eng_init(Eng *e, sd_decoder *d, sd_wcursor *cur, const sd_limits *limits, sd_col
 	e->d = d;
 	e->cur = cur;
 	e->ops = cur->ops;
+	e->object_next = cur->ops->object_next;
+	e->array_next = cur->ops->array_next;
+	e->skip_fast = cur->ops->skip_fast;
 	e->err = err;
 	e->hooks = &d->hooks;
 	e->collect = collect;

@@ -62,8 +62,12 @@ struct Walk
 	ond::value *cur;            /* the value at the cursor; NULL: the document root */
 	std::string_view root_tok;
 	Frame	   *frames;
+	Frame	   *top;            /* frames[nframes - 1] */
 	uint32_t	nframes;
 	uint32_t	cap;
+	/* skip_fast's depth error: the path from the skipped value down to the container too deep */
+	sd_pathent *segs;
+	uint32_t	nsegs;
 	/* sd_each over an array */
 	ond::array	each_arr;
 	ond::array_iterator each_it;
@@ -101,7 +105,7 @@ W(sd_wcursor *c)
 
 /* The value v as a token: containers only peeked, scalars read whole (and checked). */
 template <class V>
-inline int
+inline __attribute__((always_inline)) int
 peek_v(Walk &w, V &v, sd_wtok *t)
 {
 	std::string_view tok = token_of(v);
@@ -193,6 +197,7 @@ grow_frames(Walk &w)
 		f[i] = w.frames[i];
 	delete[] w.frames;
 	w.frames = f;
+	w.top = w.nframes ? &f[w.nframes - 1] : nullptr;
 	w.cap = cap;
 	return true;
 }
@@ -208,6 +213,8 @@ push_frame(Walk &w, const char *at)
 		return nullptr;
 	}
 	Frame	   *f = &w.frames[w.nframes++];
+
+	w.top = f;
 
 	f->started = false;
 	f->at = at;
@@ -268,11 +275,11 @@ op_array_begin(sd_wcursor *c, const sd_wtok *t)
 	return w.cur ? begin_array(w, *w.cur, t) : begin_array(w, *w.doc, t);
 }
 
-int
+__attribute__((hot)) int
 op_object_next(sd_wcursor *c, sd_wkey *k, sd_wtok *t, const sd_member *expect, unsigned want)
 {
 	Walk	   &w = W(c);
-	Frame	   &f = w.frames[w.nframes - 1];
+	Frame	   &f = *w.top;
 	simdjson::error_code e;
 
 	if (f.started)
@@ -281,6 +288,7 @@ op_object_next(sd_wcursor *c, sd_wkey *k, sd_wtok *t, const sd_member *expect, u
 	if (!(f.oit != f.oend))
 	{
 		w.nframes--;
+		w.top = w.nframes ? w.top - 1 : nullptr;
 		return 0;
 	}
 	/* built in place (guaranteed elision): a copy of a field built on the stack would be
@@ -323,11 +331,11 @@ op_object_next(sd_wcursor *c, sd_wkey *k, sd_wtok *t, const sd_member *expect, u
 	return peek_v(w, *w.cur, t);
 }
 
-int
+__attribute__((hot)) int
 op_array_next(sd_wcursor *c, sd_wtok *t)
 {
 	Walk	   &w = W(c);
-	Frame	   &f = w.frames[w.nframes - 1];
+	Frame	   &f = *w.top;
 	simdjson::error_code e;
 
 	if (f.started)
@@ -336,6 +344,7 @@ op_array_next(sd_wcursor *c, sd_wtok *t)
 	if (!(f.ait != f.aend))
 	{
 		w.nframes--;
+		w.top = w.nframes ? w.top - 1 : nullptr;
 		return 0;
 	}
 	new (&f.er) simdjson::simdjson_result<ond::value>(*f.ait);	/* in place, as above */
@@ -349,7 +358,7 @@ int
 op_object_find(sd_wcursor *c, const char *name, size_t len, sd_wtok *t)
 {
 	Walk	   &w = W(c);
-	Frame	   &f = w.frames[w.nframes - 1];
+	Frame	   &f = *w.top;
 	simdjson::error_code e;
 	int			found = 0;
 
@@ -379,6 +388,163 @@ op_object_find(sd_wcursor *c, const char *name, size_t len, sd_wtok *t)
 		return syntax(w, e, nullptr);
 	f.started = false;
 	return found;
+}
+
+/* ---- skip_fast: the validating skip of a value that needs no events and no jsonb checks --- */
+
+/* The value at `level` (the skipped value is 1) nests deeper than the room the engine gave:
+ * SD_E_DEPTH, with room for the path segments of levels 2..level, filled while unwinding. */
+__attribute__((noinline, cold)) int
+skip_too_deep(Walk &w, const char *at, uint32_t level)
+{
+	delete[] w.segs;
+	w.segs = level > 1 ? new (std::nothrow) sd_pathent[level - 1]() : nullptr;
+	w.nsegs = level - 1;
+	if (level > 1 && !w.segs)
+	{
+		w.nsegs = 0;
+		w.head.fail.code = SD_E_NOMEM;
+		w.head.fail.problem = "out of memory";
+		w.head.fail.offset = offset_of(w, at);
+		return -1;
+	}
+	w.head.fail.code = SD_E_DEPTH;
+	w.head.fail.problem = "nesting too deep";
+	w.head.fail.offset = offset_of(w, at);
+	w.head.fail.path = w.segs;
+	w.head.fail.npath = w.nsegs;
+	return -1;
+}
+
+/* The segment of the child (at level + 1) of a container at `level`, on a depth error. */
+inline void
+skip_segment(Walk &w, uint32_t level, const char *name, size_t len, uint64_t index)
+{
+	if (w.head.fail.code == SD_E_DEPTH && level - 1 < w.nsegs)
+	{
+		w.segs[level - 1].name = name;
+		w.segs[level - 1].len = len;
+		w.segs[level - 1].index = index;
+	}
+}
+
+/* Walks value v at `level`, checking what peek_v checks (keys and strings unescaped when they
+ * have escapes, literals, numbers), counting values into *count.  Recursive: at most
+ * `room` levels (the engine sizes room by its stack budget, walker.h SD_SKIP_FAST_STACK). */
+int
+skip_rec(Walk &w, ond::value &v, uint32_t level, uint32_t room, uint32_t *count)
+{
+	std::string_view tok = token_of(v);
+	ond::json_type jt;
+	simdjson::error_code e;
+
+	(*count)++;
+	if ((e = v.type().get(jt)))
+		return syntax(w, e, tok.data());
+	switch (jt)
+	{
+		case ond::json_type::object:
+			{
+				ond::object obj;
+
+				if (__builtin_expect(level > room, 0))
+					return skip_too_deep(w, tok.data(), level);
+				if ((e = v.get_object().get(obj)))
+					return syntax(w, e, tok.data());
+				for (auto fr : obj)
+				{
+					std::string_view key;
+					const char *key_at;
+
+					if ((e = fr.error()))
+						return syntax(w, e, nullptr);
+					ond::field &fld = field_of(fr);
+
+					if ((e = read_key(w, fld, &key, &key_at)))
+						return syntax(w, e, key_at);
+					if (skip_rec(w, fld.value(), level + 1, room, count) < 0)
+					{
+						skip_segment(w, level, key.data(), key.size(), 0);
+						return -1;
+					}
+				}
+				return 1;
+			}
+		case ond::json_type::array:
+			{
+				ond::array	arr;
+				uint64_t	i = 0;
+
+				if (__builtin_expect(level > room, 0))
+					return skip_too_deep(w, tok.data(), level);
+				if ((e = v.get_array().get(arr)))
+					return syntax(w, e, tok.data());
+				for (auto er : arr)
+				{
+					if ((e = er.error()))
+						return syntax(w, e, nullptr);
+					if (skip_rec(w, const_cast<ond::value &>(er.value_unsafe()), level + 1, room, count) < 0)
+					{
+						skip_segment(w, level, nullptr, 0, i);
+						return -1;
+					}
+					i++;
+				}
+				return 1;
+			}
+		case ond::json_type::string:
+			{
+				std::string_view s;
+
+				if (plain_string(w, tok, &s))
+				{
+					ond::raw_json_string raw;
+
+					if ((e = v.get_raw_json_string().get(raw)))
+						return syntax(w, e, tok.data());
+				}
+				else if ((e = v.get_string().get(s)))
+					return syntax(w, e, tok.data());
+				return 1;
+			}
+		case ond::json_type::number:
+			{
+				std::string_view num = trimmed(tok);
+
+				if (!sd_plain_int(num.data(), num.size()) && !sd_is_json_number(num.data(), num.size()))
+					return syntax(w, simdjson::NUMBER_ERROR, tok.data());
+				return 1;
+			}
+		case ond::json_type::boolean:
+			{
+				char		lit = literal_of(tok);
+
+				if (lit != 't' && lit != 'f')
+					return syntax(w, simdjson::T_ATOM_ERROR, tok.data());
+				return 1;
+			}
+		case ond::json_type::null:
+			if (literal_of(tok) != 'n')
+				return syntax(w, simdjson::N_ATOM_ERROR, tok.data());
+			return 1;
+	}
+	return syntax(w, simdjson::TAPE_ERROR, tok.data());
+}
+
+/* The container at the cursor (peeked), skipped here: the number of values walked, or -1. */
+int
+op_skip_fast(sd_wcursor *c, const sd_wtok *t, uint32_t room)
+{
+	Walk	   &w = W(c);
+	uint32_t	count = 0;
+
+	if (t->kind != SD_J_OBJECT && t->kind != SD_J_ARRAY)
+		return 1;
+	if (!w.cur)
+		return 0;				/* the root (the engine walks it) */
+	if (skip_rec(w, *w.cur, 1, room, &count) < 0)
+		return -1;
+	return count > INT32_MAX ? INT32_MAX : (int) count;
 }
 
 /* The JSON text of a value just walked: a scalar's token, or up to the current location. */
@@ -435,7 +601,7 @@ const sd_walker_ops json_ops = {
 	op_object_find,
 	op_array_begin,
 	op_array_next,
-	nullptr,					/* skip_fast */
+	op_skip_fast,
 	op_capture,
 	nullptr,					/* number_direct */
 	nullptr,					/* number_text */
@@ -454,6 +620,8 @@ parser_new()
 		k->w.frames = nullptr;
 		k->w.nframes = 0;
 		k->w.cap = 0;
+		k->w.segs = nullptr;
+		k->w.nsegs = 0;
 	}
 	return k;
 }
@@ -464,7 +632,10 @@ parser_free(void *p)
 	Kparser    *k = static_cast<Kparser *>(p);
 
 	if (k)
+	{
 		delete[] k->w.frames;
+		delete[] k->w.segs;
+	}
 	delete k;
 }
 
@@ -486,6 +657,8 @@ walk_init(Kparser *k, const char *buf, size_t len, uint32_t bias)
 	w.head.fail.code = SD_OK;
 	w.head.fail.problem = nullptr;
 	w.head.fail.offset = -1;
+	w.head.fail.path = nullptr;
+	w.head.fail.npath = 0;
 	w.head.text = buf;
 	w.head.text_len = len;
 	w.base = buf;

@@ -22,7 +22,7 @@
  * not consumed: the engine then calls exactly one of
  *     object_begin(), then object_next() until it returns 0 (each member's value walked);
  *     array_begin(),  then array_next()  until it returns 0 (each element walked);
- *     skip_fast(), when it returns 1 (the walker skipped the value itself);
+ *     skip_fast(), when it returns > 0 (the walker skipped the value itself);
  * or, before any of those, peek() again (it returns the same token).  object_begin and
  * array_begin apply to the value the cursor is at (the last one peeked).  A value the engine
  * does not decode is walked the same way by the engine's validating skip (which also writes
@@ -79,7 +79,9 @@
  * object_next / array_next also peek the value (tok), object_next takes `want`, the separate
  * scalar() op is gone (a peeked scalar is read whole), sd_wtok.w has 2 words, and the engine's
  * entry points sd_engine_check / sd_engine_found_fatal / sd_engine_walker_error were added.
- * Stable since v2.
+ * v3: skip_fast is called for containers only and returns the number of values it walked
+ * (should_stop's polling); SD_E_DEPTH from skip_fast with the path below the value
+ * (sd_wfail.path / npath), SD_SKIP_FAST_STACK; the JSON text walker implements skip_fast.
  */
 #ifndef SERDE_WALKER_H
 #define SERDE_WALKER_H
@@ -130,6 +132,10 @@ typedef struct sd_wfail
 	sd_code		code;           /* SD_E_SYNTAX or SD_E_NOMEM */
 	const char *problem;        /* static text, e.g. "invalid number" */
 	int64_t		offset;         /* -1 when unknown */
+	/* SD_E_DEPTH (skip_fast only): the path segments from the skipped value's child down to
+	 * the container that nests too deep (npath of them, outermost first) */
+	const sd_pathent *path;
+	uint32_t	npath;
 } sd_wfail;
 
 typedef struct sd_walker_ops sd_walker_ops;
@@ -154,6 +160,8 @@ typedef struct sd_wcursor
 #define SD_WF_JSONB_INPUT	32u /* numbers and strings are already jsonb's (no \u0000, numeric
 								 * limits hold): a jsonb column's checks are skipped */
 
+#define SD_SKIP_FAST_STACK	256	/* skip_fast's stack bytes a level, at most */
+
 #define SD_KEY_HASH		1u      /* object_next's want: compute key->hash when cheap */
 
 /* capture's `how` */
@@ -176,9 +184,13 @@ struct sd_walker_ops
 	int			(*array_begin) (sd_wcursor *cur, const sd_wtok *tok);
 	/* 1: the next element, peeked into tok; 0: the array ended */
 	int			(*array_next) (sd_wcursor *cur, sd_wtok *tok);
-	/* optional (NULL): skips the value at the cursor when it needs no walking — valid by
-	 * construction and nested at most `room` levels (the value itself counting 1): 1 done,
-	 * 0 the engine walks it. */
+	/* optional (NULL): skips the container at the cursor (called for objects and arrays
+	 * only, when the engine writes no events and makes no jsonb checks), nesting at most `room`
+	 * levels (the value itself counting 1).  n > 0: done, n values walked (should_stop's
+	 * polling counts them); 0: the engine walks it (nothing consumed); -1: cur->fail, and
+	 * SD_E_DEPTH when a container nests deeper than room (fail.path / npath: the segments
+	 * below the value, fail.offset: that container).  A walker that recurses uses at most
+	 * SD_SKIP_FAST_STACK bytes of C stack a level (the engine bounds room by its budget). */
 	int			(*skip_fast) (sd_wcursor *cur, const sd_wtok *tok, uint32_t room);
 	/* after the value of tok was walked: its text or container (see above) */
 	int			(*capture) (sd_wcursor *cur, const sd_wtok *tok, unsigned how, sd_val *out);

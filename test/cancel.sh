@@ -16,7 +16,7 @@
 # repeated once (the machine may be busy) and fails only if the repeat is over the limit too.
 #
 # Known bug (reported): serde_decode, serde_valid and serde_errors convert the decoded tape into
-# Datums without CHECK_FOR_INTERRUPTS (src/pg/convert.c), so a cancel that arrives during that
+# Datums without CHECK_FOR_INTERRUPTS (src/pg/tape_to_datum.c), so a cancel that arrives during that
 # phase waits for the whole conversion — seconds for a big array.  serde_decode_each converts row
 # by row and checks for interrupts after each row.  Until that is fixed, the whole-document modes
 # are measured and printed but only asserted with SERDE_CANCEL_ALL=1.

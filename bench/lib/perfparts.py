@@ -24,7 +24,7 @@ PARTS = [
     ("construct_md_array (PostgreSQL)", ("construct_md_array",)),
     ("walk: parse + validate (serde, simdjson)", ("sd_decode_json",)),
     ("other conversion (serde)", ("conv",)),
-    ("serde call overhead", ("sd_pg_decode", "decode_common")),
+    ("serde call overhead", ("pgs_decode", "decode_common")),
     ("composite return (Function Scan, tuplestore)", ("ExecMakeTableFunctionResult",)),
 ]
 REST = "statement (scan, aggregate, executor)"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """bench/lib/perfsplit.py — split the time under one function by its direct callees.
 
-    perf script -i perf.data -F comm,sym | python3 bench/lib/perfsplit.py sd_pg_decode [depth]
+    perf script -i perf.data -F comm,sym | python3 bench/lib/perfsplit.py pgs_decode [depth]
 
 For every sample whose stack contains FUNCTION, attribute it to the frame called directly by
 FUNCTION (or 'self'), up to DEPTH levels below (default 1). Prints percentages of all samples

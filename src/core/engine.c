@@ -5,7 +5,7 @@
  * default, NOT NULL, unknown members and `extra`, duplicates, unions by tag, maps, path
  * prefixes and their null parents, json/jsonb columns kept whole or validated against a shape,
  * serde_errors' collection and recovery, depth and stack limits, should_stop polling, and the
- * paths and offsets of errors.  Scalars are converted by convert.c / scalar.c.
+ * paths and offsets of errors.  Scalars are converted by scalar_to_tape.c / scalar.c.
  *
  * The walker is pulled: each op returns here, so host hooks run only in these C frames.  The
  * validating skip of values the shape ignores (engine_skip.c's part, below) is the engine's
@@ -244,7 +244,7 @@ recover_value(Eng *e, const sd_wtok *t, uint32_t depth, uint32_t value_depth)
 	return true;
 }
 
-/* A value error from convert.c: add path and offset. */
+/* A value error from scalar_to_tape.c: add path and offset. */
 static __attribute__((noinline)) bool
 convert_failed(Eng *e, int64_t off)
 {

@@ -12,7 +12,7 @@
  * written) with line and column.  The first error stops the decode (serde_errors on XML
  * reports that one).  Not handled yet (unsupported(): "decoding XML: ... is not supported yet",
  * which the PostgreSQL adapter raises as 0A000): `extra`, unions, json/jsonb columns, lists of
- * lists.  Scalars go through convert.c like JSON's: no rule of a column kind is repeated here.
+ * lists.  Scalars go through scalar_to_tape.c like JSON's: no rule of a column kind is repeated here.
  */
 #include <stdarg.h>
 #include <stdio.h>

@@ -579,7 +579,7 @@ int			sd_members_find(const sd_members *ms, const char *name, size_t len, uint32
 bool		sd_null_prefix(const sd_node *n, const sd_member *m, sd_error *err,
 						   bool (*report) (void *ctx), void *ctx);
 
-/* ---- scalar conversion (convert.c), shared by the input walkers -------------------------- */
+/* ---- scalar conversion (scalar_to_tape.c), shared by the input walkers -------------------------- */
 /* Each sets out (tag, payload; not offset) or fails with err->code/problem (err->offset is
  * left as the caller set it; the caller adds the path). */
 bool		sd_convert_string(sd_arena *arena, const sd_node *n, const char *s, size_t len,

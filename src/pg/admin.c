@@ -28,13 +28,13 @@ serde_describe(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("shape name must not be NULL")));
-	sd_pg_require_utf8();
+	pgs_require_utf8();
 	name = text_to_cstring(PG_GETARG_TEXT_PP(0));
-	p = sd_pg_plan_for_shape(name, -1);
+	p = pgs_plan_for_shape(name, -1);
 	desc = sd_plan_describe(p->plan, &len);
 	if (desc == NULL)
 	{
-		sd_pg_plan_release(p);
+		pgs_plan_release(p);
 		ereport(ERROR,
 				(errcode(ERRCODE_OUT_OF_MEMORY),
 				 errmsg("out of memory"),
@@ -43,7 +43,7 @@ serde_describe(PG_FUNCTION_ARGS)
 	copy = pnstrdup(desc, len);
 	/* the description was allocated through the plan's hooks */
 	p->hooks.free(p->hooks.ud, desc);
-	sd_pg_plan_release(p);
+	pgs_plan_release(p);
 	PG_RETURN_DATUM(DirectFunctionCall1(jsonb_in, CStringGetDatum(copy)));
 }
 
@@ -58,7 +58,7 @@ serde_cache_stats(PG_FUNCTION_ARGS)
 	bool		nulls[5] = {false, false, false, false, false};
 
 	InitMaterializedSRF(fcinfo, 0);
-	sd_pg_cache_stats(&s);
+	pgs_cache_stats(&s);
 	values[0] = Int32GetDatum(s.plans);
 	values[1] = Int64GetDatum(s.compiles);
 	values[2] = Int64GetDatum(s.hits);

@@ -203,7 +203,7 @@ collect_references(SdPgPlan *p, SdTypeBuilder *b, Jsonb *options, const SdShapeO
 				   SdResolveState *st, List **deps)
 {
 	bool		complete = true;
-	List	   *queue = sd_pg_referenced_shapes(options);
+	List	   *queue = pgs_referenced_shapes(options);
 	Snapshot	snap = NULL;
 	ListCell   *lc;
 
@@ -224,9 +224,9 @@ collect_references(SdPgPlan *p, SdTypeBuilder *b, Jsonb *options, const SdShapeO
 		if (ov && strcmp(ov->name, name) == 0)
 		{
 			r->options = pstrdup(ov->options);
-			r->target = sd_pg_type_get(b, ov->target, -1);
+			r->target = pgs_type_get(b, ov->target, -1);
 			st->resolved = lappend(st->resolved, r);
-			queue = list_concat(queue, sd_pg_referenced_shapes(ov->options_jb));
+			queue = list_concat(queue, pgs_referenced_shapes(ov->options_jb));
 		}
 		else
 		{
@@ -237,8 +237,8 @@ collect_references(SdPgPlan *p, SdTypeBuilder *b, Jsonb *options, const SdShapeO
 			 * earlier by the same command (a multi-row INSERT, a COPY during restore).
 			 */
 			if (snap == NULL)
-				snap = ov ? SnapshotSelf : sd_pg_catalog_snapshot();
-			if (!sd_pg_read_shape(name, snap, true, &row))
+				snap = ov ? SnapshotSelf : pgs_catalog_snapshot();
+			if (!pgs_read_shape(name, snap, true, &row))
 			{
 				complete = false;
 				continue;		/* the resolver reports it, at its option path */
@@ -250,7 +250,7 @@ collect_references(SdPgPlan *p, SdTypeBuilder *b, Jsonb *options, const SdShapeO
 								p->display, name),
 						 errdetail("The shape decodes into the type with OID %u.", row.target)));
 			r->options = row.options;
-			r->target = sd_pg_type_get(b, row.target, -1);
+			r->target = pgs_type_get(b, row.target, -1);
 			st->resolved = lappend(st->resolved, r);
 			if (p->shape == NULL || strcmp(p->shape, name) != 0)
 			{
@@ -260,7 +260,7 @@ collect_references(SdPgPlan *p, SdTypeBuilder *b, Jsonb *options, const SdShapeO
 				dep->version = row.version;
 				*deps = lappend(*deps, dep);
 			}
-			queue = list_concat(queue, sd_pg_referenced_shapes(row.options_jb));
+			queue = list_concat(queue, pgs_referenced_shapes(row.options_jb));
 		}
 	}
 	if (snap && snap != SnapshotSelf)
@@ -290,7 +290,7 @@ type_is_settled(const sd_type *t, int depth)
 {
 	if (t == NULL || depth > 100)
 		return false;
-	if (sd_pg_host(t)->is_domain || t->kind == SD_K_OTHER)
+	if (pgs_host(t)->is_domain || t->kind == SD_K_OTHER)
 		return false;
 	if (t->kind == SD_K_ARRAY)
 		return type_is_settled(t->elem, depth + 1);
@@ -302,7 +302,7 @@ type_is_settled(const sd_type *t, int depth)
 }
 
 /*
- * The body of sd_pg_plan_build, in p's context; false when a referenced shape is missing and
+ * The body of pgs_plan_build, in p's context; false when a referenced shape is missing and
  * override->defer_missing is set: then everything else has been checked, with that shape's
  * columns compiled as if they had no `shape`.
  */
@@ -331,8 +331,8 @@ build_plan(SdPgPlan *p, const char *shape, Oid typid, int32 typmod, const char *
 		self->version = version;
 		deps = lappend(deps, self);
 	}
-	sd_pg_types_init(&b, p->cxt);
-	p->target = sd_pg_type_get(&b, typid, typmod);
+	pgs_types_init(&b, p->cxt);
+	p->target = pgs_type_get(&b, typid, typmod);
 	(void) collect_references(p, &b, options_jb, override, &rs, &deps);
 	p->ndeps = list_length(deps);
 	p->deps = palloc(sizeof(SdShapeDep) * Max(p->ndeps, 1));
@@ -343,12 +343,12 @@ build_plan(SdPgPlan *p, const char *shape, Oid typid, int32 typmod, const char *
 	p->hooks.alloc = plan_alloc;
 	p->hooks.realloc = plan_realloc;
 	p->hooks.free = plan_free_chunk;
-	p->hooks.should_stop = sd_pg_should_stop;	/* cancel and statement_timeout while compiling */
+	p->hooks.should_stop = pgs_should_stop;	/* cancel and statement_timeout while compiling */
 	p->hooks.ud = p->cxt;
 	resolver.resolve = resolve_shape;
 	resolver.ud = &rs;
 	p->plan = sd_compile_ex(p->display, options, strlen(options), p->target, &p->hooks,
-							&resolver, (size_t) sd_pg_max_plan_bytes, &err);
+							&resolver, (size_t) pgs_max_plan_bytes, &err);
 	if (p->plan == NULL)
 	{
 		if (err.code == SD_E_NOMEM)
@@ -357,8 +357,8 @@ build_plan(SdPgPlan *p, const char *shape, Oid typid, int32 typmod, const char *
 					 errmsg("out of memory"),
 					 errdetail("%s: %s", p->display, err.problem)));
 		if (err.code == SD_E_CANCELED)
-			sd_pg_raise_stop();	/* the caller's PG_CATCH drops the half-built plan */
-		sd_pg_raise_core_error(p->display, &err, false);
+			pgs_raise_stop();	/* the caller's PG_CATCH drops the half-built plan */
+		pgs_raise_core_error(p->display, &err, false);
 	}
 	/* types reached through referenced shapes were built after the target: keep them all */
 	p->types = b.built;
@@ -385,7 +385,7 @@ build_plan(SdPgPlan *p, const char *shape, Oid typid, int32 typmod, const char *
 static void
 debug_build_delay(void)
 {
-	TimestampTz end = TimestampTzPlusMilliseconds(GetCurrentTimestamp(), sd_pg_debug_build_delay);
+	TimestampTz end = TimestampTzPlusMilliseconds(GetCurrentTimestamp(), pgs_debug_build_delay);
 
 	while (!ConfigReloadPending)
 	{
@@ -401,7 +401,7 @@ debug_build_delay(void)
 }
 
 SdPgPlan *
-sd_pg_plan_build(const char *shape, Oid typid, int32 typmod, const char *options,
+pgs_plan_build(const char *shape, Oid typid, int32 typmod, const char *options,
 				 Jsonb *options_jb, int64 version, const SdShapeOverride *override,
 				 MemoryContext parent)
 {
@@ -417,7 +417,7 @@ sd_pg_plan_build(const char *shape, Oid typid, int32 typmod, const char *options
 	old = MemoryContextSwitchTo(cxt);
 	PG_TRY();
 	{
-		if (sd_pg_debug_build_delay > 0)
+		if (pgs_debug_build_delay > 0)
 			debug_build_delay();
 		built = build_plan(p, shape, typid, typmod, options, options_jb, version, override);
 		MemoryContextSwitchTo(old);
@@ -431,7 +431,7 @@ sd_pg_plan_build(const char *shape, Oid typid, int32 typmod, const char *options
 			bool		isnull;
 
 			if (p->default_state[i] != SD_DEFAULT_PER_USE || override)
-				(void) sd_pg_plan_default(p, i, &isnull);
+				(void) pgs_plan_default(p, i, &isnull);
 		}
 	}
 	PG_CATCH();
@@ -478,7 +478,7 @@ sd_pg_plan_build(const char *shape, Oid typid, int32 typmod, const char *options
 }
 
 Datum
-sd_pg_plan_default(SdPgPlan *p, int idx, bool *isnull)
+pgs_plan_default(SdPgPlan *p, int idx, bool *isnull)
 {
 	const sd_field *f;
 	char		option_path[SD_PATH_MAX];
@@ -518,7 +518,7 @@ sd_pg_plan_default(SdPgPlan *p, int idx, bool *isnull)
 		 * a CHECK decoding with this plan — is fine: the conversion keeps no state, and a
 		 * default cannot contain itself, composite types being acyclic.)
 		 */
-		return sd_pg_convert_default(p, f->node, tape, root, option_path, isnull);
+		return pgs_convert_default(p, f->node, tape, root, option_path, isnull);
 	}
 
 	p->default_state[idx] = SD_DEFAULT_CONVERTING;
@@ -526,7 +526,7 @@ sd_pg_plan_default(SdPgPlan *p, int idx, bool *isnull)
 	old = MemoryContextSwitchTo(tmp);
 	PG_TRY();
 	{
-		d = sd_pg_convert_default(p, f->node, tape, root, option_path, isnull);
+		d = pgs_convert_default(p, f->node, tape, root, option_path, isnull);
 	}
 	PG_CATCH();
 	{
@@ -536,7 +536,7 @@ sd_pg_plan_default(SdPgPlan *p, int idx, bool *isnull)
 		PG_RE_THROW();
 	}
 	PG_END_TRY();
-	h = sd_pg_host(f->node->type);
+	h = pgs_host(f->node->type);
 	MemoryContextSwitchTo(p->cxt);
 	p->default_nulls[idx] = *isnull;
 	p->defaults[idx] = *isnull ? (Datum) 0 : datumCopy(d, h->typbyval, h->typlen);
@@ -550,7 +550,7 @@ sd_pg_plan_default(SdPgPlan *p, int idx, bool *isnull)
 /* ---- reference counting ---------------------------------------------------------------------- */
 
 void
-sd_pg_plan_release(SdPgPlan *p)
+pgs_plan_release(SdPgPlan *p)
 {
 	Assert(p->refcount > 0);
 	if (--p->refcount > 0)
@@ -574,7 +574,7 @@ sd_pg_plan_release(SdPgPlan *p)
 }
 
 void
-sd_pg_plan_count_hit(void)
+pgs_plan_count_hit(void)
 {
 	n_hits++;
 }
@@ -590,7 +590,7 @@ cache_drop(SdPlanEntry *e)
 		pfree((char *) key.name);
 	p->in_cache = false;
 	n_invalidations++;
-	sd_pg_plan_release(p);
+	pgs_plan_release(p);
 }
 
 static void
@@ -606,7 +606,7 @@ cache_insert(SdPlanKey *key, SdPgPlan *p)
 		SdPgPlan   *older = e->plan;
 
 		older->in_cache = false;
-		sd_pg_plan_release(older);
+		pgs_plan_release(older);
 	}
 	else if (key->name)
 		e->key.name = MemoryContextStrdup(CacheMemoryContext, key->name);
@@ -639,7 +639,7 @@ cache_insert(SdPlanKey *key, SdPgPlan *p)
  * the mark.
  */
 SdSnapMark
-sd_pg_snapshot_mark(Snapshot snap)
+pgs_snapshot_mark(Snapshot snap)
 {
 	SdSnapMark	m;
 
@@ -650,15 +650,15 @@ sd_pg_snapshot_mark(Snapshot snap)
 }
 
 SdSnapMark
-sd_pg_statement_mark(void)
+pgs_statement_mark(void)
 {
 	SdSnapMark	none = {InvalidTransactionId, 0, InvalidCommandId};
 
-	return ActiveSnapshotSet() ? sd_pg_snapshot_mark(GetActiveSnapshot()) : none;
+	return ActiveSnapshotSet() ? pgs_snapshot_mark(GetActiveSnapshot()) : none;
 }
 
 bool
-sd_pg_mark_newer(SdSnapMark a, SdSnapMark b)
+pgs_mark_newer(SdSnapMark a, SdSnapMark b)
 {
 	if (!TransactionIdIsValid(a.xmax))
 		return false;
@@ -674,7 +674,7 @@ sd_pg_mark_newer(SdSnapMark a, SdSnapMark b)
  * if given, tells that the plan's own shape no longer exists).  Records the read's snapshot.
  */
 bool
-sd_pg_plan_versions_current(SdPgPlan *p, bool *shape_gone)
+pgs_plan_versions_current(SdPgPlan *p, bool *shape_gone)
 {
 	bool		same = true;
 	Snapshot	snap;
@@ -683,12 +683,12 @@ sd_pg_plan_versions_current(SdPgPlan *p, bool *shape_gone)
 		*shape_gone = false;
 	if (p->ndeps == 0)
 		return true;
-	snap = sd_pg_catalog_snapshot();
+	snap = pgs_catalog_snapshot();
 	for (int i = 0; i < p->ndeps && same; i++)
 	{
 		SdShapeRow	row;
 
-		if (!sd_pg_read_shape(p->deps[i].name, snap, false, &row))
+		if (!pgs_read_shape(p->deps[i].name, snap, false, &row))
 		{
 			same = false;
 			if (i == 0 && p->shape && shape_gone)
@@ -698,7 +698,7 @@ sd_pg_plan_versions_current(SdPgPlan *p, bool *shape_gone)
 			same = false;
 	}
 	if (same)
-		p->verified = sd_pg_snapshot_mark(snap);
+		p->verified = pgs_snapshot_mark(snap);
 	UnregisterSnapshot(snap);
 	return same;
 }
@@ -715,9 +715,9 @@ cache_revalidate(SdPlanEntry *e, uint64 cg, uint64 tg, bool *shape_gone)
 
 	*shape_gone = false;
 	if (p->catalog_gen != cg ||
-		(p->ndeps > 0 && sd_pg_mark_newer(sd_pg_statement_mark(), p->verified)))
+		(p->ndeps > 0 && pgs_mark_newer(pgs_statement_mark(), p->verified)))
 	{
-		bool		same = sd_pg_plan_versions_current(p, shape_gone);
+		bool		same = pgs_plan_versions_current(p, shape_gone);
 
 		if (!same)
 		{
@@ -728,7 +728,7 @@ cache_revalidate(SdPlanEntry *e, uint64 cg, uint64 tg, bool *shape_gone)
 	}
 	if (p->type_gen != tg)
 	{
-		if (sd_pg_types_check(p->types) != SD_TYPES_SAME)
+		if (pgs_types_check(p->types) != SD_TYPES_SAME)
 		{
 			cache_drop(e);
 			return false;
@@ -743,14 +743,14 @@ raise_unknown_shape(const char *name)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_UNDEFINED_OBJECT),
-			 errmsg("shape \"%s\" does not exist", sd_pg_shape_name_shown(name))));
+			 errmsg("shape \"%s\" does not exist", pgs_shape_name_shown(name))));
 }
 
 SdPgPlan *
-sd_pg_plan_for_shape(const char *name, int32 typmod)
+pgs_plan_for_shape(const char *name, int32 typmod)
 {
-	uint64		cg = sd_pg_catalog_gen;
-	uint64		tg = sd_pg_type_gen;
+	uint64		cg = pgs_catalog_gen;
+	uint64		tg = pgs_type_gen;
 	SdPlanKey	key = {InvalidOid, name, typmod < 0 ? -1 : typmod};
 	SdPlanEntry *e;
 	SdShapeRow	row;
@@ -775,9 +775,9 @@ sd_pg_plan_for_shape(const char *name, int32 typmod)
 			raise_unknown_shape(name);
 	}
 
-	snap = sd_pg_catalog_snapshot();
-	found = sd_pg_read_shape(name, snap, true, &row);
-	mark = sd_pg_snapshot_mark(snap);
+	snap = pgs_catalog_snapshot();
+	found = pgs_read_shape(name, snap, true, &row);
+	mark = pgs_snapshot_mark(snap);
 	UnregisterSnapshot(snap);
 	if (!found)
 		raise_unknown_shape(name);
@@ -787,7 +787,7 @@ sd_pg_plan_for_shape(const char *name, int32 typmod)
 				 errmsg("shape \"%s\": its target type no longer exists", name),
 				 errdetail("The shape decodes into the type with OID %u.", row.target),
 				 errhint("Register the shape again for an existing type.")));
-	p = sd_pg_plan_build(name, row.target, key.typmod, row.options, row.options_jb, row.version,
+	p = pgs_plan_build(name, row.target, key.typmod, row.options, row.options_jb, row.version,
 						 NULL, CacheMemoryContext);
 	p->verified = mark;			/* the referenced shapes were read later, with fresher snapshots */
 	p->catalog_gen = cg;
@@ -814,13 +814,13 @@ shape_for_type(Oid typid)
 		t->n = 0;
 		t->names = NULL;
 	}
-	if (t->gen != sd_pg_catalog_gen || sd_pg_mark_newer(sd_pg_statement_mark(), t->mark))
+	if (t->gen != pgs_catalog_gen || pgs_mark_newer(pgs_statement_mark(), t->mark))
 	{
-		uint64		cg = sd_pg_catalog_gen;
-		Snapshot	snap = sd_pg_catalog_snapshot();
-		SdSnapMark	mark = sd_pg_snapshot_mark(snap);
-		List	   *names = sd_pg_shapes_for_type(typid, snap);
-		bool		exists = names != NIL || sd_pg_type_exists_in(typid, snap);
+		uint64		cg = pgs_catalog_gen;
+		Snapshot	snap = pgs_catalog_snapshot();
+		SdSnapMark	mark = pgs_snapshot_mark(snap);
+		List	   *names = pgs_shapes_for_type(typid, snap);
+		bool		exists = names != NIL || pgs_type_exists_in(typid, snap);
 		StringInfoData buf;
 		ListCell   *lc;
 
@@ -863,10 +863,10 @@ shape_for_type(Oid typid)
 }
 
 SdPgPlan *
-sd_pg_plan_for_type(Oid typid, int32 typmod)
+pgs_plan_for_type(Oid typid, int32 typmod)
 {
-	uint64		cg = sd_pg_catalog_gen;
-	uint64		tg = sd_pg_type_gen;
+	uint64		cg = pgs_catalog_gen;
+	uint64		tg = pgs_type_gen;
 	SdPlanKey	key = {typid, NULL, typmod < 0 ? -1 : typmod};
 	SdPlanEntry *e;
 	char	   *shape;
@@ -875,7 +875,7 @@ sd_pg_plan_for_type(Oid typid, int32 typmod)
 	cache_init();
 	shape = shape_for_type(typid);
 	if (shape)
-		return sd_pg_plan_for_shape(shape, typmod);
+		return pgs_plan_for_shape(shape, typmod);
 
 	e = hash_search(plan_cache, &key, HASH_FIND, NULL);
 	if (e)
@@ -893,7 +893,7 @@ sd_pg_plan_for_type(Oid typid, int32 typmod)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_OBJECT),
 				 errmsg("type with OID %u does not exist", typid)));
-	p = sd_pg_plan_build(NULL, typid, key.typmod, "{}", NULL, 0, NULL, CacheMemoryContext);
+	p = pgs_plan_build(NULL, typid, key.typmod, "{}", NULL, 0, NULL, CacheMemoryContext);
 	p->catalog_gen = cg;
 	p->type_gen = tg;
 	cache_insert(&key, p);
@@ -902,7 +902,7 @@ sd_pg_plan_for_type(Oid typid, int32 typmod)
 }
 
 void
-sd_pg_cache_stats(SdCacheStats *s)
+pgs_cache_stats(SdCacheStats *s)
 {
 	s->plans = n_live;
 	s->compiles = n_compiles;

@@ -36,11 +36,11 @@ cmp_cstring(const ListCell *a, const ListCell *b)
 }
 
 Oid
-sd_pg_shapes_relid(void)
+pgs_shapes_relid(void)
 {
-	if (!OidIsValid(shapes_relid) || shapes_relid_gen != sd_pg_catalog_gen)
+	if (!OidIsValid(shapes_relid) || shapes_relid_gen != pgs_catalog_gen)
 	{
-		uint64		gen = sd_pg_catalog_gen;
+		uint64		gen = pgs_catalog_gen;
 		Oid			nsp = get_namespace_oid("serde", true);
 		Oid			relid = OidIsValid(nsp) ? get_relname_relid("shapes", nsp) : InvalidOid;
 
@@ -50,16 +50,16 @@ sd_pg_shapes_relid(void)
 					 errmsg("serde's catalog table serde.shapes does not exist"),
 					 errhint("Run CREATE EXTENSION serde in this database.")));
 		shapes_relid = relid;
-		sd_pg_known_shapes_relid = relid;
+		pgs_known_shapes_relid = relid;
 		shapes_relid_gen = gen;
 	}
 	return shapes_relid;
 }
 
 Snapshot
-sd_pg_catalog_snapshot(void)
+pgs_catalog_snapshot(void)
 {
-	Oid			relid = sd_pg_shapes_relid();
+	Oid			relid = pgs_shapes_relid();
 
 	/*
 	 * A fresh snapshot sees every committed change and this transaction's earlier commands.
@@ -95,9 +95,9 @@ shape_cols(Relation rel, ShapeCols *c)
 }
 
 bool
-sd_pg_read_shape(const char *name, Snapshot snap, bool want_options, SdShapeRow *row)
+pgs_read_shape(const char *name, Snapshot snap, bool want_options, SdShapeRow *row)
 {
-	Relation	rel = table_open(sd_pg_shapes_relid(), AccessShareLock);
+	Relation	rel = table_open(pgs_shapes_relid(), AccessShareLock);
 	ShapeCols	c;
 	Oid			pkey = RelationGetPrimaryKeyIndex(rel);
 	ScanKeyData key;
@@ -147,9 +147,9 @@ sd_pg_read_shape(const char *name, Snapshot snap, bool want_options, SdShapeRow 
 }
 
 List *
-sd_pg_shapes_for_type(Oid typid, Snapshot snap)
+pgs_shapes_for_type(Oid typid, Snapshot snap)
 {
-	Relation	rel = table_open(sd_pg_shapes_relid(), AccessShareLock);
+	Relation	rel = table_open(pgs_shapes_relid(), AccessShareLock);
 	ShapeCols	c;
 	ScanKeyData key;
 	SysScanDesc scan;
@@ -178,7 +178,7 @@ sd_pg_shapes_for_type(Oid typid, Snapshot snap)
  * has committed but whose invalidation has not arrived, this reads pg_type itself.
  */
 bool
-sd_pg_type_exists_in(Oid typid, Snapshot snap)
+pgs_type_exists_in(Oid typid, Snapshot snap)
 {
 	Relation	rel = table_open(TypeRelationId, AccessShareLock);
 	ScanKeyData key;
@@ -194,7 +194,7 @@ sd_pg_type_exists_in(Oid typid, Snapshot snap)
 }
 
 List *
-sd_pg_referenced_shapes(Jsonb *options)
+pgs_referenced_shapes(Jsonb *options)
 {
 	List	   *names = NIL;
 	JsonbValue *fields;
@@ -223,7 +223,7 @@ sd_pg_referenced_shapes(Jsonb *options)
 }
 
 const char *
-sd_pg_shape_name_shown(const char *name)
+pgs_shape_name_shown(const char *name)
 {
 	size_t		len = strlen(name);
 

@@ -44,7 +44,7 @@ PG_FUNCTION_INFO_V1(serde_decode_each_shape);
 /* ---- errors ----------------------------------------------------------------------------------- */
 
 void
-sd_pg_require_utf8(void)
+pgs_require_utf8(void)
 {
 	if (GetDatabaseEncoding() != PG_UTF8)
 		ereport(ERROR,
@@ -65,7 +65,7 @@ core_sqlstate(sd_code code)
 
 /* Raises what the core formatted: its message, its SQLSTATE, its location as DETAIL. */
 void
-sd_pg_raise_core_error(const char *prefix, const sd_error *err, bool offsets)
+pgs_raise_core_error(const char *prefix, const sd_error *err, bool offsets)
 {
 	size_t		size = strlen(prefix) + SD_PATH_MAX + SD_PROBLEM_MAX + 8;
 	char	   *msg = palloc(size);
@@ -147,7 +147,7 @@ static DecoderSlot decoders[SD_KEPT_DECODERS];
  * the core returns (at most one row of serde_decode_each, or the whole document otherwise).
  */
 bool
-sd_pg_should_stop(void *ud)
+pgs_should_stop(void *ud)
 {
 	if ((QueryCancelPending || ProcDiePending || ClientConnectionLost) &&
 		INTERRUPTS_CAN_BE_PROCESSED())
@@ -157,7 +157,7 @@ sd_pg_should_stop(void *ud)
 
 /* A core call stopped (SD_E_CANCELED): raise what stopped it.  Nothing is retried. */
 void
-sd_pg_raise_stop(void)
+pgs_raise_stop(void)
 {
 	CHECK_FOR_INTERRUPTS();
 	check_stack_depth();
@@ -171,7 +171,7 @@ static const sd_hooks decoder_hooks = {
 	.alloc = NULL,
 	.realloc = NULL,
 	.free = NULL,
-	.should_stop = sd_pg_should_stop,
+	.should_stop = pgs_should_stop,
 	.ud = NULL
 };
 
@@ -237,14 +237,14 @@ stack_budget(void)
 static void
 limits_init(sd_limits *lim)
 {
-	lim->max_depth = (uint32) sd_pg_max_depth;
-	lim->max_document_bytes = (uint64) sd_pg_max_document_bytes;
+	lim->max_depth = (uint32) pgs_max_depth;
+	lim->max_document_bytes = (uint64) pgs_max_document_bytes;
 	lim->stack_budget = stack_budget();
 }
 
 /* The limits of a decode (the jsonb walker's too). */
 void
-sd_pg_limits(sd_limits *lim)
+pgs_limits(sd_limits *lim)
 {
 	limits_init(lim);
 }
@@ -277,7 +277,7 @@ convert_init(SdConvert *cx, SdPgPlan *plan, const sd_val *tape, bool soft, bool 
 }
 
 SdDecodeStatus
-sd_pg_decode(SdPgPlan *plan, const sd_node *node, const char *doc, size_t len, bool offsets,
+pgs_decode(SdPgPlan *plan, const sd_node *node, const char *doc, size_t len, bool offsets,
 			 bool soft, Datum *result, bool *isnull)
 {
 	sd_limits	lim;
@@ -298,13 +298,13 @@ sd_pg_decode(SdPgPlan *plan, const sd_node *node, const char *doc, size_t len, b
 
 		ok = sd_decode_json(slot->d, plan->plan, node, doc, len, &lim, &root, &err);
 		if (!ok && err.code == SD_E_CANCELED)
-			sd_pg_raise_stop();
+			pgs_raise_stop();
 		if (!ok)
 		{
 			if (soft && soft_code(err.code))
 				status = SD_INVALID;
 			else
-				sd_pg_raise_core_error(plan->display, &err, offsets);
+				pgs_raise_core_error(plan->display, &err, offsets);
 		}
 		else
 		{
@@ -312,7 +312,7 @@ sd_pg_decode(SdPgPlan *plan, const sd_node *node, const char *doc, size_t len, b
 
 			convert_init(&cx, plan, sd_decoder_tape(slot->d), soft, offsets, NULL);
 			cx.events = sd_decoder_events(slot->d);
-			*result = sd_pg_convert(&cx, node, root, isnull);
+			*result = pgs_convert(&cx, node, root, isnull);
 			if (cx.failed)
 			{
 				status = SD_INVALID;
@@ -324,7 +324,7 @@ sd_pg_decode(SdPgPlan *plan, const sd_node *node, const char *doc, size_t len, b
 	PG_FINALLY();
 	{
 		decoder_release(slot);
-		sd_pg_plan_release(plan);
+		pgs_plan_release(plan);
 	}
 	PG_END_TRY();
 	return status;
@@ -342,11 +342,11 @@ convert_default(SdPgPlan *plan, const sd_node *node, const sd_val *tape, uint32 
 	SdConvert	cx;
 
 	convert_init(&cx, plan, tape, false, false, option_path);
-	return sd_pg_convert(&cx, node, root, isnull);
+	return pgs_convert(&cx, node, root, isnull);
 }
 
 Datum
-sd_pg_convert_default(SdPgPlan *plan, const sd_node *node, const sd_val *tape, uint32 root,
+pgs_convert_default(SdPgPlan *plan, const sd_node *node, const sd_val *tape, uint32 root,
 					  const char *option_path, bool *isnull)
 {
 	volatile Datum d = (Datum) 0;
@@ -358,11 +358,11 @@ sd_pg_convert_default(SdPgPlan *plan, const sd_node *node, const sd_val *tape, u
 	}
 	PG_CATCH();
 	{
-		sd_pg_plan_release(plan);
+		pgs_plan_release(plan);
 		PG_RE_THROW();
 	}
 	PG_END_TRY();
-	sd_pg_plan_release(plan);
+	pgs_plan_release(plan);
 	return d;
 }
 
@@ -373,12 +373,12 @@ sd_pg_convert_default(SdPgPlan *plan, const sd_node *node, const sd_val *tape, u
 static bool
 doc_too_big(Size size, bool is_jsonb, sd_error *err)
 {
-	if ((uint64) size <= (uint64) sd_pg_max_document_bytes)
+	if ((uint64) size <= (uint64) pgs_max_document_bytes)
 		return false;
 	sd_error_clear(err);
 	strcpy(err->path, "$");
 	sd_error_set(err, SD_E_SIZE, -1, "%sdocument of %zu bytes exceeds serde.max_document_bytes (%d)",
-				 is_jsonb ? "jsonb " : "", (size_t) size, sd_pg_max_document_bytes);
+				 is_jsonb ? "jsonb " : "", (size_t) size, pgs_max_document_bytes);
 	return true;
 }
 
@@ -388,7 +388,7 @@ check_doc_size(SdPgPlan *plan, Size size, bool is_jsonb)
 	sd_error	err;
 
 	if (doc_too_big(size, is_jsonb, &err))
-		sd_pg_raise_core_error(plan->display, &err, false);
+		pgs_raise_core_error(plan->display, &err, false);
 }
 
 static inline void
@@ -403,7 +403,7 @@ check_jsonb_size(SdPgPlan *plan, Jsonb *jb)
  * normalisation; errors carry paths but no offsets.
  */
 SdDecodeStatus
-sd_pg_decode_jsonb(SdPgPlan *plan, const sd_node *node, Jsonb *jb, bool soft, Datum *result,
+pgs_decode_jsonb(SdPgPlan *plan, const sd_node *node, Jsonb *jb, bool soft, Datum *result,
 				   bool *isnull)
 {
 	MemoryContext caller = CurrentMemoryContext;
@@ -423,21 +423,21 @@ sd_pg_decode_jsonb(SdPgPlan *plan, const sd_node *node, Jsonb *jb, bool soft, Da
 		bool		ok;
 
 		MemoryContextSwitchTo(walkcxt);
-		ok = sd_pg_jsonb_decode(jb, node, &tape, &root, &err);
+		ok = pgs_jsonb_decode(jb, node, &tape, &root, &err);
 		MemoryContextSwitchTo(caller);
 		if (!ok)
 		{
 			if (soft && soft_code(err.code))
 				status = SD_INVALID;
 			else
-				sd_pg_raise_core_error(plan->display, &err, false);
+				pgs_raise_core_error(plan->display, &err, false);
 		}
 		else
 		{
 			SdConvert	cx;
 
 			convert_init(&cx, plan, tape, soft, false, NULL);
-			*result = sd_pg_convert(&cx, node, root, isnull);
+			*result = pgs_convert(&cx, node, root, isnull);
 			if (cx.failed)
 			{
 				status = SD_INVALID;
@@ -450,7 +450,7 @@ sd_pg_decode_jsonb(SdPgPlan *plan, const sd_node *node, Jsonb *jb, bool soft, Da
 	{
 		MemoryContextSwitchTo(caller);
 		MemoryContextDelete(walkcxt);
-		sd_pg_plan_release(plan);
+		pgs_plan_release(plan);
 	}
 	PG_END_TRY();
 	return status;
@@ -492,7 +492,7 @@ callsite_reset(void *arg)
 
 	cs->plan = NULL;
 	if (p)
-		sd_pg_plan_release(p);
+		pgs_plan_release(p);
 }
 
 /*
@@ -520,7 +520,7 @@ callsite_get(FunctionCallInfo fcinfo, bool typed, const char *fname)
 
 	if (cs)
 		return cs;
-	sd_pg_require_utf8();
+	pgs_require_utf8();
 	proc = SearchSysCache1(PROCOID, ObjectIdGetDatum(flinfo->fn_oid));
 	if (!HeapTupleIsValid(proc))
 		elog(ERROR, "cache lookup failed for function %u", flinfo->fn_oid);
@@ -566,7 +566,7 @@ callsite_current(SdCallSite *cs)
 		return false;
 	if (cs->plan_seq == cs->stmt_seq)
 		return true;
-	if (cs->catalog_gen == sd_pg_catalog_gen && cs->type_gen == sd_pg_type_gen)
+	if (cs->catalog_gen == pgs_catalog_gen && cs->type_gen == pgs_type_gen)
 	{
 		cs->plan_seq = cs->stmt_seq;
 		return true;
@@ -585,7 +585,7 @@ callsite_set(SdCallSite *cs, SdPgPlan *p, uint64 cg, uint64 tg)
 	cs->plan_seq = cs->stmt_seq;
 	cs->plan_mark = cs->stmt_mark;
 	if (old)
-		sd_pg_plan_release(old);
+		pgs_plan_release(old);
 }
 
 /* Plan of the typed two-argument form. */
@@ -597,12 +597,12 @@ callsite_plan_for_type(SdCallSite *cs)
 
 	if (callsite_current(cs) && cs->shape == NULL)
 	{
-		sd_pg_plan_count_hit();
+		pgs_plan_count_hit();
 		return cs->plan;
 	}
-	cg = sd_pg_catalog_gen;
-	tg = sd_pg_type_gen;
-	callsite_set(cs, sd_pg_plan_for_type(cs->argtype, cs->argtypmod), cg, tg);
+	cg = pgs_catalog_gen;
+	tg = pgs_type_gen;
+	callsite_set(cs, pgs_plan_for_type(cs->argtype, cs->argtypmod), cg, tg);
 	if (cs->shape)
 	{
 		pfree(cs->shape);
@@ -640,35 +640,35 @@ callsite_plan_named(SdCallSite *cs, FunctionCallInfo fcinfo, int argno, NamedChe
 	if (callsite_current(cs) && cs->shape && cs->shape_len == len &&
 		memcmp(cs->shape, name, len) == 0)
 	{
-		sd_pg_plan_count_hit();
+		pgs_plan_count_hit();
 		return cs->plan;
 	}
 
-	cg = sd_pg_catalog_gen;
-	tg = sd_pg_type_gen;
+	cg = pgs_catalog_gen;
+	tg = pgs_type_gen;
 	cname = text_to_cstring(t);
-	p = sd_pg_plan_for_shape(cname, -1);
+	p = pgs_plan_for_shape(cname, -1);
 	if (check == CHECK_TARGET && p->target_typid == cs->argtype && cs->argtypmod >= 0)
 	{
 		/* a target with a typmod (numeric(5,2)): the shape's plan for that typmod */
-		sd_pg_plan_release(p);
-		p = sd_pg_plan_for_shape(cname, cs->argtypmod);
+		pgs_plan_release(p);
+		p = pgs_plan_for_shape(cname, cs->argtypmod);
 	}
 	if (check == CHECK_TARGET && p->target_typid != cs->argtype)
 	{
 		char	   *have = pstrdup(p->target->name);
 
-		sd_pg_plan_release(p);
+		pgs_plan_release(p);
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
 				 errmsg("shape \"%s\" decodes into %s, not %s", cname, have,
 						format_type_be(cs->argtype))));
 	}
-	if (check == CHECK_COMPOSITE && sd_pg_host(p->target)->basetyptype != TYPTYPE_COMPOSITE)
+	if (check == CHECK_COMPOSITE && pgs_host(p->target)->basetyptype != TYPTYPE_COMPOSITE)
 	{
 		char	   *have = pstrdup(p->target->name);
 
-		sd_pg_plan_release(p);
+		pgs_plan_release(p);
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
 				 errmsg("shape \"%s\" decodes into %s, not a composite type", cname, have),
@@ -687,7 +687,7 @@ callsite_plan_named(SdCallSite *cs, FunctionCallInfo fcinfo, int argno, NamedChe
  * a transaction block, where no new lock may be taken, the next statement sees a re-registered
  * shape), and if this statement's snapshot can see commits the plan was not checked against —
  * one of them may be a shape change whose invalidation has not arrived yet (cache.c,
- * sd_pg_snapshot_mark) — ask the cache again, which re-reads the versions.  Cheap when nothing
+ * pgs_snapshot_mark) — ask the cache again, which re-reads the versions.  Cheap when nothing
  * was committed since.
  */
 static void
@@ -697,7 +697,7 @@ callsite_new_statement(SdCallSite *cs, TimestampTz start, SdSnapMark mark)
 	cs->stmt_mark = mark;
 	cs->stmt_seq++;
 	AcceptInvalidationMessages();
-	if (cs->plan && sd_pg_mark_newer(mark, cs->plan_mark))
+	if (cs->plan && pgs_mark_newer(mark, cs->plan_mark))
 		cs->catalog_gen = 0;	/* not current: the next use goes through the cache */
 }
 
@@ -711,7 +711,7 @@ entry_plan(FunctionCallInfo fcinfo, bool typed, const char *fname, SdCallSite **
 {
 	SdCallSite *cs = callsite_get(fcinfo, typed, fname);
 	TimestampTz start = GetCurrentStatementStartTimestamp();
-	SdSnapMark	mark = sd_pg_statement_mark();
+	SdSnapMark	mark = pgs_statement_mark();
 	SdPgPlan   *p;
 
 	/*
@@ -817,7 +817,7 @@ static TupleConversionMap *
 record_map(FunctionCallInfo fcinfo, SdCallSite *cs, SdPgPlan *p, TupleDesc *outdesc)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	TupleDesc	typdesc = sd_pg_host(p->target)->tupdesc;
+	TupleDesc	typdesc = pgs_host(p->target)->tupdesc;
 	MemoryContext old;
 	int			live = 0;
 
@@ -906,7 +906,7 @@ decode_common(FunctionCallInfo fcinfo, bool typed, bool soft)
 		PG_RETURN_NULL();
 
 	if (cs->doc_xml)
-		status = sd_pg_decode_xml(p, sd_plan_root(p->plan), PG_GETARG_DATUM(1), soft, &result,
+		status = pgs_decode_xml(p, sd_plan_root(p->plan), PG_GETARG_DATUM(1), soft, &result,
 								  &isnull);
 	else
 	{
@@ -920,13 +920,13 @@ decode_common(FunctionCallInfo fcinfo, bool typed, bool soft)
 		}
 		doc_check_size(p, PG_GETARG_DATUM(1), cs->doc_jsonb);
 		if (cs->doc_jsonb)
-			status = sd_pg_decode_jsonb(p, sd_plan_root(p->plan), PG_GETARG_JSONB_P(1), soft,
+			status = pgs_decode_jsonb(p, sd_plan_root(p->plan), PG_GETARG_JSONB_P(1), soft,
 										&result, &isnull);
 		else
 		{
 			struct varlena *v = PG_GETARG_VARLENA_PP(1);
 
-			status = sd_pg_decode(p, sd_plan_root(p->plan), VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v),
+			status = pgs_decode(p, sd_plan_root(p->plan), VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v),
 								  true, soft, &result, &isnull);
 		}
 	}
@@ -1036,7 +1036,7 @@ errors_report(ReturnSetInfo *rsinfo, SdPgPlan *plan, const sd_node *node, const 
 			err.offset = found[k].offset;
 			strlcpy(err.path, found[k].path, sizeof(err.path));
 			strlcpy(err.problem, found[k].problem, sizeof(err.problem));
-			sd_pg_raise_core_error(plan->display, &err, offsets);
+			pgs_raise_core_error(plan->display, &err, offsets);
 		}
 	if (root == UINT32_MAX)
 	{
@@ -1048,7 +1048,7 @@ errors_report(ReturnSetInfo *rsinfo, SdPgPlan *plan, const sd_node *node, const 
 	}
 	convert_init(&cx, plan, tape, true, offsets, NULL);
 	cx.collect = true;
-	cx.max_found = sd_pg_max_errors;
+	cx.max_found = pgs_max_errors;
 	if (n > 0)
 	{
 		cx.core_paths = palloc(sizeof(char *) * n);
@@ -1057,10 +1057,10 @@ errors_report(ReturnSetInfo *rsinfo, SdPgPlan *plan, const sd_node *node, const 
 		qsort(cx.core_paths, n, sizeof(char *), errors_path_cmp);
 		cx.ncore_paths = n;
 	}
-	(void) sd_pg_convert(&cx, node, root, &isnull);
-	sd_pg_found_sort(&cx);
+	(void) pgs_convert(&cx, node, root, &isnull);
+	pgs_found_sort(&cx);
 	/* a core error goes before an adapter's found at a value completed after it */
-	for (int rows = 0; rows < sd_pg_max_errors && (i < n || j < cx.nfound); rows++)
+	for (int rows = 0; rows < pgs_max_errors && (i < n || j < cx.nfound); rows++)
 	{
 		if (j >= cx.nfound || (i < n && found[i].seq < cx.found[j].key))
 		{
@@ -1096,10 +1096,10 @@ errors_text(ReturnSetInfo *rsinfo, SdPgPlan *plan, const sd_node *node, const ch
 		int			total = 0;
 		uint32		root = UINT32_MAX;
 
-		n = sd_check_json_found(slot->d, plan->plan, node, doc, len, &lim, sd_pg_max_errors,
+		n = sd_check_json_found(slot->d, plan->plan, node, doc, len, &lim, pgs_max_errors,
 								&found, &total, &root);
 		if (n == 1 && found[0].code == SD_E_CANCELED)
-			sd_pg_raise_stop();
+			pgs_raise_stop();
 		MemoryContextSwitchTo(tmp);
 		errors_report(rsinfo, plan, node, sd_decoder_tape(slot->d), root, found, n, true);
 		MemoryContextSwitchTo(caller);
@@ -1109,7 +1109,7 @@ errors_text(ReturnSetInfo *rsinfo, SdPgPlan *plan, const sd_node *node, const ch
 		MemoryContextSwitchTo(caller);
 		MemoryContextDelete(tmp);
 		decoder_release(slot);
-		sd_pg_plan_release(plan);
+		pgs_plan_release(plan);
 	}
 	PG_END_TRY();
 }
@@ -1131,7 +1131,7 @@ errors_jsonb(ReturnSetInfo *rsinfo, SdPgPlan *plan, const sd_node *node, Jsonb *
 		int			n;
 
 		MemoryContextSwitchTo(tmp);
-		n = sd_pg_jsonb_check(jb, node, sd_pg_max_errors, &found, &total, &tape, &root);
+		n = pgs_jsonb_check(jb, node, pgs_max_errors, &found, &total, &tape, &root);
 		errors_report(rsinfo, plan, node, tape, root, found, n, false);
 		MemoryContextSwitchTo(caller);
 	}
@@ -1139,7 +1139,7 @@ errors_jsonb(ReturnSetInfo *rsinfo, SdPgPlan *plan, const sd_node *node, Jsonb *
 	{
 		MemoryContextSwitchTo(caller);
 		MemoryContextDelete(tmp);
-		sd_pg_plan_release(plan);
+		pgs_plan_release(plan);
 	}
 	PG_END_TRY();
 }
@@ -1160,7 +1160,7 @@ errors_common(FunctionCallInfo fcinfo, bool typed)
 		sd_error	err;
 
 		/* the one document error (malformed, a limit), or every violation */
-		if (!sd_pg_xml_errors(p, sd_plan_root(p->plan), PG_GETARG_DATUM(1), &err))
+		if (!pgs_xml_errors(p, sd_plan_root(p->plan), PG_GETARG_DATUM(1), &err))
 			errors_put_core(rsinfo, p, &err, true);
 		return (Datum) 0;
 	}
@@ -1242,7 +1242,7 @@ each_put(EachState *st, const sd_val *tape, const sd_jev *events, uint32 root, b
 	cx.events = events;
 	cx.locate = each_locate;
 	cx.locate_arg = st;
-	d = sd_pg_convert(&cx, st->node, root, &isnull);
+	d = pgs_convert(&cx, st->node, root, &isnull);
 	if (!st->composite)
 		tuplestore_putvalues(st->ts, st->tupdesc, &d, &isnull);
 	else if (isnull)
@@ -1302,8 +1302,8 @@ each_text(EachState *st)
 						   &err))
 		{
 			if (err.code == SD_E_CANCELED)
-				sd_pg_raise_stop();
-			sd_pg_raise_core_error(plan->display, &err, true);
+				pgs_raise_stop();
+			pgs_raise_core_error(plan->display, &err, true);
 		}
 		/* an array is copied by the core: let the detoasted one go (peak memory); NDJSON is
 		 * read in place, line by line, so it stays */
@@ -1316,8 +1316,8 @@ each_text(EachState *st)
 			if (r < 0)
 			{
 				if (err.code == SD_E_CANCELED)
-					sd_pg_raise_stop();
-				sd_pg_raise_core_error(plan->display, &err, true);
+					pgs_raise_stop();
+				pgs_raise_core_error(plan->display, &err, true);
 			}
 			each_put(st, sd_decoder_tape(slot->d), sd_decoder_events(slot->d), root, true);
 		}
@@ -1325,7 +1325,7 @@ each_text(EachState *st)
 	PG_FINALLY();
 	{
 		decoder_release(slot);
-		sd_pg_plan_release(plan);
+		pgs_plan_release(plan);
 	}
 	PG_END_TRY();
 }
@@ -1382,10 +1382,10 @@ each_jsonb(EachState *st)
 				continue;
 			MemoryContextReset(walkcxt);
 			MemoryContextSwitchTo(walkcxt);
-			ok = sd_pg_jsonb_decode_element(&v, st->row, st->node, &tape, &root, &err);
+			ok = pgs_jsonb_decode_element(&v, st->row, st->node, &tape, &root, &err);
 			MemoryContextSwitchTo(caller);
 			if (!ok)
-				sd_pg_raise_core_error(plan->display, &err, false);
+				pgs_raise_core_error(plan->display, &err, false);
 			each_put(st, tape, NULL, root, false);
 		}
 	}
@@ -1393,7 +1393,7 @@ each_jsonb(EachState *st)
 	{
 		MemoryContextSwitchTo(caller);
 		MemoryContextDelete(walkcxt);
-		sd_pg_plan_release(plan);
+		pgs_plan_release(plan);
 	}
 	PG_END_TRY();
 }
@@ -1404,7 +1404,7 @@ each_common(FunctionCallInfo fcinfo, bool typed)
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	SdCallSite *cs;
 	SdPgPlan   *p = entry_plan(fcinfo, typed, "serde_decode_each", &cs);
-	SdPgType   *h = sd_pg_host(p->target);
+	SdPgType   *h = pgs_host(p->target);
 	MemoryContext old;
 	EachState	st;
 	SdDoc		doc;

@@ -9,7 +9,7 @@
  * allocates with malloc and never longjmps; nothing here raises while it is open.
  *
  * The document is decoded by the core (sd_decode_xml, engine_xml.c: the XML walker pulled by
- * the engine's XML rules) into a tape converted like JSON's (convert_init / sd_pg_convert); a
+ * the engine's XML rules) into a tape converted like JSON's (convert_init / pgs_convert); a
  * shape option the XML rules do not handle yet raises 0A000 naming it.
  */
 #include "postgres.h"
@@ -25,7 +25,7 @@ static const sd_hooks xml_hooks = {
 	.alloc = NULL,				/* malloc: the reader never raises */
 	.realloc = NULL,
 	.free = NULL,
-	.should_stop = sd_pg_should_stop,
+	.should_stop = pgs_should_stop,
 	.ud = NULL
 };
 
@@ -35,13 +35,13 @@ xml_size_ok(Datum raw, sd_error *err)
 {
 	Size		size = toast_raw_datum_size(raw) - VARHDRSZ;
 
-	if ((uint64) size <= (uint64) sd_pg_max_document_bytes)
+	if ((uint64) size <= (uint64) pgs_max_document_bytes)
 		return true;
 	sd_error_clear(err);
 	err->doc = SD_DOC_XML;
 	strcpy(err->path, "/");
 	sd_error_set(err, SD_E_SIZE, -1, "document of %zu bytes exceeds serde.max_document_bytes (%d)",
-				 (size_t) size, sd_pg_max_document_bytes);
+				 (size_t) size, pgs_max_document_bytes);
 	return false;
 }
 
@@ -54,8 +54,8 @@ xml_raise(SdPgPlan *plan, sd_error *err)
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("%s: %s: %s", plan->display, err->path, err->problem)));
 	if (err->code == SD_E_CANCELED)
-		sd_pg_raise_stop();
-	sd_pg_raise_core_error(plan->display, err, true);
+		pgs_raise_stop();
+	pgs_raise_core_error(plan->display, err, true);
 }
 
 
@@ -76,8 +76,8 @@ xml_run(SdPgPlan *plan, const sd_node *node, Datum raw, bool soft, bool convert,
 	if (!xml_size_ok(raw, err))
 		return false;
 	v = PG_DETOAST_DATUM_PACKED(raw);
-	lim.max_depth = (uint32) sd_pg_max_depth;
-	lim.max_document_bytes = (uint64) sd_pg_max_document_bytes;
+	lim.max_depth = (uint32) pgs_max_depth;
+	lim.max_document_bytes = (uint64) pgs_max_document_bytes;
 	lim.stack_budget = 0;
 	d = sd_decoder_create(&xml_hooks);
 	if (!d)
@@ -97,7 +97,7 @@ xml_run(SdPgPlan *plan, const sd_node *node, Datum raw, bool soft, bool convert,
 			SdConvert	cx;
 
 			convert_init(&cx, plan, sd_decoder_tape(d), soft, true, NULL);
-			*result = sd_pg_convert(&cx, node, root, isnull);
+			*result = pgs_convert(&cx, node, root, isnull);
 			if (cx.failed)
 			{
 				failed = true;
@@ -109,7 +109,7 @@ xml_run(SdPgPlan *plan, const sd_node *node, Datum raw, bool soft, bool convert,
 	PG_FINALLY();
 	{
 		sd_decoder_destroy(d);
-		sd_pg_plan_release(plan);
+		pgs_plan_release(plan);
 	}
 	PG_END_TRY();
 	if (failed)
@@ -118,7 +118,7 @@ xml_run(SdPgPlan *plan, const sd_node *node, Datum raw, bool soft, bool convert,
 }
 
 SdDecodeStatus
-sd_pg_decode_xml(SdPgPlan *plan, const sd_node *node, Datum doc, bool soft, Datum *result,
+pgs_decode_xml(SdPgPlan *plan, const sd_node *node, Datum doc, bool soft, Datum *result,
 				 bool *isnull)
 {
 	sd_error	err;
@@ -135,7 +135,7 @@ sd_pg_decode_xml(SdPgPlan *plan, const sd_node *node, Datum doc, bool soft, Datu
 }
 
 bool
-sd_pg_xml_errors(SdPgPlan *plan, const sd_node *node, Datum doc, sd_error *err)
+pgs_xml_errors(SdPgPlan *plan, const sd_node *node, Datum doc, sd_error *err)
 {
 	Datum		r;
 	bool		isnull;

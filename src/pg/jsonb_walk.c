@@ -491,7 +491,7 @@ static const sd_walker_ops jsonb_ops = {
 static sd_decoder *
 jw_init(Jc *c, sd_limits *lim, sd_error *err)
 {
-	static const sd_hooks hooks = {jw_alloc, jw_realloc, jw_free, sd_pg_should_stop, NULL};
+	static const sd_hooks hooks = {jw_alloc, jw_realloc, jw_free, pgs_should_stop, NULL};
 	sd_decoder *d = sd_decoder_create(&hooks);
 
 	if (!d)
@@ -501,7 +501,7 @@ jw_init(Jc *c, sd_limits *lim, sd_error *err)
 	memset(c, 0, sizeof(*c));
 	c->head.ops = &jsonb_ops;
 	c->head.fail.offset = -1;
-	sd_pg_limits(lim);
+	pgs_limits(lim);
 	if (err)
 	{
 		sd_error_clear(err);
@@ -531,7 +531,7 @@ jw_run(Jc *c, sd_decoder *d, const sd_node *node, const sd_limits *lim, int64 fi
 	if (!sd_engine_decode(d, &c->head, node, lim, NULL, first_index, root, err))
 	{
 		if (err->code == SD_E_CANCELED)
-			sd_pg_raise_stop();
+			pgs_raise_stop();
 		return false;
 	}
 	*tape = sd_decoder_tape(d);
@@ -539,7 +539,7 @@ jw_run(Jc *c, sd_decoder *d, const sd_node *node, const sd_limits *lim, int64 fi
 }
 
 bool
-sd_pg_jsonb_decode(Jsonb *jb, const sd_node *node, const sd_val **tape, uint32 *root,
+pgs_jsonb_decode(Jsonb *jb, const sd_node *node, const sd_val **tape, uint32 *root,
 				   sd_error *err)
 {
 	Jc			c;
@@ -551,7 +551,7 @@ sd_pg_jsonb_decode(Jsonb *jb, const sd_node *node, const sd_val **tape, uint32 *
 }
 
 bool
-sd_pg_jsonb_decode_element(JsonbValue *v, uint64 index, const sd_node *node,
+pgs_jsonb_decode_element(JsonbValue *v, uint64 index, const sd_node *node,
 						   const sd_val **tape, uint32 *root, sd_error *err)
 {
 	Jc			c;
@@ -563,7 +563,7 @@ sd_pg_jsonb_decode_element(JsonbValue *v, uint64 index, const sd_node *node,
 }
 
 int
-sd_pg_jsonb_check(Jsonb *jb, const sd_node *node, int max_errors, const sd_found **found,
+pgs_jsonb_check(Jsonb *jb, const sd_node *node, int max_errors, const sd_found **found,
 				  int *total, const sd_val **tape, uint32 *root)
 {
 	Jc			c;
@@ -577,7 +577,7 @@ sd_pg_jsonb_check(Jsonb *jb, const sd_node *node, int max_errors, const sd_found
 	{
 		/* a limit: that one error alone */
 		if (n == 1 && (*found)[0].code == SD_E_CANCELED)
-			sd_pg_raise_stop();
+			pgs_raise_stop();
 		*tape = NULL;
 	}
 	else

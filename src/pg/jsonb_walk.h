@@ -9,16 +9,16 @@
 /* Decodes jb against node into a tape palloc'd in CurrentMemoryContext (*tape, *root).  On a
  * document error returns false with err (path set, offset -1); raises only for OOM, stack
  * depth and interrupts. */
-extern bool sd_pg_jsonb_decode(Jsonb *jb, const sd_node *node, const sd_val **tape,
+extern bool pgs_jsonb_decode(Jsonb *jb, const sd_node *node, const sd_val **tape,
 							   uint32 *root, sd_error *err);
 /* The same for one element (index i) of a jsonb array, whose path starts "$[i]" (depth 2):
  * serde_decode_each walks a big jsonb array one element at a time. */
-extern bool sd_pg_jsonb_decode_element(JsonbValue *v, uint64 index, const sd_node *node,
+extern bool pgs_jsonb_decode_element(JsonbValue *v, uint64 index, const sd_node *node,
 									   const sd_val **tape, uint32 *root, sd_error *err);
 /* serde_errors over jsonb: every violation in (jsonb) document order, up to max_errors, as
  * sd_check_json_found does (entries and tape with marks palloc'd in CurrentMemoryContext;
  * after a limit the one entry, *tape NULL and *root UINT32_MAX). */
-extern int	sd_pg_jsonb_check(Jsonb *jb, const sd_node *node, int max_errors,
+extern int	pgs_jsonb_check(Jsonb *jb, const sd_node *node, int max_errors,
 							  const sd_found **found, int *total, const sd_val **tape,
 							  uint32 *root);
 

@@ -17,16 +17,16 @@
 
 PG_MODULE_MAGIC;
 
-int			sd_pg_max_depth = SD_DEFAULT_MAX_DEPTH;
-int			sd_pg_max_document_bytes = 1024 * 1024 * 1024;
-int			sd_pg_max_errors = 100;
-int			sd_pg_max_plan_bytes = (int) SD_DEFAULT_MAX_PLAN_BYTES;
-static int	sd_pg_debug_commit_delay = 0;
-int			sd_pg_debug_build_delay = 0;
+int			pgs_max_depth = SD_DEFAULT_MAX_DEPTH;
+int			pgs_max_document_bytes = 1024 * 1024 * 1024;
+int			pgs_max_errors = 100;
+int			pgs_max_plan_bytes = (int) SD_DEFAULT_MAX_PLAN_BYTES;
+static int	pgs_debug_commit_delay = 0;
+int			pgs_debug_build_delay = 0;
 
-uint64		sd_pg_catalog_gen = 1;
-uint64		sd_pg_type_gen = 1;
-Oid			sd_pg_known_shapes_relid = InvalidOid;
+uint64		pgs_catalog_gen = 1;
+uint64		pgs_type_gen = 1;
+Oid			pgs_known_shapes_relid = InvalidOid;
 
 void		_PG_init(void);
 
@@ -40,18 +40,18 @@ void		_PG_init(void);
 static void
 sd_relcache_callback(Datum arg, Oid relid)
 {
-	if (relid == InvalidOid || sd_pg_known_shapes_relid == InvalidOid ||
-		relid == sd_pg_known_shapes_relid)
-		sd_pg_catalog_gen++;
-	if (relid != sd_pg_known_shapes_relid || relid == InvalidOid)
-		sd_pg_type_gen++;
+	if (relid == InvalidOid || pgs_known_shapes_relid == InvalidOid ||
+		relid == pgs_known_shapes_relid)
+		pgs_catalog_gen++;
+	if (relid != pgs_known_shapes_relid || relid == InvalidOid)
+		pgs_type_gen++;
 }
 
 /* TYPEOID (drops, domain changes, renames) and ENUMOID (ADD/RENAME VALUE) syscache callback. */
 static void
 sd_syscache_callback(Datum arg, int cacheid, uint32 hashvalue)
 {
-	sd_pg_type_gen++;
+	pgs_type_gen++;
 }
 
 /*
@@ -63,9 +63,9 @@ sd_syscache_callback(Datum arg, int cacheid, uint32 hashvalue)
 static void
 sd_xact_callback(XactEvent event, void *arg)
 {
-	if (event == XACT_EVENT_COMMIT && sd_pg_debug_commit_delay > 0 &&
+	if (event == XACT_EVENT_COMMIT && pgs_debug_commit_delay > 0 &&
 		TransactionIdIsValid(GetTopTransactionIdIfAny()))
-		pg_usleep((long) sd_pg_debug_commit_delay * 1000L);
+		pg_usleep((long) pgs_debug_commit_delay * 1000L);
 }
 
 /* ---- cold start ------------------------------------------------------------------------ */
@@ -116,42 +116,42 @@ _PG_init(void)
 	DefineCustomIntVariable("serde.max_depth",
 							"Deepest nesting of a document serde decodes (the root value is at depth 1).",
 							NULL,
-							&sd_pg_max_depth,
+							&pgs_max_depth,
 							SD_DEFAULT_MAX_DEPTH, 1, 100000,
 							PGC_USERSET, 0,
 							NULL, NULL, NULL);
 	DefineCustomIntVariable("serde.max_document_bytes",
 							"Largest document serde decodes, in bytes.",
 							NULL,
-							&sd_pg_max_document_bytes,
+							&pgs_max_document_bytes,
 							1024 * 1024 * 1024, 1, INT_MAX,
 							PGC_USERSET, GUC_UNIT_BYTE,
 							NULL, NULL, NULL);
 	DefineCustomIntVariable("serde.max_errors",
 							"Most violations serde_errors reports for one document.",
 							NULL,
-							&sd_pg_max_errors,
+							&pgs_max_errors,
 							100, 1, INT_MAX,
 							PGC_USERSET, 0,
 							NULL, NULL, NULL);
 	DefineCustomIntVariable("serde.max_plan_bytes",
 							"Largest compiled plan of one shape, in bytes.",
 							NULL,
-							&sd_pg_max_plan_bytes,
+							&pgs_max_plan_bytes,
 							(int) SD_DEFAULT_MAX_PLAN_BYTES, 64 * 1024, INT_MAX,
 							PGC_USERSET, GUC_UNIT_BYTE,
 							NULL, NULL, NULL);
 	DefineCustomIntVariable("serde.debug_commit_delay",
 							"For tests: delay between a commit becoming visible and its invalidations.",
 							NULL,
-							&sd_pg_debug_commit_delay,
+							&pgs_debug_commit_delay,
 							0, 0, 60000,
 							PGC_SUSET, GUC_UNIT_MS | GUC_NO_SHOW_ALL | GUC_NOT_IN_SAMPLE,
 							NULL, NULL, NULL);
 	DefineCustomIntVariable("serde.debug_build_delay",
 							"For tests: delay at the start of every plan build (wait event PgSleep).",
 							NULL,
-							&sd_pg_debug_build_delay,
+							&pgs_debug_build_delay,
 							0, 0, 60000,
 							PGC_SUSET, GUC_UNIT_MS | GUC_NO_SHOW_ALL | GUC_NOT_IN_SAMPLE,
 							NULL, NULL, NULL);

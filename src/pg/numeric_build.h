@@ -14,7 +14,7 @@
 
 /* sd_val.aux of an SD_V_NUMERIC that the jsonb walker made: u.s/len are a Numeric inside the
  * document (which outlives the conversion), already checked against the column's typmod with
- * sd_numeric_fits; convert.c builds the value with sd_numeric_with_typmod (serde_pg.h's
+ * sd_numeric_fits; tape_to_datum.c builds the value with sd_numeric_with_typmod (serde_pg.h's
  * SD_PG_AUX_JSONB is UINT32_MAX) */
 #define SD_PG_AUX_NUMERIC (UINT32_MAX - 1)
 

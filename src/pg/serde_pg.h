@@ -19,16 +19,16 @@
 #include "serde_core.h"
 
 /* ---- GUCs (module.c) ------------------------------------------------------------------------ */
-extern int	sd_pg_max_depth;
-extern int	sd_pg_max_document_bytes;
-extern int	sd_pg_max_errors;
-extern int	sd_pg_max_plan_bytes;	/* serde.max_plan_bytes: bound on a compiled plan */
-extern int	sd_pg_debug_build_delay;	/* serde.debug_build_delay (tests) */
+extern int	pgs_max_depth;
+extern int	pgs_max_document_bytes;
+extern int	pgs_max_errors;
+extern int	pgs_max_plan_bytes;	/* serde.max_plan_bytes: bound on a compiled plan */
+extern int	pgs_debug_build_delay;	/* serde.debug_build_delay (tests) */
 
 /* ---- invalidation counters (module.c); callbacks only bump them --------------------------- */
-extern uint64 sd_pg_catalog_gen;	/* serde.shapes may have changed */
-extern uint64 sd_pg_type_gen;		/* some type or relation may have changed */
-extern Oid	sd_pg_known_shapes_relid;	/* last known OID of serde.shapes (for the callback) */
+extern uint64 pgs_catalog_gen;	/* serde.shapes may have changed */
+extern uint64 pgs_type_gen;		/* some type or relation may have changed */
+extern Oid	pgs_known_shapes_relid;	/* last known OID of serde.shapes (for the callback) */
 
 /* ---- type descriptions (types.c) ---------------------------------------------------------- */
 
@@ -49,7 +49,7 @@ typedef struct SdPgType
 	bool		dom_notnull;	/* any domain in the chain is NOT NULL (identity check) */
 	/*
 	 * The constraints with their CHECK expression states, for the role the last check ran
-	 * as (sd_pg_domain_ref_update): ExecInitExpr checks the EXECUTE right on every function of
+	 * as (pgs_domain_ref_update): ExecInitExpr checks the EXECUTE right on every function of
 	 * a CHECK, so each role gets states of its own (domrefs, kept for the plan's life).
 	 */
 	DomainConstraintRef *domref;	/* NULL until the first check */
@@ -83,9 +83,9 @@ typedef struct SdTypeBuilder
 	int			depth;
 } SdTypeBuilder;
 
-extern void sd_pg_types_init(SdTypeBuilder *b, MemoryContext cxt);
+extern void pgs_types_init(SdTypeBuilder *b, MemoryContext cxt);
 /* The sd_type of typid/typmod (ereports 42704 when it does not exist, 42804 for pseudo-types). */
-extern const sd_type *sd_pg_type_get(SdTypeBuilder *b, Oid typid, int32 typmod);
+extern const sd_type *pgs_type_get(SdTypeBuilder *b, Oid typid, int32 typmod);
 
 typedef enum SdTypesCheck
 {
@@ -97,13 +97,13 @@ typedef enum SdTypesCheck
 /* Points h->domref at the current role's constraints of domain h (built on first use in a
  * context under the plan's; ereports what ExecInitExpr raises, 42501 among others) and brings
  * them up to date (UpdateDomainConstraintRef). */
-extern void sd_pg_domain_ref_update(MemoryContext plan_cxt, SdPgType *h);
+extern void pgs_domain_ref_update(MemoryContext plan_cxt, SdPgType *h);
 
 /* Compares the identities of the types in `built` with the current catalog. */
-extern SdTypesCheck sd_pg_types_check(List *built);
+extern SdTypesCheck pgs_types_check(List *built);
 
 static inline SdPgType *
-sd_pg_host(const sd_type *t)
+pgs_host(const sd_type *t)
 {
 	return (SdPgType *) t->host;
 }
@@ -120,20 +120,20 @@ typedef struct SdShapeRow
 } SdShapeRow;
 
 /* OID of serde.shapes (ereports when the extension's catalog is missing). */
-extern Oid	sd_pg_shapes_relid(void);
+extern Oid	pgs_shapes_relid(void);
 /* A fresh, registered snapshot for reading serde.shapes (UnregisterSnapshot when done). */
-extern Snapshot sd_pg_catalog_snapshot(void);
+extern Snapshot pgs_catalog_snapshot(void);
 /* Reads one shape; false when it does not exist.  want_options = false skips the options. */
-extern bool sd_pg_read_shape(const char *name, Snapshot snap, bool want_options, SdShapeRow *row);
+extern bool pgs_read_shape(const char *name, Snapshot snap, bool want_options, SdShapeRow *row);
 /* Names of the shapes whose target is typid, sorted. */
-extern List *sd_pg_shapes_for_type(Oid typid, Snapshot snap);
+extern List *pgs_shapes_for_type(Oid typid, Snapshot snap);
 /* The type exists in snap (read from pg_type, not the syscache). */
-extern bool sd_pg_type_exists_in(Oid typid, Snapshot snap);
+extern bool pgs_type_exists_in(Oid typid, Snapshot snap);
 /* Names referenced by `shape` options (fields.<column>.shape) of an options value. */
-extern List *sd_pg_referenced_shapes(Jsonb *options);
+extern List *pgs_referenced_shapes(Jsonb *options);
 /* name as a message shows it: longer than SD_SHAPE_NAME_MAX bytes (no such shape can exist), cut
  * there at a character boundary, with "..." */
-extern const char *sd_pg_shape_name_shown(const char *name);
+extern const char *pgs_shape_name_shown(const char *name);
 
 /* ---- plans and the plan cache (cache.c) --------------------------------------------------- */
 
@@ -191,22 +191,22 @@ typedef struct SdCacheStats
 	int64		bytes;
 } SdCacheStats;
 
-/* Where a snapshot stands among commits (cache.c explains); sd_pg_statement_mark: the running
- * statement's; sd_pg_mark_newer: a may see a commit that b did not. */
-extern SdSnapMark sd_pg_snapshot_mark(Snapshot snap);
-extern SdSnapMark sd_pg_statement_mark(void);
-extern bool sd_pg_mark_newer(SdSnapMark a, SdSnapMark b);
+/* Where a snapshot stands among commits (cache.c explains); pgs_statement_mark: the running
+ * statement's; pgs_mark_newer: a may see a commit that b did not. */
+extern SdSnapMark pgs_snapshot_mark(Snapshot snap);
+extern SdSnapMark pgs_statement_mark(void);
+extern bool pgs_mark_newer(SdSnapMark a, SdSnapMark b);
 /* Re-reads the versions of p's shapes: true when unchanged. */
-extern bool sd_pg_plan_versions_current(SdPgPlan *p, bool *shape_gone);
+extern bool pgs_plan_versions_current(SdPgPlan *p, bool *shape_gone);
 /* Plan of a registered shape, with a reference for the caller (ereports 22004/42704); with
  * typmod >= 0, for the shape's target type with that typmod (numeric(5,2), varchar(2)[]). */
-extern SdPgPlan *sd_pg_plan_for_shape(const char *name, int32 typmod);
+extern SdPgPlan *pgs_plan_for_shape(const char *name, int32 typmod);
 /* Plan for the typed two-argument form of type typid (typmod, or -1), with a reference for the
  * caller. */
-extern SdPgPlan *sd_pg_plan_for_type(Oid typid, int32 typmod);
-extern void sd_pg_plan_release(SdPgPlan *plan);
+extern SdPgPlan *pgs_plan_for_type(Oid typid, int32 typmod);
+extern void pgs_plan_release(SdPgPlan *plan);
 /* Counts a use of a plan held by a call site. */
-extern void sd_pg_plan_count_hit(void);
+extern void pgs_plan_count_hit(void);
 
 /* Override used while validating a catalog row: the row being written, seen by the resolver. */
 typedef struct SdShapeOverride
@@ -222,15 +222,15 @@ typedef struct SdShapeOverride
  * referenced shapes, sd_compile, defaults.  Ereports 22023 "<shape>: <option path>: ..." for
  * bad options, 42704 for missing types.  Returns NULL only when override->defer_missing is set
  * and a referenced shape does not exist (yet): all other options have then been checked. */
-extern SdPgPlan *sd_pg_plan_build(const char *shape, Oid typid, int32 typmod,
+extern SdPgPlan *pgs_plan_build(const char *shape, Oid typid, int32 typmod,
 								  const char *options, Jsonb *options_jb, int64 version,
 								  const SdShapeOverride *override, MemoryContext parent);
 /* Default number idx of the plan as a Datum of its column: converted once, on first need, or
  * at every use when the result may depend on the role or settings (a domain, an input function). */
-extern Datum sd_pg_plan_default(SdPgPlan *plan, int idx, bool *isnull);
-extern void sd_pg_cache_stats(SdCacheStats *stats);
+extern Datum pgs_plan_default(SdPgPlan *plan, int idx, bool *isnull);
+extern void pgs_cache_stats(SdCacheStats *stats);
 
-/* ---- tape -> Datum (convert.c) ------------------------------------------------------------ */
+/* ---- tape -> Datum (tape_to_datum.c) ------------------------------------------------------------ */
 
 /* sd_val.aux of an SD_V_JSON that the jsonb walker made for a jsonb column: u.s/len are a
  * JsonbContainer inside the document (the Jsonb's data), not JSON text */
@@ -284,17 +284,17 @@ typedef struct SdPgFound
 } SdPgFound;
 
 /* Sorts cx->found by (key, order) and keeps the first max_found. */
-extern void sd_pg_found_sort(SdConvert *cx);
+extern void pgs_found_sort(SdConvert *cx);
 
 /* Converts tape[root] decoded with `node` into a Datum of node's type. */
 /* Sets up cx to convert tape (decode.c; the XML path uses it too). */
 extern void convert_init(SdConvert *cx, SdPgPlan *plan, const sd_val *tape, bool soft,
 						 bool offsets, const char *option_path);
-extern Datum sd_pg_convert(SdConvert *cx, const sd_node *node, uint32 root, bool *isnull);
+extern Datum pgs_convert(SdConvert *cx, const sd_node *node, uint32 root, bool *isnull);
 
 /* Re-raises the current error (inside PG_CATCH) with its message prefixed by prefix; when
  * sqlstate != 0 the SQLSTATE is replaced too.  oldcxt: the context before PG_TRY. */
-extern void sd_pg_rethrow_prefixed(MemoryContext oldcxt, const char *prefix, int sqlstate)
+extern void pgs_rethrow_prefixed(MemoryContext oldcxt, const char *prefix, int sqlstate)
 			pg_attribute_noreturn();
 
 /* ---- decoding (decode.c) ------------------------------------------------------------------- */
@@ -306,40 +306,40 @@ typedef enum SdDecodeStatus
 } SdDecodeStatus;
 
 /* Decodes doc against node of plan and converts it; ereports document errors unless soft. */
-extern SdDecodeStatus sd_pg_decode(SdPgPlan *plan, const sd_node *node, const char *doc,
+extern SdDecodeStatus pgs_decode(SdPgPlan *plan, const sd_node *node, const char *doc,
 								   size_t len, bool offsets, bool soft, Datum *result,
 								   bool *isnull);
 
 /* A default's compiled value (tape[root], sd_plan_default_value) as a Datum of node's type,
  * converted for the caller's statement; errors are 22023 at option_path. */
-extern Datum sd_pg_convert_default(SdPgPlan *plan, const sd_node *node, const sd_val *tape,
+extern Datum pgs_convert_default(SdPgPlan *plan, const sd_node *node, const sd_val *tape,
 								   uint32 root, const char *option_path, bool *isnull);
 
 /* The same for a jsonb document, walked directly (jsonb_walk.c); errors carry no offsets. */
-extern SdDecodeStatus sd_pg_decode_jsonb(SdPgPlan *plan, const sd_node *node, Jsonb *jb,
+extern SdDecodeStatus pgs_decode_jsonb(SdPgPlan *plan, const sd_node *node, Jsonb *jb,
 										 bool soft, Datum *result, bool *isnull);
 
 /* XML documents (decode_xml.c), doc an xml or text Datum (maybe toasted): the same contract
- * as sd_pg_decode (a document over serde.max_document_bytes is refused before it is detoasted;
+ * as pgs_decode (a document over serde.max_document_bytes is refused before it is detoasted;
  * soft: invalid); and serde_errors' XML form: false with the one document error to report
  * (malformed, a limit). */
-extern SdDecodeStatus sd_pg_decode_xml(SdPgPlan *plan, const sd_node *node, Datum doc,
+extern SdDecodeStatus pgs_decode_xml(SdPgPlan *plan, const sd_node *node, Datum doc,
 									   bool soft, Datum *result, bool *isnull);
-extern bool sd_pg_xml_errors(SdPgPlan *plan, const sd_node *node, Datum doc, sd_error *err);
+extern bool pgs_xml_errors(SdPgPlan *plan, const sd_node *node, Datum doc, sd_error *err);
 
 /* Raises the error of a failed core call: "<prefix>: <path>: <problem>". */
-extern void sd_pg_raise_core_error(const char *prefix, const sd_error *err, bool offsets)
+extern void pgs_raise_core_error(const char *prefix, const sd_error *err, bool offsets)
 			pg_attribute_noreturn();
 
 /* The core's should_stop hook (sd_hooks): true for a pending interrupt that ends the query
  * (cancel, statement_timeout, termination, a lost client) or a stack about to overflow; an
  * interrupt PostgreSQL only services (client_connection_check_interval, a memory-context dump
  * request, a barrier ...) neither stops nor restarts a decode.  Never longjmps. */
-extern bool sd_pg_should_stop(void *ud);
+extern bool pgs_should_stop(void *ud);
 /* After a core call stopped with SD_E_CANCELED: raises the pending interrupt's error. */
-extern void sd_pg_raise_stop(void) pg_attribute_noreturn();
-extern void sd_pg_limits(sd_limits *lim);
+extern void pgs_raise_stop(void) pg_attribute_noreturn();
+extern void pgs_limits(sd_limits *lim);
 
-extern void sd_pg_require_utf8(void);
+extern void pgs_require_utf8(void);
 
 #endif							/* SERDE_PG_H */

@@ -168,7 +168,7 @@ validate_shape(const char *name, Oid target, Jsonb *options, bool may_defer)
 	if (strlen(name) > SD_SHAPE_NAME_MAX)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("shape name \"%s\" is too long", sd_pg_shape_name_shown(name)),
+				 errmsg("shape name \"%s\" is too long", pgs_shape_name_shown(name)),
 				 errdetail("It has %zu bytes; shape names have at most %d.", strlen(name),
 						   SD_SHAPE_NAME_MAX)));
 	if (!SearchSysCacheExists1(TYPEOID, ObjectIdGetDatum(target)))
@@ -187,9 +187,9 @@ validate_shape(const char *name, Oid target, Jsonb *options, bool may_defer)
 	/* compile (and convert the defaults) in a throwaway context, outside the cache */
 	tmp = AllocSetContextCreate(CurrentMemoryContext, "serde validation", ALLOCSET_SMALL_SIZES);
 	old = MemoryContextSwitchTo(tmp);
-	p = sd_pg_plan_build(name, target, -1, options_text, options, 0, &ov, tmp);
+	p = pgs_plan_build(name, target, -1, options_text, options, 0, &ov, tmp);
 	if (p)
-		sd_pg_plan_release(p);
+		pgs_plan_release(p);
 	MemoryContextSwitchTo(old);
 	MemoryContextDelete(tmp);
 	return p != NULL;
@@ -255,7 +255,7 @@ serde_shapes_validate(PG_FUNCTION_ARGS)
 	{
 		char	   *name = TextDatumGetCString(d_name);
 
-		sd_pg_require_utf8();
+		pgs_require_utf8();
 		if (!validate_shape(name, DatumGetObjectId(d_target), DatumGetJsonbP(d_options), true))
 			pending_add(name);
 	}
@@ -303,7 +303,7 @@ serde_shapes_invalidate(PG_FUNCTION_ARGS)
 			 * refers to.  Like a function body naming a table restored later, its options are
 			 * then compiled at first use (name, target and ownership were checked above).
 			 */
-			if (sd_pg_read_shape((char *) lfirst(lc), SnapshotSelf, true, &row) &&
+			if (pgs_read_shape((char *) lfirst(lc), SnapshotSelf, true, &row) &&
 				row.options_jb != NULL)
 				(void) validate_shape(row.name, row.target, row.options_jb, !check_function_bodies);
 		}

@@ -22,7 +22,7 @@
 #include "serde_pg.h"
 
 void
-sd_pg_types_init(SdTypeBuilder *b, MemoryContext cxt)
+pgs_types_init(SdTypeBuilder *b, MemoryContext cxt)
 {
 	b->cxt = cxt;
 	b->built = NIL;
@@ -133,20 +133,20 @@ build_domain(SdTypeBuilder *b, Oid typid, int32 typmod)
 {
 	int32		basemod = -1;
 	Oid			basetypid = getBaseTypeAndTypmod(typid, &basemod);
-	const sd_type *base = sd_pg_type_get(b, basetypid, basemod);
+	const sd_type *base = pgs_type_get(b, basetypid, basemod);
 	sd_type    *st = palloc(sizeof(sd_type));
 	SdPgType   *h = palloc(sizeof(SdPgType));
 
 	*st = *base;
-	*h = *sd_pg_host(base);
+	*h = *pgs_host(base);
 	if (h->has_infunc)
-		fmgr_info_copy(&h->infunc, &sd_pg_host(base)->infunc, b->cxt);
+		fmgr_info_copy(&h->infunc, &pgs_host(base)->infunc, b->cxt);
 	h->typid = typid;
 	h->typmod = typmod;
 	h->is_domain = true;
 	h->dom_notnull = domain_chain_notnull(typid);
 	h->name = format_type_with_typemod(typid, typmod);
-	h->domref = NULL;			/* per role, at the first check (sd_pg_domain_ref_update) */
+	h->domref = NULL;			/* per role, at the first check (pgs_domain_ref_update) */
 	h->domref_user = InvalidOid;
 	h->domrefs = NULL;
 	st->name = h->name;
@@ -179,7 +179,7 @@ build_composite(SdTypeBuilder *b, sd_type *st, SdPgType *h)
 		if (att->attisdropped)
 			continue;
 		cols[n].name = pstrdup(NameStr(att->attname));
-		cols[n].type = sd_pg_type_get(b, att->atttypid, att->atttypmod);
+		cols[n].type = pgs_type_get(b, att->atttypid, att->atttypmod);
 		h->attnos[n] = i;
 		n++;
 	}
@@ -364,7 +364,7 @@ build_type(SdTypeBuilder *b, Oid typid, int32 typmod)
 			{
 				st->kind = SD_K_ARRAY;
 				/* an array's typmod applies to its elements */
-				st->elem = sd_pg_type_get(b, elem, typmod);
+				st->elem = pgs_type_get(b, elem, typmod);
 			}
 			else
 			{
@@ -378,7 +378,7 @@ build_type(SdTypeBuilder *b, Oid typid, int32 typmod)
 }
 
 const sd_type *
-sd_pg_type_get(SdTypeBuilder *b, Oid typid, int32 typmod)
+pgs_type_get(SdTypeBuilder *b, Oid typid, int32 typmod)
 {
 	ListCell   *lh,
 			   *lt;
@@ -423,7 +423,7 @@ typedef struct SdDomainRef
 } SdDomainRef;
 
 void
-sd_pg_domain_ref_update(MemoryContext plan_cxt, SdPgType *h)
+pgs_domain_ref_update(MemoryContext plan_cxt, SdPgType *h)
 {
 	Oid			user = GetUserId();
 	SdDomainRef *r;
@@ -466,7 +466,7 @@ sd_pg_domain_ref_update(MemoryContext plan_cxt, SdPgType *h)
 /* ---- identity checks ----------------------------------------------------------------------- */
 
 SdTypesCheck
-sd_pg_types_check(List *built)
+pgs_types_check(List *built)
 {
 	ListCell   *lc;
 

@@ -1,5 +1,5 @@
 /*
- * convert.c — turns the core's value tape into PostgreSQL Datums: walks the plan node and the
+ * tape_to_datum.c — turns the core's value tape into PostgreSQL Datums: walks the plan node and the
  * tape together, builds scalars, arrays and composite tuples, applies domain constraints, and
  * reports what it finds wrong as "<shape>: <path>: <problem>" (or, for serde_valid, softly).
  * The jsonpath of a value is only rendered when an error needs it.
@@ -150,7 +150,7 @@ conv_fail(SdConvert *cx, const ConvFrame *f, const sd_val *v, int sqlstate, cons
 			{
 				/* at most max_found can be reported: keep the list near that */
 				if ((int64) cx->nfound >= 2 * (int64) cx->max_found)
-					sd_pg_found_sort(cx);
+					pgs_found_sort(cx);
 				if (cx->nfound >= cx->found_cap)
 				{
 					cx->found_cap = cx->found_cap ? cx->found_cap * 2 : 16;
@@ -209,7 +209,7 @@ found_cmp(const void *a, const void *b)
 }
 
 void
-sd_pg_found_sort(SdConvert *cx)
+pgs_found_sort(SdConvert *cx)
 {
 	if (cx->nfound > 1)
 		qsort(cx->found, cx->nfound, sizeof(SdPgFound), found_cmp);
@@ -275,7 +275,7 @@ core_error_at(SdConvert *cx, const ConvFrame *f)
 }
 
 void
-sd_pg_rethrow_prefixed(MemoryContext oldcxt, const char *prefix, int sqlstate)
+pgs_rethrow_prefixed(MemoryContext oldcxt, const char *prefix, int sqlstate)
 {
 	ErrorData  *ed;
 
@@ -318,7 +318,7 @@ rethrow_with_path(SdConvert *cx, const ConvFrame *f, MemoryContext oldcxt)
 
 	MemoryContextSwitchTo(oldcxt);
 	prefix = conv_prefix(cx, f);
-	sd_pg_rethrow_prefixed(oldcxt, prefix, cx->option_path ? ERRCODE_INVALID_PARAMETER_VALUE : 0);
+	pgs_rethrow_prefixed(oldcxt, prefix, cx->option_path ? ERRCODE_INVALID_PARAMETER_VALUE : 0);
 }
 
 static Datum
@@ -399,7 +399,7 @@ eval_check(SdConvert *cx, SdPgType *h, DomainConstraintState *con, Datum d, bool
 			p->econtext_busy = false;
 		}
 		prefix = conv_prefix(cx, f);
-		sd_pg_rethrow_prefixed(oldcxt, prefix,
+		pgs_rethrow_prefixed(oldcxt, prefix,
 							   cx->option_path ? ERRCODE_INVALID_PARAMETER_VALUE : 0);
 	}
 	PG_END_TRY();
@@ -419,7 +419,7 @@ check_domain(SdConvert *cx, SdPgType *h, Datum d, bool isnull, const ConvFrame *
 {
 	ListCell   *lc;
 
-	sd_pg_domain_ref_update(cx->plan->cxt, h);	/* this role's CHECK states */
+	pgs_domain_ref_update(cx->plan->cxt, h);	/* this role's CHECK states */
 	foreach(lc, h->domref->constraints)
 	{
 		DomainConstraintState *con = (DomainConstraintState *) lfirst(lc);
@@ -706,7 +706,7 @@ conv_array(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame 
 
 	if (en == NULL)
 		conv_internal(cx, node, v);
-	eh = sd_pg_host(en->type);
+	eh = pgs_host(en->type);
 	if (n == 0)
 		return PointerGetDatum(construct_empty_array(eh->typid));
 	check_stack_depth();
@@ -829,7 +829,7 @@ conv_row(SdConvert *cx, const sd_node *node, SdPgType *h, const sd_val *v, const
 static Datum
 conv_value(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame *f, bool *isnull)
 {
-	SdPgType   *h = sd_pg_host(node->type);
+	SdPgType   *h = pgs_host(node->type);
 	Datum		d = (Datum) 0;
 
 	*isnull = false;
@@ -839,7 +839,7 @@ conv_value(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame 
 			*isnull = true;
 			break;
 		case SD_V_DEFAULT:
-			d = sd_pg_plan_default(cx->plan, (int) v->len, isnull);
+			d = pgs_plan_default(cx->plan, (int) v->len, isnull);
 			break;
 		case SD_V_BOOL:
 			d = BoolGetDatum(v->u.b);
@@ -996,7 +996,7 @@ conv(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame *f, bo
 }
 
 Datum
-sd_pg_convert(SdConvert *cx, const sd_node *node, uint32 root, bool *isnull)
+pgs_convert(SdConvert *cx, const sd_node *node, uint32 root, bool *isnull)
 {
 	return conv(cx, node, &cx->tape[root], NULL, isnull);
 }

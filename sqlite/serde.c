@@ -83,8 +83,8 @@
 ** table "inv" was created; recreate it: DROP TABLE inv; CREATE VIRTUAL TABLE inv USING
 ** serde(Invoice)`; a change that keeps the columns (a rename option, a new default) takes effect.
 **
-** XML: serde_decode_xml / serde_valid_xml / serde_errors_xml are not here yet: they come with
-** the core's XML walker (the place is marked "XML" in the function table below).
+** XML: serde_decode_xml(shape, doc) and serde_valid_xml(shape, doc) decode XML documents with
+** the same shapes (the descriptor's xml options, DESIGN §3); serde_errors_xml is not here yet.
 **
 ** LIMITS
 **
@@ -122,6 +122,7 @@
 ** to see an interrupt, so there one document is always decoded to its end (bounded by its size).
 */
 #include "serde_sqlite.h"
+#include "engine_xml.h"
 
 SQLITE_EXTENSION_INIT1
 
@@ -374,14 +375,16 @@ call_shape(sqlite3_context *ctx, sq_conn *c, sqlite3_value *arg, sq_err *e)
 	return s;
 }
 
-/* Decodes doc against s's root; true with *root set, or false with *e set. */
+/* Decodes doc (JSON, or XML for the _xml functions) against s's root; true with *root set, or
+ * false with *e set. */
 static bool
-decode(sq_conn *c, sq_shape *s, sd_decoder *d, const char *doc, size_t len, uint32_t *root,
-	   sq_err *e)
+decode(sq_conn *c, sq_shape *s, sd_decoder *d, const char *doc, size_t len, bool xml,
+	   uint32_t *root, sq_err *e)
 {
 	sd_error	err;
 
-	if (sd_decode_json(d, s->plan, sd_plan_root(s->plan), doc, len, &c->limits, root, &err))
+	if (xml ? sd_decode_xml(d, s->plan, sd_plan_root(s->plan), doc, len, &c->limits, root, &err) :
+		sd_decode_json(d, s->plan, sd_plan_root(s->plan), doc, len, &c->limits, root, &err))
 		return true;
 	sq_err_set(e, s->name, &err);
 	return false;
@@ -471,7 +474,7 @@ fn_unregister(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 }
 
 static void
-fn_decode(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+decode_fn(sqlite3_context *ctx, sqlite3_value **argv, bool xml)
 {
 	sq_conn    *c = sqlite3_user_data(ctx);
 	sq_err		e = {SD_OK, NULL, -1};
@@ -481,7 +484,6 @@ fn_decode(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	sd_decoder *d;
 	uint32_t	root;
 
-	(void) argc;
 	if (!s)
 	{
 		sq_result_err(ctx, &e);
@@ -495,7 +497,7 @@ fn_decode(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	}
 	if (!(d = sq_decoder_get(c)))
 		sq_err_printf(&e, SD_E_NOMEM, "serde: out of memory");
-	else if (decode(c, s, d, doc, len, &root, &e))
+	else if (decode(c, s, d, doc, len, xml, &root, &e))
 	{
 		sd_buf_reset(&c->out);
 		if (!sd_jwriter_write(s->writer, sd_plan_root(s->plan), sd_decoder_tape(d), root, &c->out) ||
@@ -518,6 +520,21 @@ fn_decode(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		sq_result_err(ctx, &e);
 }
 
+static void
+fn_decode(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	(void) argc;
+	decode_fn(ctx, argv, false);
+}
+
+/* serde_decode_xml(shape, doc): the same row from an XML document (DESIGN §2, §3.5). */
+static void
+fn_decode_xml(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	(void) argc;
+	decode_fn(ctx, argv, true);
+}
+
 /* A document error (false) or something serde_valid must raise. */
 static bool
 soft_code(sd_code code)
@@ -527,7 +544,7 @@ soft_code(sd_code code)
 }
 
 static void
-fn_valid(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+valid_fn(sqlite3_context *ctx, sqlite3_value **argv, bool xml)
 {
 	sq_conn    *c = sqlite3_user_data(ctx);
 	sq_err		e = {SD_OK, NULL, -1};
@@ -537,8 +554,7 @@ fn_valid(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	sd_decoder *d;
 	uint32_t	root;
 
-	(void) argc;
-	if (!s)
+		if (!s)
 	{
 		sq_result_err(ctx, &e);
 		return;
@@ -549,7 +565,7 @@ fn_valid(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		sq_err_printf(&e, SD_E_NOMEM, "serde: out of memory");
 	else
 	{
-		if (decode(c, s, d, doc, len, &root, &e))
+		if (decode(c, s, d, doc, len, xml, &root, &e))
 			sqlite3_result_int(ctx, 1);
 		else if (soft_code(e.code))
 		{
@@ -561,6 +577,20 @@ fn_valid(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	sq_shape_unref(s);
 	if (e.code != SD_OK)
 		sq_result_err(ctx, &e);
+}
+
+static void
+fn_valid(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	(void) argc;
+	valid_fn(ctx, argv, false);
+}
+
+static void
+fn_valid_xml(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	(void) argc;
+	valid_fn(ctx, argv, true);
 }
 
 static void
@@ -616,12 +646,9 @@ static const fn_def functions[] = {
 	{"serde_decode", 2, SQLITE_UTF8 | SQLITE_INNOCUOUS, fn_decode},
 	{"serde_valid", 2, SQLITE_UTF8 | SQLITE_INNOCUOUS, fn_valid},
 	{"serde_describe", 1, SQLITE_UTF8 | SQLITE_INNOCUOUS, fn_describe},
-	/*
-	 * XML: serde_decode_xml(shape, doc), serde_valid_xml and serde_errors_xml (DESIGN §2) go
-	 * here once the core has its XML walker (issue 13): the same call_shape/decode path with the
-	 * XML entry point in place of sd_decode_json, and the errors table's xFilter likewise.  They
-	 * are not registered before, so that a call fails as "no such function".
-	 */
+	/* XML (DESIGN §2): the same shapes through the core's XML walker and engine_xml.c */
+	{"serde_decode_xml", 2, SQLITE_UTF8 | SQLITE_INNOCUOUS, fn_decode_xml},
+	{"serde_valid_xml", 2, SQLITE_UTF8 | SQLITE_INNOCUOUS, fn_valid_xml},
 };
 
 static int

@@ -170,5 +170,18 @@ SELECT serde_decode('Card', '{}');
 -- a shape whose referenced shape is gone fails at its next use, naming it
 SELECT serde_decode('Payment', '{"kind": "card", "last4": "4242"}');
 SELECT serde_unregister(NULL);
--- XML is not there yet
-SELECT serde_decode_xml('Addr', '<Addr/>');
+-- XML: the same shapes through serde_decode_xml / serde_valid_xml (attributes, text trimmed for
+-- non-text kinds, a flattened list of non-adjacent repeats, an ignored unknown element)
+SELECT serde_register('XPt', '{"xml": {"root": "pt"}, "fields": {"x": {"type": "integer"}, "y": {"type": "integer", "xml": "attribute"}, "tags": {"type": {"list": "text"}, "name": "tag"}}}');
+SELECT serde_decode_xml('XPt', '<pt y="2"><x> 1 </x><tag>a</tag><z/><tag>b</tag></pt>');
+SELECT serde_decode_xml('XPt', '<pt y="2"><x>1</x></pt>');
+SELECT serde_valid_xml('XPt', '<pt y="2"><x>1x</x></pt>'), serde_valid_xml('XPt', '<pt y="2"><x>1</x></pt>'), serde_valid_xml('XPt', NULL);
+SELECT serde_decode_xml('XPt', '<pt y="2"><x>1x</x></pt>');
+SELECT serde_decode_xml('XPt', '<pt><x>1</x></pt>');
+SELECT serde_decode_xml('XPt', '<other/>');
+-- malformed and hostile XML
+SELECT serde_decode_xml('XPt', '<pt y="2"><x>1</x>');
+SELECT serde_decode_xml('XPt', '<!DOCTYPE d [<!ENTITY a "aaaa">]><pt y="&a;"/>');
+SELECT serde_decode_xml('XPt', '<!DOCTYPE d [<!ENTITY x SYSTEM "file:///etc/passwd">]><pt y="1"><x>&x;</x></pt>');
+SELECT serde_valid_xml('XPt', '<pt');
+SELECT serde_unregister('XPt');

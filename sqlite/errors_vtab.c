@@ -9,8 +9,14 @@
  * §4, message `<shape>: <path>: <problem>`, byte_offset the 0-based offset of the offending value
  * (NULL when there is none).  shape and doc are HIDDEN columns taking the arguments.  A cursor
  * keeps the plan of the shape it last used for the rest of its statement, and its own decoder.
+ *
+ *     SELECT * FROM serde_errors_xml(shape, doc); -- the same for an XML document
+ *
+ * serde_errors_xml lists the first violation (the XML decoder stops at the first; malformed XML
+ * is one row, 2200M), with the XPath of DESIGN §4 and byte_offset the offending node's offset.
  */
 #include "serde_sqlite.h"
+#include "engine_xml.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +32,7 @@ typedef struct ev_tab
 {
 	sqlite3_vtab base;
 	sq_conn    *c;
+	bool		xml;            /* serde_errors_xml */
 } ev_tab;
 
 typedef struct ev_cursor
@@ -37,6 +44,8 @@ typedef struct ev_cursor
 	int			n;
 	int			i;
 	sqlite3_int64 rowid;
+	sd_error	xerr;           /* serde_errors_xml: the first error, found[0] points into it */
+	sd_found	xfound;
 } ev_cursor;
 
 static int
@@ -62,6 +71,17 @@ ev_connect(sqlite3 *db, void *aux, int argc, const char *const *argv, sqlite3_vt
 	t->c->refcount++;
 	*out = &t->base;
 	return SQLITE_OK;
+}
+
+static int
+ev_connect_xml(sqlite3 *db, void *aux, int argc, const char *const *argv, sqlite3_vtab **out,
+			   char **err)
+{
+	int			rc = ev_connect(db, aux, argc, argv, out, err);
+
+	if (rc == SQLITE_OK)
+		((ev_tab *) *out)->xml = true;
+	return rc;
 }
 
 static int
@@ -178,8 +198,24 @@ ev_filter(sqlite3_vtab_cursor *base, int idxNum, const char *idxStr, int argc, s
 		return SQLITE_OK;
 	if (!cur->d && !(cur->d = sq_decoder_get(t->c)))
 		return SQLITE_NOMEM;
-	cur->n = sd_check_json_found(cur->d, cur->s->plan, sd_plan_root(cur->s->plan), doc, len,
-								 &t->c->limits, SQ_MAX_ERRORS, &cur->found, &total, &root);
+	if (t->xml)
+	{
+		cur->n = 0;
+		if (!sd_decode_xml(cur->d, cur->s->plan, sd_plan_root(cur->s->plan), doc, len,
+						   &t->c->limits, &root, &cur->xerr))
+		{
+			cur->xfound.code = cur->xerr.code;
+			cur->xfound.seq = 0;
+			cur->xfound.offset = cur->xerr.offset;
+			cur->xfound.path = cur->xerr.path;
+			cur->xfound.problem = cur->xerr.problem;
+			cur->found = &cur->xfound;
+			cur->n = 1;
+		}
+	}
+	else
+		cur->n = sd_check_json_found(cur->d, cur->s->plan, sd_plan_root(cur->s->plan), doc, len,
+									 &t->c->limits, SQ_MAX_ERRORS, &cur->found, &total, &root);
 	/* what is no fault of the document is raised, not listed */
 	if (cur->n == 1 && (cur->found[0].code == SD_E_NOMEM || cur->found[0].code == SD_E_CANCELED ||
 						cur->found[0].code == SD_E_INTERNAL))
@@ -258,6 +294,22 @@ static const sqlite3_module errors_module = {
 	.iVersion = 1,
 	.xCreate = NULL,            /* eponymous only */
 	.xConnect = ev_connect,
+	.xBestIndex = ev_best_index,
+	.xDisconnect = ev_disconnect,
+	.xDestroy = ev_disconnect,
+	.xOpen = ev_open,
+	.xClose = ev_close,
+	.xFilter = ev_filter,
+	.xNext = ev_next,
+	.xEof = ev_eof,
+	.xColumn = ev_column,
+	.xRowid = ev_rowid,
+};
+
+static const sqlite3_module errors_xml_module = {
+	.iVersion = 1,
+	.xCreate = NULL,            /* eponymous only */
+	.xConnect = ev_connect_xml,
 	.xBestIndex = ev_best_index,
 	.xDisconnect = ev_disconnect,
 	.xDestroy = ev_disconnect,
@@ -409,6 +461,10 @@ sq_errors_register(sqlite3 *db, sq_conn *c)
 
 	c->refcount++;
 	rc = sqlite3_create_module_v2(db, "serde_errors", &errors_module, c, sq_conn_unref);
+	if (rc != SQLITE_OK)
+		return rc;
+	c->refcount++;
+	rc = sqlite3_create_module_v2(db, "serde_errors_xml", &errors_xml_module, c, sq_conn_unref);
 	if (rc != SQLITE_OK)
 		return rc;
 	c->refcount++;

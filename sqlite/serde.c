@@ -84,7 +84,8 @@
 ** serde(Invoice)`; a change that keeps the columns (a rename option, a new default) takes effect.
 **
 ** XML: serde_decode_xml(shape, doc) and serde_valid_xml(shape, doc) decode XML documents with
-** the same shapes (the descriptor's xml options, DESIGN §3); serde_errors_xml is not here yet.
+** the same shapes (the descriptor's xml options, DESIGN §3); SELECT * FROM serde_errors_xml(shape,
+** doc) lists the first violation (the XML decoder stops at the first).
 **
 ** LIMITS
 **

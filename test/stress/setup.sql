@@ -308,7 +308,9 @@ $$;
 -- the errors the race phase tolerates (see the top of this file); the strict phase tolerates none
 CREATE FUNCTION stress_tolerated(p_sqlstate text, p_message text) RETURNS boolean LANGUAGE sql IMMUTABLE AS $$
     SELECT p_sqlstate IN ('42704', '42804', '22P07')
-        OR (p_sqlstate = 'XX000' AND (p_message = 'cache lookup failed for type 0'
+        -- 'cache lookup failed for type <n>': DROP TYPE racing the statement (TESTING.md, stress
+        -- finding 4); seen in the race phase, never in the strict one
+        OR (p_sqlstate = 'XX000' AND (p_message LIKE 'cache lookup failed for type %'
                                       OR p_message LIKE 'could not open relation with OID %'
                                       OR p_message LIKE 'cache lookup failed for relation %'
                                       OR p_message = 'function in FROM has unsupported return type'))

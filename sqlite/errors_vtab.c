@@ -290,37 +290,25 @@ ev_rowid(sqlite3_vtab_cursor *base, sqlite3_int64 *rowid)
 	return SQLITE_OK;
 }
 
-static const sqlite3_module errors_module = {
-	.iVersion = 1,
-	.xCreate = NULL,            /* eponymous only */
-	.xConnect = ev_connect,
-	.xBestIndex = ev_best_index,
-	.xDisconnect = ev_disconnect,
-	.xDestroy = ev_disconnect,
-	.xOpen = ev_open,
-	.xClose = ev_close,
-	.xFilter = ev_filter,
-	.xNext = ev_next,
-	.xEof = ev_eof,
-	.xColumn = ev_column,
-	.xRowid = ev_rowid,
-};
+/* serde_errors and serde_errors_xml differ only in how they connect (ev_tab.xml) */
+#define ERRORS_MODULE(connect) { \
+	.iVersion = 1, \
+	.xCreate = NULL,            /* eponymous only */ \
+	.xConnect = connect, \
+	.xBestIndex = ev_best_index, \
+	.xDisconnect = ev_disconnect, \
+	.xDestroy = ev_disconnect, \
+	.xOpen = ev_open, \
+	.xClose = ev_close, \
+	.xFilter = ev_filter, \
+	.xNext = ev_next, \
+	.xEof = ev_eof, \
+	.xColumn = ev_column, \
+	.xRowid = ev_rowid, \
+}
 
-static const sqlite3_module errors_xml_module = {
-	.iVersion = 1,
-	.xCreate = NULL,            /* eponymous only */
-	.xConnect = ev_connect_xml,
-	.xBestIndex = ev_best_index,
-	.xDisconnect = ev_disconnect,
-	.xDestroy = ev_disconnect,
-	.xOpen = ev_open,
-	.xClose = ev_close,
-	.xFilter = ev_filter,
-	.xNext = ev_next,
-	.xEof = ev_eof,
-	.xColumn = ev_column,
-	.xRowid = ev_rowid,
-};
+static const sqlite3_module errors_module = ERRORS_MODULE(ev_connect);
+static const sqlite3_module errors_xml_module = ERRORS_MODULE(ev_connect_xml);
 
 /* ---- serde_cache_stats -------------------------------------------------------------------- */
 

@@ -555,7 +555,7 @@ valid_fn(sqlite3_context *ctx, sqlite3_value **argv, bool xml)
 	sd_decoder *d;
 	uint32_t	root;
 
-		if (!s)
+	if (!s)
 	{
 		sq_result_err(ctx, &e);
 		return;

@@ -703,6 +703,7 @@ sqlite3_serde_init(sqlite3 *db, char **errmsg, const sqlite3_api_routines *api)
 		*errmsg = sqlite3_mprintf("serde: needs SQLite 3.37 or later, not %s", sqlite3_libversion());
 		return SQLITE_ERROR;
 	}
+	(void) sd_json_kernel();	/* choose the kernel now, at load time, not in a decode */
 	if (!(c = calloc(1, sizeof(sq_conn))))
 		return SQLITE_NOMEM;
 	c->db = db;

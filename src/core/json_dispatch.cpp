@@ -47,15 +47,20 @@ choose()
 	return &sd_kernel_fallback;
 }
 
-const sd_kernel *chosen = nullptr;
-
 }								/* namespace */
 
+/*
+ * The first caller chooses; every thread sees the same choice.  A function-local static is
+ * initialised exactly once even when threads race (C++11 [stmt.dcl]; a guarded init through
+ * __cxa_guard_acquire, which needs no exceptions).  A plain "if (!chosen) chosen = choose()"
+ * was a data race: SQLite connections on several threads decode at once (ThreadSanitizer found it).
+ * The adapters call this from their load hooks, so the choice is made before any thread decodes.
+ */
 extern "C" const sd_kernel *
 sd_select_kernel(void)
 {
-	if (!chosen)
-		chosen = choose();
+	static const sd_kernel *const chosen = choose();
+
 	return chosen;
 }
 

@@ -25,6 +25,7 @@ static atomic_int errors;
 static atomic_int seen_a;
 static atomic_int seen_b;
 static atomic_int writer_done;
+static pthread_barrier_t start;	/* readers make their first calls together: first-use races show */
 
 static const char *const version_a =
 "{\"fields\": {\"id\": {\"type\": \"integer\"}, \"v\": {\"type\": \"text\"}}}";
@@ -73,12 +74,14 @@ reader(void *arg)
 	if (!db)
 	{
 		atomic_fetch_add(&errors, 1);
+		pthread_barrier_wait(&start);
 		return NULL;
 	}
 	sqlite3_prepare_v2(db, "SELECT serde_decode('T', ?1)", -1, &dec, NULL);
 	sqlite3_prepare_v2(db, "SELECT serde_valid('T', ?1)", -1, &valid, NULL);
 	sqlite3_prepare_v2(db, "SELECT count(*) FROM serde_errors('T', ?1)", -1, &errs, NULL);
 	sqlite3_prepare_v2(db, "SELECT json_object('id', id, 'v', v) FROM tv(?1)", -1, &vt, NULL);
+	pthread_barrier_wait(&start);
 	for (int i = 0; i < iterations || !atomic_load(&writer_done); i++)
 	{
 		int			n = (int) id * 100000 + i;
@@ -193,6 +196,7 @@ main(int argc, char **argv)
 				 "CREATE VIRTUAL TABLE tv USING serde(T);", NULL, NULL, NULL);
 	sqlite3_close(db);
 
+	pthread_barrier_init(&start, NULL, (unsigned) nthreads);
 	for (long i = 0; i < nthreads; i++)
 		pthread_create(&t[i], NULL, reader, (void *) i);
 	pthread_create(&w, NULL, writer, &changes);

@@ -337,19 +337,6 @@ finish_elements(Eng *e, uint32_t start, Dest dst, int64_t off)
 
 /* ---- the validating skip: values the shape ignores are walked in full ------------------ */
 
-/* A valid JSON number literal without an exponent and shorter than numeric's scale limit
- * (16383 fraction digits) is always within numeric's range: nothing to check. */
-static inline bool
-numeric_safe(const char *s, size_t n)
-{
-	if (n >= 16383)
-		return false;
-	for (size_t i = 0; i < n; i++)
-		if ((s[i] | 0x20) == 'e')
-			return false;
-	return true;
-}
-
 /* One event of the jsonb value being skipped (when e->ev); past SD_JEV_MAX events the value
  * gets none: writing stops, the caller sees e->ev cleared. */
 static inline bool
@@ -390,9 +377,9 @@ skip_value_error(Eng *e)
 static inline bool
 jsonb_string_ok(Eng *e, const char *s, size_t len, int64_t off)
 {
-	if (e->in_jsonb && !(e->flags & SD_WF_JSONB_INPUT) && memchr(s, 0, len))
+	if (e->in_jsonb && !(e->flags & SD_WF_JSONB_INPUT) && !sd_jsonb_string_ok(s, len))
 	{
-		fail(e, SD_E_KIND, off, "\\u0000 cannot be stored in jsonb");
+		fail(e, SD_E_KIND, off, SD_JSONB_NUL_PROBLEM);
 		return skip_value_error(e);
 	}
 	return true;
@@ -449,12 +436,11 @@ skip_number(Eng *e, const sd_wtok *t)
 
 	if ((n.flags & SD_TOK_NATIVE) && !n.s && e->ops->number_text(e->cur, &n) < 0)
 		return walker_failed(e);
-	if (e->in_jsonb && !(e->flags & SD_WF_JSONB_INPUT) && !sd_plain_int(n.s, n.len) &&
-		!numeric_safe(n.s, n.len))
+	if (e->in_jsonb && !(e->flags & SD_WF_JSONB_INPUT) && !sd_plain_int(n.s, n.len))
 	{
 		/* jsonb stores numbers as numeric: its limits apply */
 		char		problem[SD_PROBLEM_MAX];
-		sd_code		c = sd_check_numeric(n.s, n.len, -1, -1, problem);
+		sd_code		c = sd_jsonb_number_check(n.s, n.len, problem);
 
 		if (c != SD_OK)
 		{
@@ -487,12 +473,36 @@ skip_fast_failed(Eng *e)
 {
 	const sd_wfail *f = &e->cur->fail;
 
-	if (f->code != SD_E_DEPTH)
+	if (f->code == SD_E_SYNTAX || f->code == SD_E_NOMEM)
 		return walker_failed(e);
 	for (uint32_t i = 0; i < f->npath; i++)
 		if (!enter(e, f->path[i].name, f->path[i].len, f->path[i].index, f->offset))
 			return false;
-	return guard_failed(e, f->offset);	/* serde.max_depth's error, or the stack's */
+	if (f->code == SD_E_DEPTH)
+		return guard_failed(e, f->offset);	/* serde.max_depth's error, or the stack's */
+	/* skip_events: a jsonb value's check (sd_jsonb_string_ok, sd_jsonb_number_check) */
+	fail(e, f->code, f->offset, "%s", f->problem);
+	return skip_value_error(e);
+}
+
+/* A jsonb value's container skipped by the walker with its events (skip_events, r > 0): they
+ * join the decoder's events; more than SD_JEV_MAX and the value gets none. */
+static __attribute__((noinline)) bool
+append_events(Eng *e, const sd_jev *ev, uint32_t nev, int64_t off)
+{
+	sd_decoder *d = e->d;
+
+	if (!ev || d->jev_len - e->ev_start + (uint64_t) nev > SD_JEV_MAX)
+	{
+		e->ev = false;
+		return true;
+	}
+	if (d->jev_len + nev > d->jev_cap &&
+		!sd_grow(e->hooks, (void **) &d->jev, &d->jev_cap, d->jev_len + nev, sizeof(sd_jev)))
+		return fail(e, SD_E_NOMEM, off, "out of memory");
+	memcpy(&d->jev[d->jev_len], ev, sizeof(sd_jev) * nev);
+	d->jev_len += nev;
+	return true;
 }
 
 /* Walks the value of token t (peeked, at the cursor): every byte checked, depth limited. */
@@ -515,6 +525,20 @@ skip_value(Eng *e, const sd_wtok *t)
 		if (r < 0)
 			return skip_fast_failed(e);
 	}
+	else if ((t->kind == SD_J_OBJECT || t->kind == SD_J_ARRAY) && e->ev && e->ops->skip_events)
+	{
+		const sd_jev *ev;
+		uint32_t	nev;
+		int			r = e->ops->skip_events(e->cur, t, skip_room(e), &ev, &nev);
+
+		if (r > 0)
+		{
+			e->poll += (uint32_t) r;
+			return append_events(e, ev, nev, t->offset) && poll_stop(e, t->offset);
+		}
+		if (r < 0)
+			return skip_fast_failed(e);
+	}
 	switch (t->kind)
 	{
 		case SD_J_OBJECT:
@@ -531,8 +555,7 @@ skip_value(Eng *e, const sd_wtok *t)
 		case SD_J_NUMBER:
 			/* inside a jsonb value, only a literal with an exponent or a very long one needs
 			 * numeric's check (skip_number) */
-			if (__builtin_expect((t->flags & SD_TOK_NATIVE) ||
-								 (e->in_jsonb && !numeric_safe(t->s, t->len)), 0))
+			if (__builtin_expect((t->flags & SD_TOK_NATIVE) || (e->in_jsonb && !sd_plain_int(t->s, t->len)), 0))
 				return skip_number(e, t);
 			return event(e, SD_JEV_NUMBER, t->s, t->len, t->offset);
 		case SD_J_TRUE:

@@ -68,6 +68,13 @@ struct Walk
 	/* skip_fast's depth error: the path from the skipped value down to the container too deep */
 	sd_pathent *segs;
 	uint32_t	nsegs;
+	bool		seg_fill;       /* unwinding a skip error: fill segs */
+	/* skip_events' events (the walker's own buffer, grown with new: no host hook in C++) */
+	sd_jev	   *jev;
+	uint32_t	njev;
+	uint32_t	jevcap;
+	bool		jev_over;       /* more than SD_JEV_MAX: the value gets none */
+	char		problem[SD_PROBLEM_MAX];	/* a skip_events value error's text */
 	/* sd_each over an array */
 	ond::array	each_arr;
 	ond::array_iterator each_it;
@@ -390,37 +397,38 @@ op_object_find(sd_wcursor *c, const char *name, size_t len, sd_wtok *t)
 	return found;
 }
 
-/* ---- skip_fast: the validating skip of a value that needs no events and no jsonb checks --- */
+/* ---- skip_fast / skip_events: the validating skip, in C++ -------------------------------- */
 
-/* The value at `level` (the skipped value is 1) nests deeper than the room the engine gave:
- * SD_E_DEPTH, with room for the path segments of levels 2..level, filled while unwinding. */
+/* A skip failed at `level` (the skipped value is 1): code and problem, with room for the path
+ * segments of levels 2..level, filled while unwinding (skip_segment). */
 __attribute__((noinline, cold)) int
-skip_too_deep(Walk &w, const char *at, uint32_t level)
+skip_fail(Walk &w, sd_code code, const char *problem, const char *at, uint32_t level)
 {
 	delete[] w.segs;
 	w.segs = level > 1 ? new (std::nothrow) sd_pathent[level - 1]() : nullptr;
 	w.nsegs = level - 1;
+	w.seg_fill = true;
+	w.head.fail.offset = offset_of(w, at);
 	if (level > 1 && !w.segs)
 	{
 		w.nsegs = 0;
+		w.seg_fill = false;
 		w.head.fail.code = SD_E_NOMEM;
 		w.head.fail.problem = "out of memory";
-		w.head.fail.offset = offset_of(w, at);
 		return -1;
 	}
-	w.head.fail.code = SD_E_DEPTH;
-	w.head.fail.problem = "nesting too deep";
-	w.head.fail.offset = offset_of(w, at);
+	w.head.fail.code = code;
+	w.head.fail.problem = problem;
 	w.head.fail.path = w.segs;
 	w.head.fail.npath = w.nsegs;
 	return -1;
 }
 
-/* The segment of the child (at level + 1) of a container at `level`, on a depth error. */
+/* The segment of the child (at level + 1) of a container at `level`, on a skip error. */
 inline void
 skip_segment(Walk &w, uint32_t level, const char *name, size_t len, uint64_t index)
 {
-	if (w.head.fail.code == SD_E_DEPTH && level - 1 < w.nsegs)
+	if (w.seg_fill && level - 1 < w.nsegs)
 	{
 		w.segs[level - 1].name = name;
 		w.segs[level - 1].len = len;
@@ -428,9 +436,63 @@ skip_segment(Walk &w, uint32_t level, const char *name, size_t len, uint64_t ind
 	}
 }
 
+/* One event of skip_events (past SD_JEV_MAX the value gets none: jev_over). */
+inline int
+ev_push(Walk &w, uint32_t kind, const char *s, size_t len)
+{
+	if (__builtin_expect(w.njev == w.jevcap, 0))
+	{
+		if (w.jev_over)
+			return 1;
+		if (w.njev >= SD_JEV_MAX)
+		{
+			w.jev_over = true;
+			return 1;
+		}
+		uint32_t	ncap = w.jevcap ? w.jevcap * 2 : 256;
+		sd_jev	   *nv = new (std::nothrow) sd_jev[ncap];
+
+		if (!nv)
+		{
+			w.head.fail.code = SD_E_NOMEM;
+			w.head.fail.problem = "out of memory";
+			w.head.fail.offset = -1;
+			w.head.fail.npath = 0;
+			return -1;
+		}
+		if (w.njev)
+			memcpy(nv, w.jev, sizeof(sd_jev) * w.njev);
+		delete[] w.jev;
+		w.jev = nv;
+		w.jevcap = ncap;
+	}
+	sd_jev	   &e = w.jev[w.njev++];
+
+	e.kind = kind;
+	e.len = (uint32_t) len;
+	e.s = s;
+	return 1;
+}
+
+/* A string or key of a jsonb value (EV): jsonb cannot hold \u0000 (the engine's rule, stated
+ * once in sd_jsonb_string_ok). */
+template <bool EV>
+inline int
+jsonb_text(Walk &w, std::string_view s, const char *at, uint32_t level, uint32_t kind)
+{
+	if (!EV)
+		return 1;
+	if (!sd_jsonb_string_ok(s.data(), s.size()))
+		return skip_fail(w, SD_E_KIND, SD_JSONB_NUL_PROBLEM, at, level);
+	return ev_push(w, kind, s.data(), s.size());
+}
+
 /* Walks value v at `level`, checking what peek_v checks (keys and strings unescaped when they
- * have escapes, literals, numbers), counting values into *count.  Recursive: at most
- * `room` levels (the engine sizes room by its stack budget, walker.h SD_SKIP_FAST_STACK). */
+ * have escapes, literals, numbers), counting values into *count; with EV also writing the
+ * value's events and making a jsonb value's checks (sd_jsonb_string_ok, sd_jsonb_number_check).
+ * Recursive: at most `room` levels (the engine sizes room by its stack budget, walker.h
+ * SD_SKIP_FAST_STACK). */
+template <bool EV>
 int
 skip_rec(Walk &w, ond::value &v, uint32_t level, uint32_t room, uint32_t *count)
 {
@@ -448,9 +510,11 @@ skip_rec(Walk &w, ond::value &v, uint32_t level, uint32_t room, uint32_t *count)
 				ond::object obj;
 
 				if (__builtin_expect(level > room, 0))
-					return skip_too_deep(w, tok.data(), level);
+					return skip_fail(w, SD_E_DEPTH, "nesting too deep", tok.data(), level);
 				if ((e = v.get_object().get(obj)))
 					return syntax(w, e, tok.data());
+				if (EV && ev_push(w, SD_JEV_OBJECT, nullptr, 0) < 0)
+					return -1;
 				for (auto fr : obj)
 				{
 					std::string_view key;
@@ -462,13 +526,18 @@ skip_rec(Walk &w, ond::value &v, uint32_t level, uint32_t room, uint32_t *count)
 
 					if ((e = read_key(w, fld, &key, &key_at)))
 						return syntax(w, e, key_at);
-					if (skip_rec(w, fld.value(), level + 1, room, count) < 0)
+					if (EV && jsonb_text<EV>(w, key, key_at, level + 1, SD_JEV_KEY) < 0)
+					{
+						skip_segment(w, level, key.data(), key.size(), 0);
+						return -1;
+					}
+					if (skip_rec<EV>(w, fld.value(), level + 1, room, count) < 0)
 					{
 						skip_segment(w, level, key.data(), key.size(), 0);
 						return -1;
 					}
 				}
-				return 1;
+				return EV ? ev_push(w, SD_JEV_END, nullptr, 0) : 1;
 			}
 		case ond::json_type::array:
 			{
@@ -476,21 +545,23 @@ skip_rec(Walk &w, ond::value &v, uint32_t level, uint32_t room, uint32_t *count)
 				uint64_t	i = 0;
 
 				if (__builtin_expect(level > room, 0))
-					return skip_too_deep(w, tok.data(), level);
+					return skip_fail(w, SD_E_DEPTH, "nesting too deep", tok.data(), level);
 				if ((e = v.get_array().get(arr)))
 					return syntax(w, e, tok.data());
+				if (EV && ev_push(w, SD_JEV_ARRAY, nullptr, 0) < 0)
+					return -1;
 				for (auto er : arr)
 				{
 					if ((e = er.error()))
 						return syntax(w, e, nullptr);
-					if (skip_rec(w, const_cast<ond::value &>(er.value_unsafe()), level + 1, room, count) < 0)
+					if (skip_rec<EV>(w, const_cast<ond::value &>(er.value_unsafe()), level + 1, room, count) < 0)
 					{
 						skip_segment(w, level, nullptr, 0, i);
 						return -1;
 					}
 					i++;
 				}
-				return 1;
+				return EV ? ev_push(w, SD_JEV_END, nullptr, 0) : 1;
 			}
 		case ond::json_type::string:
 			{
@@ -500,19 +571,31 @@ skip_rec(Walk &w, ond::value &v, uint32_t level, uint32_t room, uint32_t *count)
 				{
 					ond::raw_json_string raw;
 
+					/* no backslash: nothing to unescape, no \u0000 */
 					if ((e = v.get_raw_json_string().get(raw)))
 						return syntax(w, e, tok.data());
+					return EV ? ev_push(w, SD_JEV_STRING, s.data(), s.size()) : 1;
 				}
-				else if ((e = v.get_string().get(s)))
+				if ((e = v.get_string().get(s)))
 					return syntax(w, e, tok.data());
-				return 1;
+				return jsonb_text<EV>(w, s, tok.data(), level, SD_JEV_STRING);
 			}
 		case ond::json_type::number:
 			{
 				std::string_view num = trimmed(tok);
 
-				if (!sd_plain_int(num.data(), num.size()) && !sd_is_json_number(num.data(), num.size()))
+				if (sd_plain_int(num.data(), num.size()))
+					return EV ? ev_push(w, SD_JEV_NUMBER, num.data(), num.size()) : 1;
+				if (!sd_is_json_number(num.data(), num.size()))
 					return syntax(w, simdjson::NUMBER_ERROR, tok.data());
+				if (EV)
+				{
+					sd_code		c = sd_jsonb_number_check(num.data(), num.size(), w.problem);
+
+					if (c != SD_OK)
+						return skip_fail(w, c, w.problem, tok.data(), level);
+					return ev_push(w, SD_JEV_NUMBER, num.data(), num.size());
+				}
 				return 1;
 			}
 		case ond::json_type::boolean:
@@ -521,12 +604,12 @@ skip_rec(Walk &w, ond::value &v, uint32_t level, uint32_t room, uint32_t *count)
 
 				if (lit != 't' && lit != 'f')
 					return syntax(w, simdjson::T_ATOM_ERROR, tok.data());
-				return 1;
+				return EV ? ev_push(w, lit == 't' ? SD_JEV_TRUE : SD_JEV_FALSE, nullptr, 0) : 1;
 			}
 		case ond::json_type::null:
 			if (literal_of(tok) != 'n')
 				return syntax(w, simdjson::N_ATOM_ERROR, tok.data());
-			return 1;
+			return EV ? ev_push(w, SD_JEV_NULL, nullptr, 0) : 1;
 	}
 	return syntax(w, simdjson::TAPE_ERROR, tok.data());
 }
@@ -542,8 +625,33 @@ op_skip_fast(sd_wcursor *c, const sd_wtok *t, uint32_t room)
 		return 1;
 	if (!w.cur)
 		return 0;				/* the root (the engine walks it) */
-	if (skip_rec(w, *w.cur, 1, room, &count) < 0)
+	w.seg_fill = false;
+	if (skip_rec<false>(w, *w.cur, 1, room, &count) < 0)
 		return -1;
+	return count > INT32_MAX ? INT32_MAX : (int) count;
+}
+
+/* The container at the cursor (peeked) of a jsonb value, skipped here with its events. */
+int
+op_skip_events(sd_wcursor *c, const sd_wtok *t, uint32_t room, const sd_jev **ev, uint32_t *nev)
+{
+	Walk	   &w = W(c);
+	uint32_t	count = 0;
+
+	*ev = nullptr;
+	*nev = 0;
+	if ((t->kind != SD_J_OBJECT && t->kind != SD_J_ARRAY) || !w.cur)
+		return 0;				/* the engine walks it */
+	w.seg_fill = false;
+	w.njev = 0;
+	w.jev_over = false;
+	if (skip_rec<true>(w, *w.cur, 1, room, &count) < 0)
+		return -1;
+	if (!w.jev_over)
+	{
+		*ev = w.jev;
+		*nev = w.njev;
+	}
 	return count > INT32_MAX ? INT32_MAX : (int) count;
 }
 
@@ -606,6 +714,7 @@ const sd_walker_ops json_ops = {
 	nullptr,					/* number_direct */
 	nullptr,					/* number_text */
 	op_finish,
+	op_skip_events,
 };
 
 /* ---- kernel entry points ------------------------------------------------------------------ */
@@ -622,6 +731,11 @@ parser_new()
 		k->w.cap = 0;
 		k->w.segs = nullptr;
 		k->w.nsegs = 0;
+		k->w.seg_fill = false;
+		k->w.jev = nullptr;
+		k->w.njev = 0;
+		k->w.jevcap = 0;
+		k->w.jev_over = false;
 	}
 	return k;
 }
@@ -635,6 +749,7 @@ parser_free(void *p)
 	{
 		delete[] k->w.frames;
 		delete[] k->w.segs;
+		delete[] k->w.jev;
 	}
 	delete k;
 }
@@ -645,7 +760,8 @@ parser_bytes(void *p)
 	Kparser    *k = static_cast<Kparser *>(p);
 
 	/* structural index (4 bytes per input byte) + string buffer (about the input size) */
-	return k->parser.capacity() * 6 + (size_t) k->w.cap * sizeof(Frame);
+	return k->parser.capacity() * 6 + (size_t) k->w.cap * sizeof(Frame) +
+		(size_t) k->w.jevcap * sizeof(sd_jev);
 }
 
 void
@@ -653,6 +769,14 @@ walk_init(Kparser *k, const char *buf, size_t len, uint32_t bias)
 {
 	Walk	   &w = k->w;
 
+	if (w.jevcap > 65536)
+	{
+		/* a big jsonb value's events are not kept for the documents after it */
+		delete[] w.jev;
+		w.jev = nullptr;
+		w.jevcap = 0;
+	}
+	w.njev = 0;
 	w.head.ops = &json_ops;
 	w.head.fail.code = SD_OK;
 	w.head.fail.problem = nullptr;

@@ -13,6 +13,8 @@
 #ifndef SERDE_SCALAR_H
 #define SERDE_SCALAR_H
 
+#include <string.h>
+
 #include "serde_core.h"
 
 #ifdef __cplusplus
@@ -78,6 +80,32 @@ sd_code		sd_check_numeric(const char *s, size_t len, int precision, int scale, c
  * False says nothing: sd_check_numeric decides (and words the error). */
 bool		sd_plain_decimal(const char *s, size_t len, int precision, int scale, int64_t *digits,
 							 uint32_t *nfrac);
+
+/* ---- the checks of a value kept as jsonb (the engine's skip and the text walker's skip_events
+ * both make them; the rules are stated here once) ---- */
+
+#define SD_JSONB_NUL_PROBLEM "\\u0000 cannot be stored in jsonb"
+
+/* A string or key inside a jsonb value: jsonb cannot hold \u0000. */
+static inline bool
+sd_jsonb_string_ok(const char *s, size_t len)
+{
+	return len == 0 || memchr(s, 0, len) == NULL;
+}
+
+/* A valid JSON number literal inside a jsonb value: jsonb stores numbers as numeric, so its
+ * limits apply.  A literal without an exponent and shorter than numeric's scale limit (16383
+ * fraction digits) always fits: only the others are checked (sd_check_numeric). */
+static inline sd_code
+sd_jsonb_number_check(const char *s, size_t len, char *problem)
+{
+	bool		safe = len < 16383;
+
+	for (size_t i = 0; safe && i < len; i++)
+		if ((s[i] | 0x20) == 'e')
+			safe = false;
+	return safe ? SD_OK : sd_check_numeric(s, len, -1, -1, problem);
+}
 
 /* Parses a JSON number literal as a double (correctly rounded; "-0" gives -0.0).  As
  * PostgreSQL's float8in does, overflow to infinity and underflow of a non-zero value to 0 are

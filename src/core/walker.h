@@ -82,6 +82,9 @@
  * v3: skip_fast is called for containers only and returns the number of values it walked
  * (should_stop's polling); SD_E_DEPTH from skip_fast with the path below the value
  * (sd_wfail.path / npath), SD_SKIP_FAST_STACK; the JSON text walker implements skip_fast.
+ * v4: skip_events (a jsonb column's container skipped by the text walker with its events: the
+ * per-value op calls of the engine's skip were msk_record's cost); sd_wfail.path also for its
+ * value errors.
  */
 #ifndef SERDE_WALKER_H
 #define SERDE_WALKER_H
@@ -201,6 +204,13 @@ struct sd_walker_ops
 	int			(*number_text) (sd_wcursor *cur, sd_wtok *tok);
 	/* after the root value: nothing may follow it (1 ok) */
 	int			(*finish) (sd_wcursor *cur);
+	/* optional (NULL): skip_fast for the container at the cursor of a jsonb value (SD_WF_EVENTS,
+	 * not in serde_errors' mode), which also writes the value's events into the walker's own
+	 * buffer (*ev, *nev: valid until the next op; *ev NULL: more than SD_JEV_MAX) and makes a
+	 * jsonb value's checks (scalar.h sd_jsonb_string_ok, sd_jsonb_number_check).  Results as
+	 * skip_fast's; a failed check is -1 with its code, problem and path segments. */
+	int			(*skip_events) (sd_wcursor *cur, const sd_wtok *tok, uint32_t room,
+								const sd_jev **ev, uint32_t *nev);
 };
 
 /* ---- the engine side (engine.c) --------------------------------------------------------- */

@@ -484,6 +484,7 @@ static const sd_walker_ops jsonb_ops = {
 	jw_number_direct_op,
 	jw_number_text,
 	NULL,						/* finish: a jsonb is whole */
+	NULL,						/* skip_events: jsonb columns are captured whole */
 };
 
 /* ---- entry points ------------------------------------------------------------------------- */

@@ -114,3 +114,16 @@ SELECT * FROM serde_decode('TmRec', '{"a":"abcdef","n":1.234,"v":"ab"}') AS t(a 
 SELECT * FROM serde_decode('TmRec', '{"a":"abcdef","n":1.234,"v":"ab"}') AS t(a text, n numeric, v varchar);
 SELECT serde_unregister('TmRec');
 DROP TYPE tm_rec;
+
+-- exponent forms are parsed once by the core (issue 12 item 8) and give exactly what numeric_in
+-- gives: the value and the display scale (fraction digits written minus the exponent), with and
+-- without a typmod; long ones still go through numeric_in
+SELECT lit, serde_decode(NULL::numeric, lit, 'TmNumber')::text AS serde, lit::numeric::text AS numeric_in,
+       serde_decode(NULL::numeric(12,4), lit, 'TmNumber')::text AS serde_12_4,
+       lit::numeric(12,4)::text AS numeric_in_12_4,
+       serde_decode(NULL::numeric, lit, 'TmNumber')::text = lit::numeric::text AND
+       serde_decode(NULL::numeric(12,4), lit, 'TmNumber')::text = lit::numeric(12,4)::text AS same
+FROM (VALUES ('1e2'), ('1.5e3'), ('1.50e1'), ('15e-1'), ('15E-4'), ('-2.5E+2'), ('0.0015e3'),
+             ('0e5'), ('-0.00e1'), ('1e-4'), ('12345678.9e-3'), ('1E+7'), ('-0e0')) v(lit);
+SELECT lit, serde_decode(NULL::numeric, lit, 'TmNumber')::text = lit::numeric::text AS same
+FROM (VALUES ('1e18'), ('1e-19'), ('123456789012345678901e-3'), ('1.5e300'), ('-1e-300')) v(lit);

@@ -180,7 +180,7 @@ test_tape(void)
 	const sd_type *t = ut_composite("dec", "a:numeric,b:numeric(5,2),c:numeric[]");
 
 	CHECK_STR(ut_decode(t, "{}", "{\"a\":12.50,\"b\":-0.5,\"c\":[1e2,-0,0.000,123456789012345678901]}"),
-			  "{a:N12.50,b:N-0.5,c:[N1e2,N-0,N0.000,N123456789012345678901]}");
+			  "{a:N12.50,b:N-0.5,c:[N100,N-0,N0.000,N123456789012345678901]}");
 	CHECK_STR(ut_decode(t, "{\"coerce\":true}", "{\"a\":\"-3.25\",\"b\":null,\"c\":null}"),
 			  "{a:N-3.25,b:null,c:null}");
 	CHECK_STR(ut_decode(t, "{}", "{\"a\":1,\"b\":1000,\"c\":[]}"),
@@ -201,7 +201,7 @@ test_tape(void)
 
 			CHECK(row[0].tag == SD_V_DECIMAL && row[0].u.i == 1250 && row[0].len == 2);
 			CHECK(row[1].tag == SD_V_DECIMAL && row[1].u.i == 1 && row[1].len == 0);
-			CHECK(arr[0].tag == SD_V_NUMERIC && arr[0].len == 3 && memcmp(arr[0].u.s, "1e2", 3) == 0);
+			CHECK(arr[0].tag == SD_V_DECIMAL && arr[0].u.i == 100 && arr[0].len == 0);	/* 1e2 */
 			CHECK(arr[1].tag == SD_V_DECIMAL && arr[1].u.i == 0 && arr[1].len == SD_DECIMAL_NEG);
 		}
 		sd_decoder_destroy(d);
@@ -209,9 +209,120 @@ test_tape(void)
 	}
 }
 
+static bool
+expd(const char *s, long long want_digits, unsigned want_frac)
+{
+	int64_t		d = 0;
+	uint32_t	f = 0;
+
+	return sd_exp_decimal(s, strlen(s), &d, &f) && d == want_digits && f == want_frac;
+}
+
+static bool
+not_expd(const char *s)
+{
+	int64_t		d;
+	uint32_t	f;
+
+	return !sd_exp_decimal(s, strlen(s), &d, &f);
+}
+
+/* exponent forms parsed once: the value and numeric_in's display scale (fraction digits
+ * written minus the exponent, at least 0) */
+static void
+test_exp(void)
+{
+	CHECK(expd("1e2", 100, 0));
+	CHECK(expd("1.5e3", 1500, 0));
+	CHECK(expd("1.50e1", 150, 1));	/* 15.0 */
+	CHECK(expd("15e-1", 15, 1));	/* 1.5 */
+	CHECK(expd("15E-4", 15, 4));	/* 0.0015 */
+	CHECK(expd("-2.5E+2", -250, 0));
+	CHECK(expd("0.0015e3", 15, 1));
+	CHECK(expd("0e5", 0, 0));
+	CHECK(expd("0.00e1", 0, 1));
+	CHECK(expd("-0e0", 0, 0));
+	CHECK(expd("1e-18", 1, 18));
+	CHECK(expd("1e17", 100000000000000000LL, 0));
+	CHECK(expd("12.5", 125, 1));	/* plain forms too */
+	CHECK(not_expd("1e18"));		/* 19 digits */
+	CHECK(not_expd("1e-19"));		/* scale 19 */
+	CHECK(not_expd("1e999"));
+	CHECK(not_expd("1234567890123456789e-5"));	/* 19 significant digits */
+	CHECK(not_expd("1e"));
+	CHECK(strcmp(fmt(-250, 0), "-250") == 0);
+
+	/* random plain decimals written with an exponent: same digits and scale as the plain form */
+	uint32_t	seed = 7;
+	int			bad = 0;
+
+	for (int n = 0; n < 20000; n++)
+	{
+		char		lit[64],
+					alt[80];
+		int			nd,
+					pt,
+					o = 0;
+		int64_t		d1,
+					d2;
+		uint32_t	f1,
+					f2;
+
+		seed = seed * 1103515245u + 12345u;
+		nd = 1 + (int) ((seed >> 16) % 18);
+		seed = seed * 1103515245u + 12345u;
+		pt = (int) ((seed >> 16) % (unsigned) (nd + 1));	/* digits before the point */
+		if (seed & 1)
+			lit[o++] = '-';
+		int			start = o;
+
+		for (int i = 0; i < nd; i++)
+		{
+			seed = seed * 1103515245u + 12345u;
+			lit[o++] = (char) ('0' + (i == 0 && nd > 1 ? 1 + (seed >> 16) % 9 : (seed >> 16) % 10));
+		}
+		lit[o] = '\0';
+		/* lit is an integer of nd digits; "digits e -k" has value digits * 10^-k, scale k */
+		int			k = nd - pt;
+
+		snprintf(alt, sizeof(alt), "%se-%d", lit, k);
+		if (!sd_exp_decimal(alt, strlen(alt), &d2, &f2))
+		{
+			if (bad++ < 5)
+				fprintf(stderr, "exp decimal %s refused\n", alt);
+			continue;
+		}
+		/* the same number written plainly: point after pt digits */
+		char		plainlit[80];
+		int			q = 0;
+
+		for (int i = 0; i < start; i++)
+			plainlit[q++] = lit[i];
+		for (int i = 0; i < nd; i++)
+		{
+			if (i == pt)
+			{
+				if (i == 0)
+					plainlit[q++] = '0';
+				plainlit[q++] = '.';
+			}
+			plainlit[q++] = lit[start + i];
+		}
+		plainlit[q] = '\0';
+		if (!sd_plain_decimal(plainlit, (size_t) q, -1, -1, &d1, &f1) || d1 != d2 || f1 != f2)
+		{
+			if (bad++ < 5)
+				fprintf(stderr, "exp decimal %s: %lld/%u, plain %s: %lld/%u\n", alt, (long long) d2,
+						f2, plainlit, (long long) d1, f1);
+		}
+	}
+	CHECK(bad == 0);
+}
+
 void
 unit_decimal(void)
 {
+	test_exp();
 	test_plain();
 	test_format();
 	test_agreement();

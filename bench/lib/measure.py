@@ -1040,7 +1040,7 @@ def cmd_compare(a):
         except PgbenchError as e:
             result["workloads"][w["name"]] = {"skipped": str(e)}
             continue
-        txns = int(max(a.min_txns, math.ceil(a.target_ms * 1000 / max(statistics.median(lat0[1:]), 1))))
+        txns = int(max(a.min_txns, math.ceil(a.target_ms * 1000 / max(statistics.median(lat0[1:] or lat0 or [1]), 1))))
         plan[w["name"]] = {"script": c["script"], "floor": fl["script"], "competitor": prim, "rows": w["rows"],
                            "txns": txns, "ftx": int(max(a.min_txns, txns // 2)),
                            "lat": {"A": [], "B": [], "floorA": [], "floorB": []}}

@@ -573,6 +573,66 @@ sd_plain_decimal(const char *s, size_t len, int precision, int scale, int64_t *d
 	return true;
 }
 
+/* The exponent form, once sd_check_numeric accepted it: a JSON number literal with at most 18
+ * significant digits whose value and display scale numeric_in would give (scale = fraction
+ * digits written minus the exponent, at least 0) fit a plain decimal of at most 18 digits and
+ * scale 18: "1.5e3" is 1500 (scale 0), "1.50e1" 15.0, "15e-1" 1.5. */
+bool
+sd_exp_decimal(const char *s, size_t len, int64_t *digits, uint32_t *nfrac)
+{
+	const char *p = s,
+			   *end = s + len;
+	bool		neg = false;
+	uint64_t	mag = 0;
+	int			nsig = 0,
+				tz = 0;
+	int64_t		frac = 0,
+				x = 0,
+				sc;
+
+	if (p < end && *p == '-')
+	{
+		neg = true;
+		p++;
+	}
+	for (; p < end && is_digit(*p); p++)
+		if (!decimal_digit(*p, &mag, &nsig, &tz))
+			return false;
+	if (p < end && *p == '.')
+		for (p++; p < end && is_digit(*p); p++, frac++)
+			if (!decimal_digit(*p, &mag, &nsig, &tz))
+				return false;
+	if (p < end && (*p == 'e' || *p == 'E'))
+	{
+		bool		xneg = false;
+
+		p++;
+		if (p < end && (*p == '+' || *p == '-'))
+			xneg = *p++ == '-';
+		if (p == end)
+			return false;
+		for (; p < end && is_digit(*p); p++)
+			if ((x = x * 10 + (*p - '0')) > 100)
+				return false;	/* far beyond 18 digits either way */
+		if (xneg)
+			x = -x;
+	}
+	if (p != end)
+		return false;
+	sc = frac - x;
+	if (sc > 18)
+		return false;
+	for (; sc < 0; sc++)
+	{
+		if (mag > 99999999999999999ULL)
+			return false;		/* more than 18 digits */
+		mag *= 10;
+	}
+	*digits = neg ? -(int64_t) mag : (int64_t) mag;
+	*nfrac = (uint32_t) sc;
+	return true;
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* Floating point                                                                             */
 /* ------------------------------------------------------------------------------------------ */

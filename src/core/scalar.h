@@ -80,6 +80,10 @@ sd_code		sd_check_numeric(const char *s, size_t len, int precision, int scale, c
  * False says nothing: sd_check_numeric decides (and words the error). */
 bool		sd_plain_decimal(const char *s, size_t len, int precision, int scale, int64_t *digits,
 							 uint32_t *nfrac);
+/* After sd_check_numeric accepted s: any literal (exponents too) whose value and display scale
+ * (as numeric_in gives them: fraction digits written minus the exponent, at least 0) fit at most
+ * 18 digits with scale <= 18, as *digits and *nfrac like sd_plain_decimal's; false otherwise. */
+bool		sd_exp_decimal(const char *s, size_t len, int64_t *digits, uint32_t *nfrac);
 
 /* ---- the checks of a value kept as jsonb (the engine's skip and the text walker's skip_events
  * both make them; the rules are stated here once) ---- */

@@ -183,6 +183,19 @@ convert_numeric_literal(const sd_node *n, sd_jkind found, const char *lit, size_
 				}
 			}
 			c = sd_check_numeric(lit, len, n->type->precision, n->type->scale, problem);
+			{
+				int64_t		digits;
+				uint32_t	nfrac;
+
+				/* an exponent form that still fits: parsed once too */
+				if (c == SD_OK && sd_exp_decimal(lit, len, &digits, &nfrac))
+				{
+					out->tag = SD_V_DECIMAL;
+					out->u.i = digits;
+					out->len = nfrac | (lit[0] == '-' ? SD_DECIMAL_NEG : 0);
+					return true;
+				}
+			}
 			out->tag = SD_V_NUMERIC;
 			out->u.s = lit;
 			out->len = (uint32_t) len;

@@ -353,8 +353,8 @@ typedef enum sd_vtag
 	SD_V_INT,           /* u.i (range already checked for the column's kind) */
 	SD_V_FLOAT,         /* u.f (float4 range already checked) */
 	SD_V_STR,           /* u.s/len: unescaped UTF-8 (text, enum-less strings, OTHER) */
-	SD_V_NUMERIC,       /* u.s/len: a valid JSON number literal, precision/scale checked (an
-						 * exponent, or more than 18 digits: else SD_V_DECIMAL) */
+	SD_V_NUMERIC,       /* u.s/len: a valid JSON number literal, precision/scale checked (more
+						 * than 18 digits, or a display scale above 18: else SD_V_DECIMAL) */
 	SD_V_TIMESTAMP,     /* u.i: microseconds since 1970-01-01 00:00:00 (UTC for timestamptz) */
 	SD_V_DATE,          /* u.i: days since 1970-01-01 */
 	SD_V_TIME,          /* u.i: microseconds since midnight */
@@ -364,12 +364,13 @@ typedef enum sd_vtag
 	SD_V_JSON,          /* u.s/len: the JSON text of the value (validated) */
 	SD_V_ARRAY,         /* u.first/len: elements at tape[first .. first+len) */
 	SD_V_ROW,           /* u.first/len: columns at tape[first .. first+len), len == ncols */
-	SD_V_DECIMAL        /* an exact numeric written as a plain decimal (no exponent, at most 18
-						 * digits after leading zeros), parsed once: u.i the digits as a signed
-						 * integer, len & SD_DECIMAL_SCALE the fraction digits written (display
-						 * scale, <= 18), len & SD_DECIMAL_NEG a '-' was written (for -0);
-						 * value u.i * 10^-scale, precision/scale checked; its literal is exactly
-						 * sd_format_decimal's text.  Other numerics stay SD_V_NUMERIC */
+	SD_V_DECIMAL        /* an exact numeric of at most 18 digits (after leading zeros) and display
+						 * scale <= 18, parsed once: u.i the digits as a signed integer, len &
+						 * SD_DECIMAL_SCALE the display scale as numeric_in gives it (fraction
+						 * digits written, minus the exponent if any, at least 0: "1.5e3" is
+						 * 1500, "15e-1" 1.5), len & SD_DECIMAL_NEG a '-' was written (for -0);
+						 * value u.i * 10^-scale, precision/scale checked; sd_format_decimal
+						 * writes it as numeric's output does.  Other numerics stay SD_V_NUMERIC */
 } sd_vtag;
 
 #define SD_DECIMAL_SCALE	0x0000ffffu

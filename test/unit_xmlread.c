@@ -356,9 +356,75 @@ test_globals_restored(void)
 	xmlSetExternalEntityLoader(before);
 }
 
+/* sd_xr_locate (eight bytes at a time between line ends) against a byte-by-byte count: random
+ * text of ASCII, 2- to 4-byte UTF-8, LF, CR LF and lone CR, located at increasing offsets */
+static void
+test_locate(void)
+{
+	static const char *const pieces[] = {"a", "<x>", "\n", "\r\n", "\r", "\xc3\xa9", "\xe2\x82\xac",
+		"\xf0\x9f\x98\x80", "abcdefghij", "        ", "\t"};
+	uint32_t	seed = 11;
+	int			bad = 0;
+
+	for (int n = 0; n < 300; n++)
+	{
+		char		doc[4096];
+		size_t		len = 0;
+		sd_error	err;
+
+		if (n % 7 == 0)
+		{
+			memcpy(doc, "\xef\xbb\xbf", 3);	/* a BOM takes no column */
+			len = 3;
+		}
+		while (len < 3000)
+		{
+			seed = seed * 1103515245u + 12345u;
+			const char *p = pieces[(seed >> 16) % (sizeof(pieces) / sizeof(pieces[0]))];
+			size_t		pl = strlen(p);
+
+			memcpy(doc + len, p, pl);
+			len += pl;
+		}
+		sd_xreader *r = sd_xr_open(NULL, doc, len, NULL, &err);
+
+		CHECK(r != NULL);
+		if (!r)
+			return;
+		uint32_t	ln = 1,
+					col = 1;
+		size_t		at = (n % 7 == 0) ? 3 : 0;
+
+		for (size_t off = 0; off <= len; off += 1 + (seed >> 20) % 97)
+		{
+			uint32_t	gl,
+						gc;
+
+			seed = seed * 1103515245u + 12345u;
+			for (; at < off; at++)
+			{
+				unsigned char c = (unsigned char) doc[at];
+
+				if (c == '\n' || (c == '\r' && !(at + 1 < len && doc[at + 1] == '\n')))
+					ln++, col = 1;
+				else if (c != '\r' && (c & 0xC0) != 0x80)
+					col++;
+			}
+			if (off < 3 && n % 7 == 0)
+				continue;		/* inside the BOM */
+			sd_xr_locate(r, (int64_t) off, &gl, &gc);
+			if ((gl != ln || gc != col) && bad++ < 5)
+				fprintf(stderr, "locate doc %d offset %zu: %u:%u, want %u:%u\n", n, off, gl, gc, ln, col);
+		}
+		sd_xr_close(r);
+	}
+	CHECK(bad == 0);
+}
+
 void
 unit_xmlread(void)
 {
+	test_locate();
 	test_events();
 	test_encodings();
 	test_malformed();

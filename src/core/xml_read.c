@@ -44,6 +44,10 @@ struct sd_xreader
 	size_t		blen;
 	size_t		bcap;
 
+	/* the last namespace URI's length (libxml2 interns names: the same pointer recurs) */
+	const xmlChar *uri_last;
+	uint32_t	uri_last_len;
+
 	/* forward line counting: the position of byte loc_off */
 	size_t		loc_off;
 	uint32_t	loc_line;
@@ -159,6 +163,27 @@ sd_xr_locate(sd_xreader *r, int64_t offset, uint32_t *line, uint32_t *column)
 		i = 3;
 	for (; i < to; i++)
 	{
+		/* eight bytes at a time while they hold no line end: a column per byte that is not a
+		 * UTF-8 continuation byte (10xxxxxx) */
+		while (to - i >= 8)
+		{
+			uint64_t	x,
+						a,
+						b,
+						cont;
+
+			memcpy(&x, s + i, 8);
+			a = x ^ 0x0a0a0a0a0a0a0a0aULL;
+			b = x ^ 0x0d0d0d0d0d0d0d0dULL;
+			if (((a - 0x0101010101010101ULL) & ~a & 0x8080808080808080ULL) |
+				((b - 0x0101010101010101ULL) & ~b & 0x8080808080808080ULL))
+				break;
+			cont = x & ~(x << 1) & 0x8080808080808080ULL;
+			col += 8 - (uint32_t) __builtin_popcountll(cont);
+			i += 8;
+		}
+		if (i >= to)
+			break;
 		unsigned char c = s[i];
 
 		if (c == '\n')
@@ -220,7 +245,7 @@ xr_unescape_amp(char *v, size_t n)
 }
 
 static sd_xname
-xr_name(const xmlChar *local, const xmlChar *prefix, const xmlChar *uri)
+xr_name(sd_xreader *r, const xmlChar *local, const xmlChar *prefix, const xmlChar *uri)
 {
 	sd_xname	n;
 
@@ -229,7 +254,16 @@ xr_name(const xmlChar *local, const xmlChar *prefix, const xmlChar *uri)
 	n.prefix = (const char *) prefix;
 	n.prefix_len = prefix ? (uint32_t) strlen((const char *) prefix) : 0;
 	n.uri = (const char *) uri;
-	n.uri_len = uri ? (uint32_t) strlen((const char *) uri) : 0;
+	if (!uri)
+		n.uri_len = 0;
+	else if (uri == r->uri_last)
+		n.uri_len = r->uri_last_len;
+	else
+	{
+		n.uri_len = (uint32_t) strlen((const char *) uri);
+		r->uri_last = uri;
+		r->uri_last_len = n.uri_len;
+	}
 	if (n.uri && n.uri_len == 0)
 		n.uri = NULL;
 	return n;
@@ -343,7 +377,7 @@ sax_start(void *ud, const xmlChar *local, const xmlChar *prefix, const xmlChar *
 	e->offset = (int64_t) lt;
 	e->line = line;
 	e->column = col;
-	e->name = xr_name(local, prefix, uri);
+	e->name = xr_name(r, local, prefix, uri);
 
 	if (nb_ns > 0)
 	{
@@ -391,7 +425,7 @@ sax_start(void *ud, const xmlChar *local, const xmlChar *prefix, const xmlChar *
 			}
 			vlen = xr_unescape_amp(r->bytes + off, vlen);
 			r->blen = off + vlen;
-			a[i].name = xr_name(at[0], at[1], at[2]);
+			a[i].name = xr_name(r, at[0], at[1], at[2]);
 			a[i].value = (const char *) (uintptr_t) off;
 			a[i].value_len = vlen;
 			a[i].offset = -1;
@@ -419,7 +453,7 @@ sax_end(void *ud, const xmlChar *local, const xmlChar *prefix, const xmlChar *ur
 		return;
 	e->depth = r->depth--;
 	e->offset = (int64_t) xr_pos(r);
-	e->name = xr_name(local, prefix, uri);
+	e->name = xr_name(r, local, prefix, uri);
 }
 
 static void

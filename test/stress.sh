@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # stress.sh — concurrency stress (issue 5 point 5): pgbench with 8 clients decoding three shapes
-# (typed, nested, serde_decode_each, record form, serde_valid, serde_errors) while another session
+# (typed, nested, serde_decode_each, record form, serde_valid, serde_errors, and the XML forms
+# serde_decode_xml and serde_errors_xml) while another session
 # re-registers those shapes (field renames, unregister + register, rolled-back changes) and alters
 # their types (ADD / DROP ATTRIBUTE, ALTER ATTRIBUTE … TYPE, DROP + CREATE TYPE) in a loop.
 #
@@ -77,7 +78,7 @@ log_offset=0
 [[ -n $log ]] && log_offset=$(stat -c %s "$log")
 
 cat >"$TMP/step.sql" <<'PGB'
-\set mode random(1, 7)
+\set mode random(1, 9)
 SELECT stress_step(:mode);
 PGB
 
@@ -133,13 +134,13 @@ missing=$(q -c "SELECT string_agg(a, ', ') FROM unnest(ARRAY['register','add','d
 echo "  versions committed: $(q -c "SELECT string_agg(shape || ' ' || max, ', ' ORDER BY shape) FROM (SELECT shape, max(k) FROM stress_log GROUP BY shape) s")"
 
 echo
-echo "---- checks (modes: 1 decode StA, 2 decode StB, 3 nested StN/StA, 4 decode_each, 5 record, 6 valid, 7 errors)"
+echo "---- checks (modes: 1 decode StA, 2 decode StB, 3 nested StN/StA, 4 decode_each, 5 record, 6 valid, 7 errors, 8 decode_xml StA, 9 errors_xml)"
 q -F ' ' -c "SELECT CASE WHEN p THEN 'strict' ELSE 'race' END, m,
                     count(c.kind) FILTER (WHERE c.kind = 'ok'), count(c.kind) FILTER (WHERE c.kind = 'version'),
                     count(c.kind) FILTER (WHERE c.kind = 'count'), count(c.kind) FILTER (WHERE c.kind = 'mixed'),
                     count(c.kind) FILTER (WHERE c.kind = 'columns'),
                     (SELECT count(*) FROM stress_errors e WHERE e.mode = m AND e.strict = p)
-               FROM unnest(ARRAY[true, false]) p CROSS JOIN generate_series(1, 7) m
+               FROM unnest(ARRAY[true, false]) p CROSS JOIN generate_series(1, 9) m
                LEFT JOIN stress_checks c ON c.mode = m AND c.strict = p
               GROUP BY p, m ORDER BY p DESC, m" |
     awk 'BEGIN { printf "  %-6s %-4s %7s %8s %6s %6s %8s %7s\n", "phase", "mode", "ok", "version", "count", "mixed", "columns", "errors" }
@@ -149,7 +150,7 @@ strict_bad=$(q -c "SELECT count(*) FROM stress_checks WHERE strict AND kind <> '
 race_bad=$(q -c "SELECT count(*) FROM stress_checks WHERE NOT strict AND kind IN ('version', 'count')")
 artefacts=$(q -c "SELECT count(*) FROM stress_checks WHERE NOT strict AND kind IN ('mixed', 'columns')")
 violations=$((strict_bad + race_bad))
-empty_modes=$(q -c "SELECT string_agg(m::text, ', ') FROM generate_series(1, 7) m WHERE NOT EXISTS (SELECT FROM stress_checks c WHERE c.mode = m AND c.kind = 'ok')")
+empty_modes=$(q -c "SELECT string_agg(m::text, ', ') FROM generate_series(1, 9) m WHERE NOT EXISTS (SELECT FROM stress_checks c WHERE c.mode = m AND c.kind = 'ok')")
 [[ -z $empty_modes ]] || fail "no clean check for mode(s) $empty_modes"
 if ((violations > 0)); then
     fail "$violations wrong rows ($strict_bad in the strict phase, $race_bad version/count ones in the race phase); the first ones:"

@@ -79,14 +79,20 @@ CREATE FUNCTION stress_doc(p_id int) RETURNS jsonb LANGUAGE sql IMMUTABLE AS $$
         || (SELECT jsonb_object_agg('m' || g, g) FROM generate_series(0, 199) g)
         || (SELECT jsonb_object_agg('x' || g, g) FROM generate_series(1, 40) g)
 $$;
-CREATE TABLE stress_docs (id int PRIMARY KEY, body text NOT NULL, nested text NOT NULL);
+-- the XML rendering of a document: <doc><id>n</id><m0>0</m0>...</doc> (members in jsonb order)
+CREATE FUNCTION stress_xml(j jsonb) RETURNS text LANGUAGE sql IMMUTABLE AS $$
+    SELECT '<doc>' || string_agg(format('<%s>%s</%s>', e.key, e.value, e.key), '') || '</doc>'
+      FROM jsonb_each_text(j) e
+$$;
+CREATE TABLE stress_docs (id int PRIMARY KEY, body text NOT NULL, nested text NOT NULL, xml text NOT NULL);
 INSERT INTO stress_docs
-SELECT g, stress_doc(g)::text, (stress_doc(g) || jsonb_build_object('sub', stress_doc(1000 + g)))::text
+SELECT g, stress_doc(g)::text, (stress_doc(g) || jsonb_build_object('sub', stress_doc(1000 + g)))::text,
+       stress_xml(stress_doc(g))
   FROM generate_series(1, 20) g;
 CREATE TABLE stress_arrays (body text NOT NULL);
 INSERT INTO stress_arrays SELECT '[' || string_agg(body, ', ' ORDER BY id) || ']' FROM stress_docs;
-CREATE TABLE stress_bad (body text NOT NULL);
-INSERT INTO stress_bad SELECT (stress_doc(1) || '{"id": "x"}')::text;
+CREATE TABLE stress_bad (body text NOT NULL, xml text NOT NULL);
+INSERT INTO stress_bad SELECT (stress_doc(1) || '{"id": "x"}')::text, stress_xml(stress_doc(1) || '{"id": "x"}');
 
 -- true iff every x<i> member of the row (and of its nested rows) holds i
 CREATE FUNCTION stress_row_ok(j jsonb) RETURNS boolean LANGUAGE sql IMMUTABLE AS $$
@@ -112,6 +118,8 @@ $$;
 --   3 nested: StN with an StA inside              4 serde_decode_each over an array of 20 (StA)
 --   5 serde_decode('StB', doc): a record value    6 serde_valid, StA and StN: always true
 --   7 serde_errors over a bad document (StB): exactly one row, $.id 22032
+--   8 serde_decode_xml, StA, the XML renderings of 5 documents (checked as mode 1)
+--   9 serde_errors_xml over the bad document's XML rendering (StB): one row, /doc/id 2200N
 CREATE FUNCTION stress_step(p_mode int) RETURNS void LANGUAGE plpgsql AS $f$
 DECLARE
     k0 int; k1 int; a0 int; a1 int; vmin int; vmax int; imin int; imax int; n int; bad int;
@@ -175,10 +183,27 @@ BEGIN
                 INTO n, bad;
             bad := n - bad;
             k_ok := n = 20;
-        ELSE
+        ELSIF p_mode = 7 THEN
             shape := 'StB';
             EXECUTE $q$SELECT count(*), count(*) FILTER (WHERE e.path = '$.id' AND e.code = '22032')
                          FROM stress_bad b, LATERAL serde_errors(NULL::st_b, b.body) e$q$
+                INTO n, bad;
+            bad := n - bad;
+            k_ok := n = 1;
+        ELSIF p_mode = 8 THEN
+            shape := 'StA';
+            EXECUTE $q$SELECT stress_k('StA'), min(d.ver), max(d.ver), count(*),
+                              count(*) FILTER (WHERE NOT stress_row_ok(to_jsonb(d))),
+                                     (array_agg(to_jsonb(d)) FILTER (WHERE NOT stress_row_ok(to_jsonb(d))))[1]
+                         FROM stress_docs s, LATERAL serde_decode_xml(NULL::st_a, s.xml) d
+                        WHERE s.id <= 5$q$
+                INTO k0, vmin, vmax, n, bad, badrow;
+            EXECUTE $q$SELECT stress_k('StA')$q$ INTO k1;
+            k_ok := n = 5;
+        ELSE
+            shape := 'StB';
+            EXECUTE $q$SELECT count(*), count(*) FILTER (WHERE e.path = '/doc/id' AND e.code = '2200N')
+                         FROM stress_bad b, LATERAL serde_errors_xml(NULL::st_b, b.xml) e$q$
                 INTO n, bad;
             bad := n - bad;
             k_ok := n = 1;
@@ -189,8 +214,8 @@ BEGIN
         RETURN;
     END;
     -- the worst finding decides the kind
-    kind := CASE WHEN p_mode IN (6, 7) AND (NOT k_ok OR bad > 0) THEN 'count'
-                 WHEN p_mode IN (6, 7) THEN 'ok'
+    kind := CASE WHEN p_mode IN (6, 7, 9) AND (NOT k_ok OR bad > 0) THEN 'count'
+                 WHEN p_mode IN (6, 7, 9) THEN 'ok'
                  WHEN NOT (stress_ver_ok(vmin, k0, k1) AND stress_ver_ok(vmax, k0, k1) AND i_ok) THEN 'version'
                  WHEN NOT k_ok THEN 'count'
                  WHEN vmin <> vmax OR imin <> imax THEN 'mixed'

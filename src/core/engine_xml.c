@@ -406,7 +406,8 @@ xv_in(Eng *e, sd_wtok *t, const sd_node *n, Dest dst, int64_t at)
 	{
 		case SD_K_JSON:
 		case SD_K_JSONB:
-			return unsupported(e, t->offset, "a json/jsonb column (an xml column keeps the element verbatim)");
+			return sd_eng_fail(e, SD_E_INTERNAL, t->offset, "decoding XML: a json/jsonb column is "
+							   "not supported (an xml column keeps the element verbatim)");
 		case SD_K_ARRAY:
 			if (n->is_map)
 				return element_map(e, n, dst, t);

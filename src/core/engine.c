@@ -22,28 +22,6 @@
 
 /* ---- paths and errors ------------------------------------------------------------------- */
 
-/* XPath from the same stack (walker.h (c)): elements with their prefix and 1-based position,
- * attributes, text; "/" alone for the document */
-static __attribute__((noinline)) void
-build_xpath(Eng *e)
-{
-	const sd_pathent *pe = (const sd_pathent *) e->d->path;
-
-	e->err->path[0] = '\0';
-	for (uint32_t i = 0; i < e->depth && i < e->d->path_cap; i++)
-	{
-		if (pe[i].seg == SD_SEG_ATTRIBUTE)
-			sd_xpath_attribute(e->err->path, pe[i].prefix, pe[i].prefix_len, pe[i].name, pe[i].len);
-		else if (pe[i].seg == SD_SEG_TEXT)
-			sd_xpath_text(e->err->path);
-		else
-			sd_xpath_element(e->err->path, pe[i].prefix, pe[i].prefix_len, pe[i].name, pe[i].len,
-							 pe[i].index);
-	}
-	if (!e->err->path[0])
-		strcpy(e->err->path, "/");
-}
-
 static void
 build_path(Eng *e)
 {
@@ -51,7 +29,7 @@ build_path(Eng *e)
 
 	if (e->flags & SD_WF_XML)
 	{
-		build_xpath(e);
+		sd_eng_xpath(e);
 		return;
 	}
 	strcpy(e->err->path, "$");
@@ -1388,47 +1366,6 @@ sd_engine_walker_error(sd_decoder *d, sd_wcursor *cur, sd_error *err)
 
 	eng_init(&e, d, cur, &lim, NULL, err, &here);
 	return walker_failed(&e);
-}
-
-int
-sd_engine_found_fatal(sd_decoder *d, sd_error *err, bool oom, const sd_found **found,
-					  int *total, uint32_t *root)
-{
-	int			n = 0;
-
-	*root = UINT32_MAX;
-	if (oom)
-		sd_error_set(err, SD_E_NOMEM, -1, "out of memory for the errors found");
-	sd_arena_reset(&d->arena);
-	if (!sd_found_add(&d->hooks, &d->arena, &d->found, &d->found_cap, &n, 1, 0, err))
-	{
-		/* not even room for that one: a static entry */
-		static sd_found nomem = {SD_E_NOMEM, 0, -1, "$", "out of memory for the errors found"};
-
-		*found = &nomem;
-		*total = 1;
-		return 1;
-	}
-	*found = d->found;
-	*total = 1;
-	return 1;
-}
-
-int
-sd_engine_check(sd_decoder *d, sd_wcursor *cur, const sd_node *node, const sd_limits *limits,
-				int max_errors, const sd_found **found, int *total, uint32_t *root)
-{
-	sd_collect	col = {d, max_errors > 0 ? max_errors : 1, 0, 0, 0, false};
-	sd_error	err;
-
-	*root = UINT32_MAX;
-	sd_error_clear(&err);
-	strcpy(err.path, "$");
-	if (!sd_engine_decode(d, cur, node, limits, &col, -1, root, &err) || col.oom)
-		return sd_engine_found_fatal(d, &err, col.oom, found, total, root);
-	*found = d->found;
-	*total = col.total;
-	return col.n;
 }
 
 /* ---- for the XML branch (engine_xml.c, engine_int.h) -------------------------------------- */

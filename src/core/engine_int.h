@@ -86,6 +86,8 @@ bool		sd_eng_absent_filled(Eng *e, const sd_field *f, uint32_t row, int64_t obj_
 bool		sd_eng_missing(Eng *e, int64_t obj_off, uint32_t depth);
 
 /* ---- engine_xml.c, for engine.c ------------------------------------------------------------ */
+/* err->path as XPath from the path stack (walker.h (c)) */
+void		sd_eng_xpath(Eng *e);
 /* The members of element (begun) of node n (members_of: n, or a union's variant merged) into
  * the row at `row` (slot dst); false only on a fatal error (others are recorded). */
 bool		sd_eng_xml_members(Eng *e, const sd_node *n, const sd_node *members_of, Dest dst,

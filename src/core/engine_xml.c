@@ -114,6 +114,30 @@ never_unknown_attr(const sd_wkey *k)
 	return ns_eq(XSI_NS, k->ns, k->ns_len) || ns_eq(XMLNS_XML, k->ns, k->ns_len);
 }
 
+/* ---- paths ------------------------------------------------------------------------------- */
+
+/* XPath from the same stack (walker.h (c)): elements with their prefix and 1-based position,
+ * attributes, text; "/" alone for the document */
+void
+sd_eng_xpath(Eng *e)
+{
+	const sd_pathent *pe = (const sd_pathent *) e->d->path;
+
+	e->err->path[0] = '\0';
+	for (uint32_t i = 0; i < e->depth && i < e->d->path_cap; i++)
+	{
+		if (pe[i].seg == SD_SEG_ATTRIBUTE)
+			sd_xpath_attribute(e->err->path, pe[i].prefix, pe[i].prefix_len, pe[i].name, pe[i].len);
+		else if (pe[i].seg == SD_SEG_TEXT)
+			sd_xpath_text(e->err->path);
+		else
+			sd_xpath_element(e->err->path, pe[i].prefix, pe[i].prefix_len, pe[i].name, pe[i].len,
+							 pe[i].index);
+	}
+	if (!e->err->path[0])
+		strcpy(e->err->path, "/");
+}
+
 /* ---- scalars from text -------------------------------------------------------------------- */
 
 /* rewrites a conversion's "found string ..." into the XML description (sd_describe_text) */

@@ -44,8 +44,6 @@ typedef struct ev_cursor
 	int			n;
 	int			i;
 	sqlite3_int64 rowid;
-	sd_error	xerr;           /* serde_errors_xml: the first error, found[0] points into it */
-	sd_found	xfound;
 } ev_cursor;
 
 static int
@@ -199,20 +197,8 @@ ev_filter(sqlite3_vtab_cursor *base, int idxNum, const char *idxStr, int argc, s
 	if (!cur->d && !(cur->d = sq_decoder_get(t->c)))
 		return SQLITE_NOMEM;
 	if (t->xml)
-	{
-		cur->n = 0;
-		if (!sd_decode_xml(cur->d, cur->s->plan, sd_plan_root(cur->s->plan), doc, len,
-						   &t->c->limits, &root, &cur->xerr))
-		{
-			cur->xfound.code = cur->xerr.code;
-			cur->xfound.seq = 0;
-			cur->xfound.offset = cur->xerr.offset;
-			cur->xfound.path = cur->xerr.path;
-			cur->xfound.problem = cur->xerr.problem;
-			cur->found = &cur->xfound;
-			cur->n = 1;
-		}
-	}
+		cur->n = sd_check_xml_found(cur->d, cur->s->plan, sd_plan_root(cur->s->plan), doc, len,
+									&t->c->limits, SQ_MAX_ERRORS, &cur->found, &total, &root);
 	else
 		cur->n = sd_check_json_found(cur->d, cur->s->plan, sd_plan_root(cur->s->plan), doc, len,
 									 &t->c->limits, SQ_MAX_ERRORS, &cur->found, &total, &root);

@@ -641,3 +641,46 @@ sd_null_prefix(const sd_node *n, const sd_member *m, sd_error *err, bool (*repor
 	err->path[used] = '\0';
 	return true;
 }
+
+/* ---- serde_errors' answers of the engine (walker.h) ------------------------------------ */
+
+int
+sd_engine_found_fatal(sd_decoder *d, sd_error *err, bool oom, const sd_found **found,
+					  int *total, uint32_t *root)
+{
+	int			n = 0;
+
+	*root = UINT32_MAX;
+	if (oom)
+		sd_error_set(err, SD_E_NOMEM, -1, "out of memory for the errors found");
+	sd_arena_reset(&d->arena);
+	if (!sd_found_add(&d->hooks, &d->arena, &d->found, &d->found_cap, &n, 1, 0, err))
+	{
+		/* not even room for that one: a static entry */
+		static sd_found nomem = {SD_E_NOMEM, 0, -1, "$", "out of memory for the errors found"};
+
+		*found = &nomem;
+		*total = 1;
+		return 1;
+	}
+	*found = d->found;
+	*total = 1;
+	return 1;
+}
+
+int
+sd_engine_check(sd_decoder *d, sd_wcursor *cur, const sd_node *node, const sd_limits *limits,
+				int max_errors, const sd_found **found, int *total, uint32_t *root)
+{
+	sd_collect	col = {d, max_errors > 0 ? max_errors : 1, 0, 0, 0, false};
+	sd_error	err;
+
+	*root = UINT32_MAX;
+	sd_error_clear(&err);
+	strcpy(err.path, "$");
+	if (!sd_engine_decode(d, cur, node, limits, &col, -1, root, &err) || col.oom)
+		return sd_engine_found_fatal(d, &err, col.oom, found, total, root);
+	*found = d->found;
+	*total = col.total;
+	return col.n;
+}

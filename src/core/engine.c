@@ -8,7 +8,7 @@
  * paths and offsets of errors.  Scalars are converted by scalar_to_tape.c / scalar.c.
  *
  * The walker is pulled: each op returns here, so host hooks run only in these C frames.  The
- * validating skip of values the shape ignores (engine_skip.c's part, below) is the engine's
+ * validating skip of values the shape ignores (engine_skip.h, part of this file) is the engine's
  * too: it walks through the same ops, writes jsonb events and checks jsonb's limits.
  */
 #include <stdarg.h>
@@ -18,51 +18,7 @@
 #include "internal.h"
 #include "scalar.h"
 #include "walker.h"
-
-typedef struct Eng
-{
-	sd_decoder *d;
-	sd_wcursor *cur;
-	const sd_walker_ops *ops;
-	/* the hot ops, copied out of the table (one load a call instead of two) */
-	int			(*object_next) (sd_wcursor *cur, sd_wkey *key, sd_wtok *tok,
-								const sd_member *expect, unsigned want);
-	int			(*array_next) (sd_wcursor *cur, sd_wtok *tok);
-	int			(*skip_fast) (sd_wcursor *cur, const sd_wtok *tok, uint32_t room);
-	sd_error   *err;
-	const sd_hooks *hooks;
-	sd_collect *collect;        /* serde_errors mode, else NULL */
-	uint32_t	max_depth;
-	uint32_t	depth;
-	uint32_t	poll;
-	unsigned	flags;          /* the walker's SD_WF_* */
-	const char *stack_start;
-	size_t		stack_budget;
-	bool		consumed;       /* the value being decoded has been read (no skip needed) */
-	bool		in_jsonb;       /* walking a value kept as jsonb: \u0000 and numeric limits */
-	bool		ev;             /* the skip writes events (a jsonb value, within SD_JEV_MAX) */
-	uint32_t	ev_start;       /* the first event of the value being written */
-} Eng;
-
-/* A destination slot: in the tape or in the element stack (both may move when they grow). */
-typedef struct Dest
-{
-	bool		in_stack;
-	uint32_t	idx;
-} Dest;
-
-static inline sd_val *
-slot(Eng *e, Dest dst)
-{
-	return dst.in_stack ? &e->d->stack[dst.idx] : &e->d->tape[dst.idx];
-}
-
-/* a tape offset: the input's, or 0 when it has none */
-static inline uint32_t
-tape_off(int64_t off)
-{
-	return off < 0 ? 0 : (uint32_t) off;
-}
+#include "engine_int.h"
 
 /* ---- paths and errors ------------------------------------------------------------------- */
 
@@ -71,6 +27,11 @@ build_path(Eng *e)
 {
 	sd_pathent *pe = (sd_pathent *) e->d->path;
 
+	if (e->flags & SD_WF_XML)
+	{
+		sd_eng_xpath(e);
+		return;
+	}
 	strcpy(e->err->path, "$");
 	for (uint32_t i = 0; i < e->depth && i < e->d->path_cap; i++)
 	{
@@ -81,6 +42,29 @@ build_path(Eng *e)
 	}
 }
 
+static bool vfail(Eng *e, sd_code code, int64_t off, const char *fmt, va_list ap)
+			__attribute__((format(printf, 4, 0)));
+
+static bool
+vfail(Eng *e, sd_code code, int64_t off, const char *fmt, va_list ap)
+{
+	build_path(e);
+	e->err->code = code;
+	e->err->offset = off;
+	if (e->flags & SD_WF_XML)
+	{
+		/* XML: its SQLSTATEs, and the line/column of the offset (first-error mode only: the
+		 * errors collected keep byte offsets, and locating each would rescan the document) */
+		e->err->code = sd_code_for_doc(code, SD_DOC_XML);
+		e->err->doc = SD_DOC_XML;
+		e->err->line = e->err->column = 0;
+		if (off >= 0 && !e->collect && e->ops->locate)
+			e->ops->locate(e->cur, off, &e->err->line, &e->err->column);
+	}
+	vsnprintf(e->err->problem, sizeof(e->err->problem), fmt, ap);
+	return false;
+}
+
 static bool fail(Eng *e, sd_code code, int64_t off, const char *fmt,...)
 			__attribute__((format(printf, 4, 5)));
 
@@ -89,11 +73,19 @@ fail(Eng *e, sd_code code, int64_t off, const char *fmt,...)
 {
 	va_list		ap;
 
-	build_path(e);
-	e->err->code = code;
-	e->err->offset = off;
 	va_start(ap, fmt);
-	vsnprintf(e->err->problem, sizeof(e->err->problem), fmt, ap);
+	vfail(e, code, off, fmt, ap);
+	va_end(ap);
+	return false;
+}
+
+bool
+sd_eng_fail(Eng *e, sd_code code, int64_t off, const char *fmt,...)
+{
+	va_list		ap;
+
+	va_start(ap, fmt);
+	vfail(e, code, off, fmt, ap);
 	va_end(ap);
 	return false;
 }
@@ -125,7 +117,7 @@ static inline bool
 is_fatal(sd_code c)
 {
 	return c == SD_E_SYNTAX || c == SD_E_DEPTH || c == SD_E_NOMEM || c == SD_E_CANCELED ||
-		c == SD_E_SIZE || c == SD_E_INTERNAL;
+		c == SD_E_SIZE || c == SD_E_INTERNAL || c == SD_E_XML_SYNTAX;
 }
 
 /* Malformed input (reported at the root).  JSON text is re-validated by jvalid.c, which finds
@@ -160,8 +152,16 @@ walker_failed(Eng *e)
 {
 	const sd_wfail *f = &e->cur->fail;
 
+	if ((e->flags & SD_WF_XML) && f->err)
+	{
+		/* the walker's own complete error (the XML reader's: path, line and column) */
+		*e->err = *f->err;
+		return false;
+	}
 	if (f->code == SD_E_NOMEM)
 		return fail(e, SD_E_NOMEM, f->offset, "out of memory");
+	if (f->code == SD_E_INTERNAL)
+		return fail(e, SD_E_INTERNAL, f->offset, "%s", f->problem ? f->problem : "walker error");
 	return syntax(e, f->problem ? f->problem : "unexpected character or structure", f->offset);
 }
 
@@ -337,236 +337,7 @@ finish_elements(Eng *e, uint32_t start, Dest dst, int64_t off)
 
 /* ---- the validating skip: values the shape ignores are walked in full ------------------ */
 
-/* One event of the jsonb value being skipped (when e->ev); past SD_JEV_MAX events the value
- * gets none: writing stops, the caller sees e->ev cleared. */
-static inline bool
-event(Eng *e, uint32_t kind, const char *s, size_t len, int64_t off)
-{
-	sd_decoder *d = e->d;
-
-	if (!e->ev)
-		return true;
-	if (d->jev_len - e->ev_start >= SD_JEV_MAX)
-	{
-		e->ev = false;
-		return true;
-	}
-	if (d->jev_len == d->jev_cap &&
-		!sd_grow(e->hooks, (void **) &d->jev, &d->jev_cap, d->jev_len + 1, sizeof(sd_jev)))
-		return fail(e, SD_E_NOMEM, off, "out of memory");
-	sd_jev	   *x = &d->jev[d->jev_len++];
-
-	x->kind = kind;
-	x->len = (uint32_t) len;
-	x->s = s;
-	return true;
-}
-
-/*
- * A value error found while skipping (inside a jsonb value: \u0000, numeric's limits): in
- * serde_errors' mode it is recorded and the skip goes on, so that the rest of the value is
- * still walked; else the walk stops.
- */
-static inline bool
-skip_value_error(Eng *e)
-{
-	return recover(e, e->depth);
-}
-
-/* A string inside a jsonb value: jsonb cannot hold \u0000. */
-static inline bool
-jsonb_string_ok(Eng *e, const char *s, size_t len, int64_t off)
-{
-	if (e->in_jsonb && !(e->flags & SD_WF_JSONB_INPUT) && !sd_jsonb_string_ok(s, len))
-	{
-		fail(e, SD_E_KIND, off, SD_JSONB_NUL_PROBLEM);
-		return skip_value_error(e);
-	}
-	return true;
-}
-
-/* The members of an object already begun (object_begin), walked. */
-static bool
-skip_members(Eng *e, int64_t off)
-{
-	uint32_t	depth = e->depth;
-	sd_wkey		k;
-	sd_wtok		t;
-	int			r;
-
-	if (!container_guard(e, off) || !event(e, SD_JEV_OBJECT, NULL, 0, off))
-		return false;
-	while ((r = e->object_next(e->cur, &k, &t, NULL, 0)) > 0)
-	{
-		if (!enter(e, k.s, k.len, 0, k.offset) || !jsonb_string_ok(e, k.s, k.len, k.offset) ||
-			!event(e, SD_JEV_KEY, k.s, k.len, k.offset) || !skip_value(e, &t))
-			return false;
-		e->depth = depth;
-	}
-	if (r < 0)
-		return walker_failed(e);
-	return event(e, SD_JEV_END, NULL, 0, off);
-}
-
-static bool
-skip_elements(Eng *e, int64_t off)
-{
-	uint32_t	depth = e->depth;
-	uint64_t	i = 0;
-	sd_wtok		t;
-	int			r;
-
-	if (!container_guard(e, off) || !event(e, SD_JEV_ARRAY, NULL, 0, off))
-		return false;
-	while ((r = e->array_next(e->cur, &t)) > 0)
-	{
-		if (!enter(e, NULL, 0, i++, off) || !skip_value(e, &t))
-			return false;
-		e->depth = depth;
-	}
-	if (r < 0)
-		return walker_failed(e);
-	return event(e, SD_JEV_END, NULL, 0, off);
-}
-
-static __attribute__((noinline)) bool
-skip_number(Eng *e, const sd_wtok *t)
-{
-	sd_wtok		n = *t;
-
-	if ((n.flags & SD_TOK_NATIVE) && !n.s && e->ops->number_text(e->cur, &n) < 0)
-		return walker_failed(e);
-	if (e->in_jsonb && !(e->flags & SD_WF_JSONB_INPUT) && !sd_plain_int(n.s, n.len))
-	{
-		/* jsonb stores numbers as numeric: its limits apply */
-		char		problem[SD_PROBLEM_MAX];
-		sd_code		c = sd_jsonb_number_check(n.s, n.len, problem);
-
-		if (c != SD_OK)
-		{
-			fail(e, c, n.offset, "%s", problem);
-			return skip_value_error(e);
-		}
-	}
-	return event(e, SD_JEV_NUMBER, n.s, n.len, n.offset);
-}
-
-/* The levels skip_fast may nest: the depth limit's, and the stack budget's at
- * SD_SKIP_FAST_STACK bytes a level. */
-static inline uint32_t
-skip_room(Eng *e)
-{
-	char		here;
-	size_t		used = (size_t) (e->stack_start - &here);
-	size_t		left = used < e->stack_budget ? e->stack_budget - used : 0;
-	uint32_t	room = e->max_depth - e->depth;
-
-	if (left / SD_SKIP_FAST_STACK < room)
-		room = (uint32_t) (left / SD_SKIP_FAST_STACK);
-	return room;
-}
-
-/* skip_fast returned -1: malformed input, or a container nesting deeper than its room (at the
- * path the walker reports, below the value): the limit's error, as container_guard gives it. */
-static __attribute__((noinline)) bool
-skip_fast_failed(Eng *e)
-{
-	const sd_wfail *f = &e->cur->fail;
-
-	if (f->code == SD_E_SYNTAX || f->code == SD_E_NOMEM)
-		return walker_failed(e);
-	for (uint32_t i = 0; i < f->npath; i++)
-		if (!enter(e, f->path[i].name, f->path[i].len, f->path[i].index, f->offset))
-			return false;
-	if (f->code == SD_E_DEPTH)
-		return guard_failed(e, f->offset);	/* serde.max_depth's error, or the stack's */
-	/* skip_events: a jsonb value's check (sd_jsonb_string_ok, sd_jsonb_number_check) */
-	fail(e, f->code, f->offset, "%s", f->problem);
-	return skip_value_error(e);
-}
-
-/* A jsonb value's container skipped by the walker with its events (skip_events, r > 0): they
- * join the decoder's events; more than SD_JEV_MAX and the value gets none. */
-static __attribute__((noinline)) bool
-append_events(Eng *e, const sd_jev *ev, uint32_t nev, int64_t off)
-{
-	sd_decoder *d = e->d;
-
-	if (!ev || d->jev_len - e->ev_start + (uint64_t) nev > SD_JEV_MAX)
-	{
-		e->ev = false;
-		return true;
-	}
-	if (d->jev_len + nev > d->jev_cap &&
-		!sd_grow(e->hooks, (void **) &d->jev, &d->jev_cap, d->jev_len + nev, sizeof(sd_jev)))
-		return fail(e, SD_E_NOMEM, off, "out of memory");
-	memcpy(&d->jev[d->jev_len], ev, sizeof(sd_jev) * nev);
-	d->jev_len += nev;
-	return true;
-}
-
-/* Walks the value of token t (peeked, at the cursor): every byte checked, depth limited. */
-static bool
-skip_value(Eng *e, const sd_wtok *t)
-{
-	if (!poll_stop(e, t->offset))
-		return false;
-	if ((t->kind == SD_J_OBJECT || t->kind == SD_J_ARRAY) && e->skip_fast && !e->ev &&
-		(!e->in_jsonb || (e->flags & SD_WF_JSONB_INPUT)))
-	{
-		int			r = e->skip_fast(e->cur, t, skip_room(e));
-
-		if (r > 0)
-		{
-			/* r values walked: they count for should_stop's polling */
-			e->poll += (uint32_t) r;
-			return poll_stop(e, t->offset);
-		}
-		if (r < 0)
-			return skip_fast_failed(e);
-	}
-	else if ((t->kind == SD_J_OBJECT || t->kind == SD_J_ARRAY) && e->ev && e->ops->skip_events)
-	{
-		const sd_jev *ev;
-		uint32_t	nev;
-		int			r = e->ops->skip_events(e->cur, t, skip_room(e), &ev, &nev);
-
-		if (r > 0)
-		{
-			e->poll += (uint32_t) r;
-			return append_events(e, ev, nev, t->offset) && poll_stop(e, t->offset);
-		}
-		if (r < 0)
-			return skip_fast_failed(e);
-	}
-	switch (t->kind)
-	{
-		case SD_J_OBJECT:
-			if (e->ops->object_begin(e->cur, t) < 0)
-				return walker_failed(e);
-			return skip_members(e, t->offset);
-		case SD_J_ARRAY:
-			if (e->ops->array_begin(e->cur, t) < 0)
-				return walker_failed(e);
-			return skip_elements(e, t->offset);
-		case SD_J_STRING:
-			return jsonb_string_ok(e, t->s, t->len, t->offset) &&
-				event(e, SD_JEV_STRING, t->s, t->len, t->offset);
-		case SD_J_NUMBER:
-			/* inside a jsonb value, only a literal with an exponent or a very long one needs
-			 * numeric's check (skip_number) */
-			if (__builtin_expect((t->flags & SD_TOK_NATIVE) || (e->in_jsonb && !sd_plain_int(t->s, t->len)), 0))
-				return skip_number(e, t);
-			return event(e, SD_JEV_NUMBER, t->s, t->len, t->offset);
-		case SD_J_TRUE:
-			return event(e, SD_JEV_TRUE, NULL, 0, t->offset);
-		case SD_J_FALSE:
-			return event(e, SD_JEV_FALSE, NULL, 0, t->offset);
-		case SD_J_NULL:
-			return event(e, SD_JEV_NULL, NULL, 0, t->offset);
-	}
-	return syntax(e, "unexpected character or structure", t->offset);
-}
+#include "engine_skip.h"
 
 /* ---- typed decoding ----------------------------------------------------------------------- */
 
@@ -723,6 +494,15 @@ select_variant(Eng *e, const sd_node *n, const sd_variant **out, int64_t off, bo
 	*found_error = true;
 	if (!enter(e, n->tag, taglen, 0, r ? tv.offset : off))
 		return false;
+	if (e->flags & SD_WF_XML)
+	{
+		/* XML: the tag is an attribute of the element (without a namespace) */
+		sd_pathent *pe = (sd_pathent *) e->d->path + e->depth - 1;
+
+		pe->seg = SD_SEG_ATTRIBUTE;
+		pe->prefix = NULL;
+		pe->prefix_len = 0;
+	}
 	if (r == 0)
 	{
 		sd_variant_list(n, list, sizeof(list));
@@ -798,11 +578,66 @@ decode_object(Eng *e, const sd_node *n, Dest dst, int64_t off)
 	}
 	uint32_t	pairs_start = e->d->pairs_len;
 
+	if (e->flags & SD_WF_XML)	/* an element: its members by the plan's XML facts */
+		return sd_eng_xml_members(e, n, members_of, dst, row, off);
 	if (!decode_members(e, members_of, members_of->members, row, off, true))
 		return false;
 	if (n->extra_col >= 0 && !finish_extra(e, pairs_start, row, n->extra_col, off))
 		return false;
 	return true;
+}
+
+/* ---- the member rules shared with XML (engine_xml.c): the member's path entry is in place --- */
+
+/* unknown: under `unknown: reject` (the value walked, serde_errors goes on) */
+static __attribute__((noinline)) bool
+unknown_member(Eng *e, const sd_wtok *t, int64_t off, uint32_t depth)
+{
+	fail(e, SD_E_UNKNOWN, off, "unknown member");
+	e->consumed = false;
+	return recover_value(e, t, depth, depth + 1);
+}
+
+/* a mapped member that came again (not a list of an XML walker's repeated members) */
+static __attribute__((noinline)) bool
+duplicate_member(Eng *e, const sd_wtok *t, int64_t off, uint32_t depth)
+{
+	fail(e, SD_E_DUPLICATE, off, "duplicate member");
+	e->consumed = false;
+	return recover_value(e, t, depth, depth + 1);
+}
+
+/* null in a column that is not nullable */
+static __attribute__((noinline)) bool
+not_null_failed(Eng *e, const sd_field *fd, uint32_t idx, int64_t off, uint32_t depth)
+{
+	e->d->tape[idx].aux = SD_MARK_FAILED;
+	fail(e, SD_E_NOTNULL, off, "null is not allowed for column \"%s\"", fd->column);
+	return recover(e, depth);
+}
+
+/* a field whose member did not appear: its default, or NULL when optional (true: filled) */
+static inline bool
+absent_filled(Eng *e, const sd_field *f, uint32_t row, int64_t obj_off)
+{
+	sd_val	   *s = &e->d->tape[row + (uint32_t) f->col];
+
+	if (f->has_default)
+	{
+		s->tag = SD_V_DEFAULT;
+		s->len = (uint32_t) f->default_index;
+		s->offset = tape_off(obj_off);
+		return true;
+	}
+	return f->optional;
+}
+
+/* ... else missing: reported at its own path (entered), located at the enclosing object */
+static __attribute__((noinline)) bool
+missing_required(Eng *e, int64_t obj_off, uint32_t depth)
+{
+	fail(e, SD_E_MISSING, obj_off, "missing required member");
+	return recover(e, depth);
 }
 
 /* Fills the slots of a member that did not appear: default, NULL, or a missing error. */
@@ -815,17 +650,7 @@ missing_member(Eng *e, const sd_node *n, const sd_member *m, uint32_t row, int64
 		return true;
 	if (m->field >= 0)
 	{
-		const sd_field *f = &n->fields[m->field];
-		sd_val	   *s = &e->d->tape[row + (uint32_t) f->col];
-
-		if (f->has_default)
-		{
-			s->tag = SD_V_DEFAULT;
-			s->len = (uint32_t) f->default_index;
-			s->offset = tape_off(obj_off);
-			return true;
-		}
-		if (f->optional)
+		if (absent_filled(e, &n->fields[m->field], row, obj_off))
 			return true;
 	}
 	else if (!m->group_required)
@@ -838,8 +663,7 @@ missing_member(Eng *e, const sd_node *n, const sd_member *m, uint32_t row, int64
 	}
 	if (!enter(e, m->name, m->len, 0, obj_off))
 		return false;
-	fail(e, SD_E_MISSING, obj_off, "missing required member");
-	return recover(e, depth);
+	return missing_required(e, obj_off, depth);
 }
 
 /* sd_null_prefix's report: the error it set is recorded (serde_errors) or stops the walk. */
@@ -867,11 +691,7 @@ unmapped_member(Eng *e, const sd_node *n, const sd_wkey *k, sd_wtok *t, uint32_t
 	if (!enter(e, k->s, k->len, 0, k->offset))
 		return false;
 	if (n->reject_unknown)
-	{
-		fail(e, SD_E_UNKNOWN, k->offset, "unknown member");
-		e->consumed = false;
-		return recover_value(e, t, depth, depth + 1);
-	}
+		return unknown_member(e, t, k->offset, depth);
 	bool		extra = top && n->extra_col >= 0;
 	bool		saved = e->in_jsonb;
 	bool		ok;
@@ -1019,9 +839,7 @@ decode_members(Eng *e, const sd_node *n, const sd_members *ms, uint32_t row, int
 			return false;
 		if (seen[mi >> 6] & ((uint64_t) 1 << (mi & 63)))
 		{
-			fail(e, SD_E_DUPLICATE, k.offset, "duplicate member");
-			e->consumed = false;
-			if (!recover_value(e, &t, depth, depth + 1))
+			if (!duplicate_member(e, &t, k.offset, depth))
 				return false;
 			continue;
 		}
@@ -1046,9 +864,7 @@ decode_members(Eng *e, const sd_node *n, const sd_members *ms, uint32_t row, int
 			}
 			if (!fd->nullable && e->d->tape[dst.idx].tag == SD_V_NULL)
 			{
-				e->d->tape[dst.idx].aux = SD_MARK_FAILED;
-				fail(e, SD_E_NOTNULL, t.offset, "null is not allowed for column \"%s\"", fd->column);
-				if (!recover(e, depth))
+				if (!not_null_failed(e, fd, dst.idx, t.offset, depth))
 					return false;
 				continue;
 			}
@@ -1252,7 +1068,7 @@ value_in(Eng *e, sd_wtok *t, const sd_node *n, Dest dst)
 
 /* ---- entry points ------------------------------------------------------------------------- */
 
-static void
+static inline void
 eng_init(Eng *e, sd_decoder *d, sd_wcursor *cur, const sd_limits *limits, sd_collect *collect,
 		 sd_error *err, const char *stack_start)
 {
@@ -1287,8 +1103,8 @@ sd_engine_decode(sd_decoder *d, sd_wcursor *cur, const sd_node *node, const sd_l
 	uint32_t	first = 0;
 
 	eng_init(&e, d, cur, limits, collect, err, &here);
-	if (e.flags & SD_WF_REPEATED)	/* walker.h (b): reserved for the XML walker */
-		return fail(&e, SD_E_INTERNAL, -1, "walker with repeated members: not supported yet");
+	if ((e.flags & SD_WF_REPEATED) && !(e.flags & SD_WF_XML))	/* walker.h (b) */
+		return fail(&e, SD_E_INTERNAL, -1, "walker with repeated members outside XML");
 	if (!reserve_tape(&e, 1, &first, -1))
 		return false;
 	if (first_index >= 0)
@@ -1346,43 +1162,120 @@ sd_engine_walker_error(sd_decoder *d, sd_wcursor *cur, sd_error *err)
 	return walker_failed(&e);
 }
 
-int
-sd_engine_found_fatal(sd_decoder *d, sd_error *err, bool oom, const sd_found **found,
-					  int *total, uint32_t *root)
+/* ---- for the XML branch (engine_xml.c, engine_int.h) -------------------------------------- */
+
+void
+sd_eng_init(Eng *e, sd_decoder *d, sd_wcursor *cur, const sd_limits *limits, sd_collect *collect,
+			sd_error *err, const char *stack_start)
 {
-	int			n = 0;
-
-	*root = UINT32_MAX;
-	if (oom)
-		sd_error_set(err, SD_E_NOMEM, -1, "out of memory for the errors found");
-	sd_arena_reset(&d->arena);
-	if (!sd_found_add(&d->hooks, &d->arena, &d->found, &d->found_cap, &n, 1, 0, err))
-	{
-		/* not even room for that one: a static entry */
-		static sd_found nomem = {SD_E_NOMEM, 0, -1, "$", "out of memory for the errors found"};
-
-		*found = &nomem;
-		*total = 1;
-		return 1;
-	}
-	*found = d->found;
-	*total = 1;
-	return 1;
+	eng_init(e, d, cur, limits, collect, err, stack_start);
 }
 
-int
-sd_engine_check(sd_decoder *d, sd_wcursor *cur, const sd_node *node, const sd_limits *limits,
-				int max_errors, const sd_found **found, int *total, uint32_t *root)
+bool
+sd_eng_enter_xml_name(Eng *e, uint8_t seg, const char *prefix, size_t plen, const char *local,
+					  size_t llen, int64_t off)
 {
-	sd_collect	col = {d, max_errors > 0 ? max_errors : 1, 0, 0, 0, false};
-	sd_error	err;
+	if (!enter(e, local, llen, 0, off))
+		return false;
+	sd_pathent *pe = (sd_pathent *) e->d->path + e->depth - 1;
 
-	*root = UINT32_MAX;
-	sd_error_clear(&err);
-	strcpy(err.path, "$");
-	if (!sd_engine_decode(d, cur, node, limits, &col, -1, root, &err) || col.oom)
-		return sd_engine_found_fatal(d, &err, col.oom, found, total, root);
-	*found = d->found;
-	*total = col.total;
-	return col.n;
+	pe->seg = seg;
+	pe->prefix = prefix;
+	pe->prefix_len = prefix ? plen : 0;
+	return true;
+}
+
+bool
+sd_eng_enter_xml(Eng *e, uint8_t seg, const sd_wkey *k, uint64_t pos, int64_t off)
+{
+	if (!sd_eng_enter_xml_name(e, seg, k ? k->prefix : NULL, k ? k->prefix_len : 0,
+							   k ? k->s : "", k ? k->len : 0, off))
+		return false;
+	((sd_pathent *) e->d->path)[e->depth - 1].index = pos;
+	return true;
+}
+
+bool
+sd_eng_walker_failed(Eng *e)
+{
+	return walker_failed(e);
+}
+
+bool
+sd_eng_poll(Eng *e, int64_t off)
+{
+	return poll_stop(e, off);
+}
+
+bool
+sd_eng_container_guard(Eng *e, int64_t off)
+{
+	return container_guard(e, off);
+}
+
+bool
+sd_eng_reserve_tape(Eng *e, uint32_t n, uint32_t *first, int64_t off)
+{
+	return reserve_tape(e, n, first, off);
+}
+
+bool
+sd_eng_recover(Eng *e, uint32_t depth)
+{
+	return recover(e, depth);
+}
+
+bool
+sd_eng_recover_value(Eng *e, const sd_wtok *t, uint32_t depth, uint32_t value_depth)
+{
+	return recover_value(e, t, depth, value_depth);
+}
+
+bool
+sd_eng_skip_value(Eng *e, const sd_wtok *t)
+{
+	return skip_value(e, t);
+}
+
+bool
+sd_eng_value(Eng *e, sd_wtok *t, const sd_node *n, Dest dst)
+{
+	return value(e, t, n, dst);
+}
+
+void
+sd_eng_mark(Eng *e, Dest dst, bool ok, int errors_before)
+{
+	if (e->collect)
+		slot(e, dst)->aux = sd_mark_value(ok, errors_before, e->collect->total, &e->collect->values);
+}
+
+bool
+sd_eng_unknown(Eng *e, const sd_wtok *t, int64_t off, uint32_t depth)
+{
+	return unknown_member(e, t, off, depth);
+}
+
+bool
+sd_eng_duplicate(Eng *e, const sd_wtok *t, int64_t off, uint32_t depth)
+{
+	return duplicate_member(e, t, off, depth);
+}
+
+bool
+sd_eng_not_null(Eng *e, const sd_field *fd, uint32_t idx, int64_t off, uint32_t depth)
+{
+	return not_null_failed(e, fd, idx, off, depth);
+}
+
+bool
+sd_eng_absent_filled(Eng *e, const sd_field *f, uint32_t row, int64_t obj_off)
+{
+	return absent_filled(e, f, row, obj_off);
+}
+
+bool
+sd_eng_missing(Eng *e, int64_t obj_off, uint32_t depth)
+{
+	return missing_required(e, obj_off, depth);
 }

@@ -1,18 +1,21 @@
 /*
- * engine_xml.c — the rules of the plan that only XML documents have (DESIGN §3 XML, issue 13),
- * applied to the XML walker's members (walker.h (a)-(c)) and written into the value tape the
- * hosts already convert: members matched by (kind, namespace, local name) against the plan's
- * XML facts (sd_field xml_kind / xml_path / xml_item), an element's text as the scalar of a
- * scalar column (trimmed for non-text kinds, then sd_convert_string as for JSON strings),
- * nested composites from child elements, flattened lists (repeated elements, adjacent or not,
- * accumulated; none = []) and wrapped lists (xml_item), `path` through nested elements,
- * xsi:nil, attributes of the xml: / xsi: namespaces never unknown, unknown elements and
- * attributes per `unknown`, missing members, `map` over child elements, `xml` columns (the
- * element verbatim), and XPath error paths (1-based positions on list elements, prefixes as
- * written) with line and column.  The first error stops the decode (serde_errors on XML
- * reports that one).  Not handled yet (unsupported(): "decoding XML: ... is not supported yet",
- * which the PostgreSQL adapter raises as 0A000): `extra`, unions, json/jsonb columns, lists of
- * lists.  Scalars go through scalar_to_tape.c like JSON's: no rule of a column kind is repeated here.
+ * engine_xml.c — the rule engine's XML branch (DESIGN §3 XML, issue 13; walker.h (a)-(c)).
+ * engine.c's decode_object takes it once per object when the walker is XML (SD_WF_XML): an
+ * element's members are matched here by (xml_kind, namespace, local name) against the plan's
+ * XML facts (sd_field xml_kind / xml_path / xml_item, xmlnames.c), and every rule is applied by
+ * engine.c through engine_int.h: missing / default / optional, NOT NULL, unknown (xml: and xsi:
+ * attributes never unknown; a union's tag attribute neither), duplicates, unions (the tag is an
+ * attribute: select_variant), serde_errors' collection and recovery, limits, XPath and line /
+ * column.  What only XML has is here: flattened lists (repeated elements, adjacent or not,
+ * accumulated; none = []), wrapped lists (xml_item), a list directly inside a list (every
+ * child element of its element is an item), `path` steps through nested elements, the text
+ * member, xsi:nil, scalars from text (trimmed for non-text kinds, booleans true/false/1/0, an
+ * empty element '' for text and an error for other kinds, "found text ..." descriptions),
+ * `map` over child elements, `xml` columns (the element verbatim), the missing element's XPath
+ * with the prefix bound in scope.  Refused with "decoding XML: ... is not supported yet" (the
+ * PostgreSQL adapter raises 0A000): `extra` and json/jsonb columns (an `xml` column keeps the
+ * element verbatim).  Entry points: sd_decode_xml (first error) and sd_check_xml_found (every
+ * violation), with the root element check.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,34 +23,13 @@
 
 #include "internal.h"
 #include "walker.h"
+#include "engine_int.h"
 #include "xml_walk.h"
 #include "engine_xml.h"
 #include "xmlnames.h"
 
 #define XSI_NS "http://www.w3.org/2001/XMLSchema-instance"
 #define XMLNS_XML "http://www.w3.org/XML/1998/namespace"
-#define XP_MAX 256
-
-typedef struct XStep
-{
-	uint8_t		kind;			/* sd_xml_kind */
-	const char *prefix;
-	size_t		plen;
-	const char *local;
-	size_t		llen;
-	uint64_t	pos;			/* 1-based position in a list, 0 none */
-} XStep;
-
-typedef struct X
-{
-	sd_decoder *d;
-	sd_xcursor *xc;
-	sd_wcursor *cur;
-	const sd_walker_ops *ops;
-	sd_error   *err;
-	XStep		path[XP_MAX];
-	uint32_t	depth;
-} X;
 
 /* a list being accumulated: tape indexes of its elements */
 typedef struct Acc
@@ -57,122 +39,24 @@ typedef struct Acc
 	uint32_t	cap;
 } Acc;
 
-static void
-build_xpath(X *x)
-{
-	x->err->path[0] = '\0';
-	for (uint32_t i = 0; i < x->depth && i < XP_MAX; i++)
-	{
-		const XStep *s = &x->path[i];
+static bool xv(Eng *e, sd_wtok *t, const sd_node *n, Dest dst, int64_t at);
 
-		if (s->kind == SD_XML_ATTRIBUTE)
-			sd_xpath_attribute(x->err->path, s->prefix, s->plen, s->local, s->llen);
-		else if (s->kind == SD_XML_TEXT)
-			sd_xpath_text(x->err->path);
-		else
-			sd_xpath_element(x->err->path, s->prefix, s->plen, s->local, s->llen, s->pos);
-	}
-	if (!x->err->path[0])
-		strcpy(x->err->path, "/");
-}
-
-static bool xfail(X *x, sd_code code, const sd_wtok *at, const char *fmt,...)
-			__attribute__((format(printf, 4, 5)));
-
-/* The error at the current path; at: the token whose line/column locate it (or NULL). */
 static bool
-xfail(X *x, sd_code code, const sd_wtok *at, const char *fmt,...)
+unsupported(Eng *e, int64_t off, const char *what)
 {
-	va_list		ap;
-
-	build_xpath(x);
-	x->err->code = sd_code_for_doc(code, SD_DOC_XML);
-	x->err->doc = SD_DOC_XML;
-	x->err->offset = at ? at->offset : -1;
-	x->err->line = at ? (uint32_t) at->w[0] : 0;
-	x->err->column = at ? (uint32_t) at->w[1] : 0;
-	va_start(ap, fmt);
-	vsnprintf(x->err->problem, sizeof(x->err->problem), fmt, ap);
-	va_end(ap);
-	return false;
-}
-
-/* a walker op failed: the reader's error (malformed XML, depth, memory) as it is */
-static bool
-walker_failed(X *x)
-{
-	const sd_error *re = sd_xml_walker_error(x->xc);
-
-	if (re->code != SD_OK)
-	{
-		*x->err = *re;
-		x->err->doc = SD_DOC_XML;
-		return false;
-	}
-	return xfail(x, x->cur->fail.code, NULL, "%s",
-				 x->cur->fail.problem ? x->cur->fail.problem : "XML walker error");
+	return sd_eng_fail(e, SD_E_INTERNAL, off, "decoding XML: %s is not supported yet", what);
 }
 
 static bool
-push(X *x, uint8_t kind, const sd_wkey *k, uint64_t pos)
-{
-	if (x->depth >= XP_MAX)
-		return xfail(x, SD_E_DEPTH, NULL, "XML nesting deeper than %d", XP_MAX);
-	XStep	   *s = &x->path[x->depth++];
-
-	s->kind = kind;
-	s->prefix = k ? k->prefix : NULL;
-	s->plen = k ? k->prefix_len : 0;
-	s->local = k ? k->s : NULL;
-	s->llen = k ? k->len : 0;
-	s->pos = pos;
-	return true;
-}
-
-static bool
-push_name(X *x, uint8_t kind, const sd_xml_name *nm)
-{
-	sd_wkey		k;
-	const char *p = NULL;
-	size_t		pl = 0;
-
-	memset(&k, 0, sizeof(k));
-	if (nm->ns && nm->ns[0] && kind == SD_XML_ELEMENT)
-		sd_xml_walker_prefix(x->xc, nm->ns, strlen(nm->ns), &p, &pl);
-	else if (nm->ns && nm->ns[0])
-		sd_xml_walker_prefix(x->xc, nm->ns, strlen(nm->ns), &p, &pl);
-	k.s = nm->local ? nm->local : "";
-	k.len = strlen(k.s);
-	k.prefix = p;
-	k.prefix_len = p ? pl : 0;
-	return push(x, kind, &k, 0);
-}
-
-static bool
-reserve(X *x, uint32_t n, uint32_t *first)
-{
-	sd_decoder *d = x->d;
-	uint32_t	need = d->tape_len + n;
-
-	if (need < d->tape_len ||
-		(need > d->tape_cap && !sd_grow(&d->hooks, (void **) &d->tape, &d->tape_cap, need, sizeof(sd_val))))
-		return xfail(x, SD_E_NOMEM, NULL, "out of memory");
-	*first = d->tape_len;
-	memset(&d->tape[*first], 0, sizeof(sd_val) * n);
-	d->tape_len = need;
-	return true;
-}
-
-static bool
-acc_add(X *x, Acc *a, uint32_t idx)
+acc_add(Eng *e, Acc *a, uint32_t idx, int64_t off)
 {
 	if (a->n == a->cap)
 	{
 		uint32_t	ncap = a->cap ? a->cap * 2 : 8;
-		uint32_t   *ni = sd_arena_alloc(&x->d->arena, sizeof(uint32_t) * ncap);
+		uint32_t   *ni = sd_arena_alloc(&e->d->arena, sizeof(uint32_t) * ncap);
 
 		if (!ni)
-			return xfail(x, SD_E_NOMEM, NULL, "out of memory");
+			return sd_eng_fail(e, SD_E_NOMEM, off, "out of memory");
 		if (a->n)
 			memcpy(ni, a->idx, sizeof(uint32_t) * a->n);
 		a->idx = ni;
@@ -182,22 +66,22 @@ acc_add(X *x, Acc *a, uint32_t idx)
 	return true;
 }
 
-/* the accumulated elements as one contiguous array in slot */
+/* the accumulated elements as one contiguous array in dst */
 static bool
-acc_finish(X *x, Acc *a, uint32_t slot, int64_t off)
+acc_finish(Eng *e, Acc *a, Dest dst, int64_t off)
 {
 	uint32_t	first = 0;
 
-	if (a->n && !reserve(x, a->n, &first))
+	if (a->n && !sd_eng_reserve_tape(e, a->n, &first, off))
 		return false;
 	for (uint32_t i = 0; i < a->n; i++)
-		x->d->tape[first + i] = x->d->tape[a->idx[i]];
-	sd_val	   *out = &x->d->tape[slot];
+		e->d->tape[first + i] = e->d->tape[a->idx[i]];
+	sd_val	   *out = slot(e, dst);
 
 	out->tag = SD_V_ARRAY;
 	out->u.first = first;
 	out->len = a->n;
-	out->offset = off < 0 ? 0 : (uint32_t) off;
+	out->offset = tape_off(off);
 	return true;
 }
 
@@ -230,34 +114,31 @@ never_unknown_attr(const sd_wkey *k)
 	return ns_eq(XSI_NS, k->ns, k->ns_len) || ns_eq(XMLNS_XML, k->ns, k->ns_len);
 }
 
-static bool
-skip_elem(X *x, const sd_wtok *t)
+/* ---- paths ------------------------------------------------------------------------------- */
+
+/* XPath from the same stack (walker.h (c)): elements with their prefix and 1-based position,
+ * attributes, text; "/" alone for the document */
+void
+sd_eng_xpath(Eng *e)
 {
-	int			r = x->ops->skip_fast ? x->ops->skip_fast(x->cur, t, UINT32_MAX) : 0;
+	const sd_pathent *pe = (const sd_pathent *) e->d->path;
 
-	if (r < 0)
-		return walker_failed(x);
-	if (r > 0)
-		return true;
-	/* walk it through */
-	if (x->ops->object_begin(x->cur, t) < 0)
-		return walker_failed(x);
-	sd_wkey		k;
-	sd_wtok		c;
-
-	while ((r = x->ops->object_next(x->cur, &k, &c, NULL, 0)) > 0)
-		if (c.kind == SD_J_OBJECT && !skip_elem(x, &c))
-			return false;
-	return r < 0 ? walker_failed(x) : true;
+	e->err->path[0] = '\0';
+	for (uint32_t i = 0; i < e->depth && i < e->d->path_cap; i++)
+	{
+		if (pe[i].seg == SD_SEG_ATTRIBUTE)
+			sd_xpath_attribute(e->err->path, pe[i].prefix, pe[i].prefix_len, pe[i].name, pe[i].len);
+		else if (pe[i].seg == SD_SEG_TEXT)
+			sd_xpath_text(e->err->path);
+		else
+			sd_xpath_element(e->err->path, pe[i].prefix, pe[i].prefix_len, pe[i].name, pe[i].len,
+							 pe[i].index);
+	}
+	if (!e->err->path[0])
+		strcpy(e->err->path, "/");
 }
 
-static bool
-unsupported(X *x, const sd_wtok *at, const char *what)
-{
-	return xfail(x, SD_E_INTERNAL, at, "decoding XML: %s is not supported yet", what);
-}
-
-/* ---- scalars ------------------------------------------------------------------------------ */
+/* ---- scalars from text -------------------------------------------------------------------- */
 
 /* rewrites a conversion's "found string ..." into the XML description (sd_describe_text) */
 static void
@@ -286,19 +167,20 @@ is_space(char c)
 }
 
 static bool
-text_kind_error(X *x, const sd_node *n, const char *s, size_t len, const sd_wtok *at)
+text_kind_error(Eng *e, const sd_node *n, const char *s, size_t len, int64_t at)
 {
 	char		desc[256];
 
 	sd_describe_text(desc, sizeof(desc), s, len);
-	return xfail(x, SD_E_KIND, at, "expected %s, found %s", sd_expected_name(n), desc);
+	return sd_eng_fail(e, SD_E_KIND, at, "expected %s, found %s", sd_expected_name(n), desc);
 }
 
-/* text s into slot as a scalar of node n; at locates errors */
+/* text s into dst as a scalar of node n; at locates errors */
 static bool
-scalar(X *x, const sd_node *n, const char *s, size_t len, uint32_t slot, const sd_wtok *at)
+text_value(Eng *e, const sd_node *n, const char *s, size_t len, Dest dst, int64_t at)
 {
 	sd_val		v;
+	bool		ok;
 
 	if (n->kind != SD_K_TEXT && n->kind != SD_K_OTHER)
 	{
@@ -309,11 +191,9 @@ scalar(X *x, const sd_node *n, const char *s, size_t len, uint32_t slot, const s
 	}
 	if (n->kind == SD_K_JSON || n->kind == SD_K_JSONB || n->kind == SD_K_ARRAY ||
 		n->kind == SD_K_COMPOSITE)
-		return unsupported(x, at, "this column kind from text");
+		return unsupported(e, at, "this column kind from text");
 	memset(&v, 0, sizeof(v));
-	x->err->offset = at ? at->offset : -1;
-	bool		ok;
-
+	e->err->offset = at;
 	switch (n->kind)
 	{
 		case SD_K_INT2:
@@ -323,73 +203,57 @@ scalar(X *x, const sd_node *n, const char *s, size_t len, uint32_t slot, const s
 		case SD_K_FLOAT8:
 		case SD_K_NUMERIC:
 			/* numbers from text: the JSON number rules (a text that is none is a kind error) */
-			ok = len > 0 && sd_convert_number(n, s, len, &v, x->err);
-			if (!ok && (len == 0 || x->err->code == SD_E_KIND || x->err->code == SD_E_SYNTAX))
-				return text_kind_error(x, n, s, len, at);
+			ok = len > 0 && sd_convert_number(n, s, len, &v, e->err);
+			if (!ok && (len == 0 || e->err->code == SD_E_KIND || e->err->code == SD_E_SYNTAX))
+				return text_kind_error(e, n, s, len, at);
 			break;
 		case SD_K_BOOL:
 			if ((len == 4 && memcmp(s, "true", 4) == 0) || (len == 1 && s[0] == '1'))
-				ok = sd_convert_bool(n, true, &v, x->err);
+				ok = sd_convert_bool(n, true, &v, e->err);
 			else if ((len == 5 && memcmp(s, "false", 5) == 0) || (len == 1 && s[0] == '0'))
-				ok = sd_convert_bool(n, false, &v, x->err);
+				ok = sd_convert_bool(n, false, &v, e->err);
 			else
-				return text_kind_error(x, n, s, len, at);
+				return text_kind_error(e, n, s, len, at);
 			break;
 		default:
-			ok = sd_convert_string(&x->d->arena, n, s, len, &v, x->err);
+			ok = sd_convert_string(&e->d->arena, n, s, len, &v, e->err);
 			break;
 	}
 	if (!ok)
 	{
 		char		problem[SD_PROBLEM_MAX];
 
-		xml_describe_fix(x->err);
-		memcpy(problem, x->err->problem, sizeof(problem));
-		return xfail(x, x->err->code, at, "%s", problem);
+		xml_describe_fix(e->err);
+		memcpy(problem, e->err->problem, sizeof(problem));
+		return sd_eng_fail(e, e->err->code, at, "%s", problem);
 	}
-	v.offset = at && at->offset > 0 ? (uint32_t) at->offset : 0;
-	x->d->tape[slot] = v;
+	v.offset = tape_off(at);
+	*slot(e, dst) = v;
 	return true;
 }
 
-/* ---- elements ----------------------------------------------------------------------------- */
+/* ---- elements as values ------------------------------------------------------------------- */
 
-static bool elem_value(X *x, const sd_node *n, uint32_t slot, const sd_wtok *t);
-
-/* An element (not begun) as a scalar: its text; xsi:nil -> NULL; child elements an error. */
+/* An element (not begun) as a scalar: its text; xsi:nil -> NULL; a child element an error. */
 static bool
-elem_scalar(X *x, const sd_node *n, uint32_t slot, const sd_wtok *t)
+element_scalar(Eng *e, const sd_node *n, Dest dst, sd_wtok *t)
 {
 	const char *text = "";
 	size_t		tlen = 0;
 	bool		nil = false;
+	bool		bad = false;
+	uint32_t	depth = e->depth;
 	sd_wkey		k;
 	sd_wtok		c;
 	int			r;
 
-	if (n->kind == SD_K_OTHER && n->type && n->type->name && strcmp(n->type->name, "xml") == 0)
-	{
-		/* an xml column: the element verbatim, from its '<' to the end of its end tag */
-		sd_val		span;
-
-		if (!skip_elem(x, t))
-			return false;
-		memset(&span, 0, sizeof(span));
-		if (x->ops->capture(x->cur, t, SD_CAP_JSON, &span) < 0)
-			return walker_failed(x);
-		span.tag = SD_V_STR;
-		span.offset = t->offset > 0 ? (uint32_t) t->offset : 0;
-		x->d->tape[slot] = span;
-		return true;
-	}
-	if (x->ops->object_begin(x->cur, t) < 0)
-		return walker_failed(x);
-	while ((r = x->ops->object_next(x->cur, &k, &c, NULL, 0)) > 0)
+	if (e->ops->object_begin(e->cur, t) < 0)
+		return sd_eng_walker_failed(e);
+	while ((r = e->object_next(e->cur, &k, &c, NULL, 0)) > 0)
 	{
 		if (k.xml_kind == SD_XML_ATTRIBUTE)
 		{
-			if (is_xsi_nil(&k, &c))
-				nil = true;
+			nil = nil || is_xsi_nil(&k, &c);
 			continue;
 		}
 		if (k.xml_kind == SD_XML_TEXT)
@@ -398,29 +262,216 @@ elem_scalar(X *x, const sd_node *n, uint32_t slot, const sd_wtok *t)
 			tlen = c.len;
 			continue;
 		}
-		if (!push(x, SD_XML_ELEMENT, &k, 0))
+		if (!bad)
+		{
+			if (!sd_eng_enter_xml(e, SD_SEG_ELEMENT, &k, 0, c.offset))
+				return false;
+			sd_eng_fail(e, SD_E_KIND, c.offset, "expected %s, found an element", sd_expected_name(n));
+			e->depth = depth;
+			bad = true;
+			if (!e->collect)
+				return false;
+		}
+		/* serde_errors: the rest of the element is still walked */
+		if (!sd_eng_skip_value(e, &c))
 			return false;
-		return xfail(x, SD_E_KIND, &c, "expected %s, found an element", sd_expected_name(n));
 	}
 	if (r < 0)
-		return walker_failed(x);
+		return sd_eng_walker_failed(e);
+	e->consumed = true;
+	if (bad)
+		return false;
 	if (nil)
 	{
-		x->d->tape[slot].tag = SD_V_NULL;
+		slot(e, dst)->tag = SD_V_NULL;
 		return true;
 	}
-	return scalar(x, n, text, tlen, slot, t);
+	return text_value(e, n, text, tlen, dst, t->offset);
 }
 
-/* the members of an element begun against the fields of n (below path step `level`) */
+/* An `xml` column: the element verbatim, from its '<' to the end of its end tag. */
+static bool
+element_verbatim(Eng *e, Dest dst, sd_wtok *t)
+{
+	sd_val		span;
+
+	if (!sd_eng_skip_value(e, t))
+		return false;
+	e->consumed = true;
+	memset(&span, 0, sizeof(span));
+	if (e->ops->capture(e->cur, t, SD_CAP_JSON, &span) < 0)
+		return sd_eng_walker_failed(e);
+	span.tag = SD_V_STR;
+	span.offset = tape_off(t->offset);
+	*slot(e, dst) = span;
+	return true;
+}
+
+/* The items of a list element (not begun) into dst: its child elements named item (a wrapped
+ * list, xml_item), or with item NULL every child element (a list directly inside a list). */
+static bool
+element_items(Eng *e, const sd_node *elem, const sd_xml_name *item, Dest dst, sd_wtok *t)
+{
+	Acc			a = {0};
+	uint32_t	depth = e->depth;
+	sd_wkey		k;
+	sd_wtok		c;
+	int			r;
+
+	if (e->ops->object_begin(e->cur, t) < 0)
+		return sd_eng_walker_failed(e);
+	while ((r = e->object_next(e->cur, &k, &c, NULL, 0)) > 0)
+	{
+		uint32_t	ei = 0;
+
+		if (k.xml_kind != SD_XML_ELEMENT)
+			continue;
+		if (item && !name_eq(item, &k))
+		{
+			if (elem->kind == SD_K_COMPOSITE && elem->reject_unknown)
+			{
+				if (!sd_eng_enter_xml(e, SD_SEG_ELEMENT, &k, 0, c.offset) ||
+					!sd_eng_unknown(e, &c, c.offset, depth))
+					return false;
+			}
+			else if (!sd_eng_skip_value(e, &c))
+				return false;
+			e->depth = depth;
+			continue;
+		}
+		if (!sd_eng_reserve_tape(e, 1, &ei, c.offset) ||
+			!sd_eng_enter_xml(e, SD_SEG_ELEMENT, &k, a.n + 1, c.offset) ||
+			!acc_add(e, &a, ei, c.offset))
+			return false;
+		if (!xv(e, &c, elem, (Dest) {false, ei}, c.offset) &&
+			!sd_eng_recover_value(e, &c, depth, depth + 1))
+			return false;
+		e->depth = depth;
+	}
+	if (r < 0)
+		return sd_eng_walker_failed(e);
+	e->consumed = true;
+	return acc_finish(e, &a, dst, t->offset);
+}
+
+/* map: true over the element's (not begun) child elements: (local name, value) pairs in
+ * document order */
+static bool
+element_map(Eng *e, const sd_node *n, Dest dst, sd_wtok *t)
+{
+	const sd_node *pair = n->elem;
+	Acc			a = {0};
+	uint32_t	depth = e->depth;
+	bool		nil = false;
+	sd_wkey		k;
+	sd_wtok		c;
+	int			r;
+
+	if (e->ops->object_begin(e->cur, t) < 0)
+		return sd_eng_walker_failed(e);
+	while ((r = e->object_next(e->cur, &k, &c, NULL, 0)) > 0)
+	{
+		uint32_t	ei = 0,
+					kv = 0;
+
+		if (k.xml_kind == SD_XML_ATTRIBUTE)
+		{
+			nil = nil || is_xsi_nil(&k, &c);
+			continue;
+		}
+		if (k.xml_kind != SD_XML_ELEMENT)
+			continue;
+		if (!sd_eng_reserve_tape(e, 1, &ei, c.offset) || !sd_eng_reserve_tape(e, 2, &kv, c.offset) ||
+			!sd_eng_enter_xml(e, SD_SEG_ELEMENT, &k, 0, c.offset) || !acc_add(e, &a, ei, c.offset))
+			return false;
+		e->d->tape[ei].tag = SD_V_ROW;
+		e->d->tape[ei].u.first = kv;
+		e->d->tape[ei].len = 2;
+		e->d->tape[ei].offset = tape_off(c.offset);
+
+		char	   *key = sd_arena_strndup(&e->d->arena, k.s, k.len);	/* names die with the reader */
+
+		if (!key)
+			return sd_eng_fail(e, SD_E_NOMEM, c.offset, "out of memory");
+		e->consumed = false;
+		if (!text_value(e, pair->fields[0].node, key, k.len, (Dest) {false, kv}, c.offset) ||
+			!xv(e, &c, pair->fields[1].node, (Dest) {false, kv + 1}, c.offset))
+		{
+			if (!sd_eng_recover_value(e, &c, depth, depth + 1))
+				return false;
+		}
+		e->depth = depth;
+	}
+	if (r < 0)
+		return sd_eng_walker_failed(e);
+	e->consumed = true;
+	if (nil)
+	{
+		slot(e, dst)->tag = SD_V_NULL;
+		return true;
+	}
+	return acc_finish(e, &a, dst, t->offset);
+}
+
+static bool
+xv_in(Eng *e, sd_wtok *t, const sd_node *n, Dest dst, int64_t at)
+{
+	e->consumed = false;
+	if (!sd_eng_poll(e, at))
+		return false;
+	slot(e, dst)->offset = tape_off(at);
+	if (t->kind == SD_J_STRING)
+	{
+		/* an attribute's value or an element's text */
+		e->consumed = true;
+		return text_value(e, n, t->s, t->len, dst, at);
+	}
+	switch (n->kind)
+	{
+		case SD_K_JSON:
+		case SD_K_JSONB:
+			return sd_eng_fail(e, SD_E_INTERNAL, t->offset, "decoding XML: a json/jsonb column is "
+							   "not supported (an xml column keeps the element verbatim)");
+		case SD_K_ARRAY:
+			if (n->is_map)
+				return element_map(e, n, dst, t);
+			return element_items(e, n->elem, NULL, dst, t);
+		case SD_K_OTHER:
+			if (n->type && n->type->name && strcmp(n->type->name, "xml") == 0)
+				return element_verbatim(e, dst, t);
+			break;
+		default:
+			break;
+	}
+	return element_scalar(e, n, dst, t);
+}
+
+/* The value of an XML member t (an element, or an attribute's / the text's string; at locates
+ * errors about it); in serde_errors' mode its slot gets its mark, as engine.c's value() does. */
+static bool
+xv(Eng *e, sd_wtok *t, const sd_node *n, Dest dst, int64_t at)
+{
+	if (n->kind == SD_K_COMPOSITE && t->kind == SD_J_OBJECT)
+		return sd_eng_value(e, t, n, dst);	/* decode_object, which comes back below */
+
+	int			before = e->collect ? e->collect->total : 0;
+	bool		ok = xv_in(e, t, n, dst, at);
+
+	sd_eng_mark(e, dst, ok, before);
+	return ok;
+}
+
+/* ---- an element's members ----------------------------------------------------------------- */
+
 typedef struct Comp
 {
-	const sd_node *n;
+	const sd_node *n;			/* the fields (a union's: its variant merged) */
+	const char *tag;			/* a union's tag attribute (never unknown), else NULL */
 	uint32_t	row;
 	uint8_t    *seen;
-	Acc		   *acc;
+	Acc		   *acc;			/* flattened lists being accumulated, per field */
 	bool		nil;
-	const sd_wtok *at;			/* the element (missing members are located at it) */
+	int64_t		off;			/* the element (missing members are located at it) */
 } Comp;
 
 static bool
@@ -442,344 +493,274 @@ mapped(const sd_field *f)
 	return !f->skip && !f->is_extra && f->node && (f->xml_kind == SD_XML_TEXT || f->xml_path);
 }
 
-/* a wrapped list: the element holds its items (f->xml_item) */
 static bool
-wrapped_list(X *x, const sd_field *f, uint32_t slot, const sd_wtok *t)
+flattened(const sd_field *f)
 {
-	Acc			a = {0};
-	sd_wkey		k;
-	sd_wtok		c;
-	int			r;
-
-	if (x->ops->object_begin(x->cur, t) < 0)
-		return walker_failed(x);
-	while ((r = x->ops->object_next(x->cur, &k, &c, NULL, 0)) > 0)
-	{
-		if (k.xml_kind != SD_XML_ELEMENT)
-			continue;
-		if (!name_eq(&f->xml_item, &k))
-		{
-			if (f->node->elem->kind == SD_K_COMPOSITE && f->node->elem->reject_unknown)
-			{
-				if (!push(x, SD_XML_ELEMENT, &k, 0))
-					return false;
-				return xfail(x, SD_E_UNKNOWN, &c, "unknown member");
-			}
-			if (!skip_elem(x, &c))
-				return false;
-			continue;
-		}
-		uint32_t	e = 0;
-
-		if (!reserve(x, 1, &e) || !push(x, SD_XML_ELEMENT, &k, a.n + 1) ||
-			!elem_value(x, f->node->elem, e, &c) || !acc_add(x, &a, e))
-			return false;
-		x->depth--;
-	}
-	if (r < 0)
-		return walker_failed(x);
-	return acc_finish(x, &a, slot, t->offset);
+	return f->node->kind == SD_K_ARRAY && !f->node->is_map && !f->xml_item.local;
 }
 
-static bool members(X *x, Comp *cp, int level, const sd_field *anchor);
+/* The field member k names below path step `level` (fields sharing anchor's steps): its index,
+ * *step when k is a `path` step on the way to it; -1 none. */
+static int
+find_field(const sd_node *n, const sd_wkey *k, int level, const sd_field *anchor, bool *step)
+{
+	*step = false;
+	for (int i = 0; i < n->nfields; i++)
+	{
+		const sd_field *f = &n->fields[i];
 
-/* field fi of cp->n found as element k (value t, not begun) */
+		if (!mapped(f) || f->npath <= level || !prefix_eq(f, anchor, level))
+			continue;
+		if (k->xml_kind == SD_XML_TEXT)
+		{
+			if (f->xml_kind == SD_XML_TEXT && f->npath == level + 1)
+				return i;
+			continue;
+		}
+		if (!f->xml_path)
+			continue;
+		if (f->npath == level + 1)
+		{
+			if (f->xml_kind == k->xml_kind && name_eq(&f->xml_path[level], k))
+				return i;
+		}
+		else if (k->xml_kind == SD_XML_ELEMENT && name_eq(&f->xml_path[level], k))
+		{
+			*step = true;
+			return i;
+		}
+	}
+	return -1;
+}
+
+/* field fi found as element k (value t, not begun); the caller's depth is depth */
 static bool
-field_element(X *x, Comp *cp, int fi, const sd_wkey *k, const sd_wtok *t)
+field_element(Eng *e, Comp *cp, int fi, const sd_wkey *k, sd_wtok *t, uint32_t depth)
 {
 	const sd_field *f = &cp->n->fields[fi];
-	uint32_t	slot = cp->row + (uint32_t) f->col;
+	Dest		dst = {false, cp->row + (uint32_t) f->col};
 	const sd_node *fn = f->node;
 
-	if (fn->kind == SD_K_ARRAY && !fn->is_map && !f->xml_item.local)
+	if (flattened(f))
 	{
-		/* a flattened list: this occurrence is one more element */
-		uint32_t	e = 0;
+		/* walker.h (b): this occurrence is one more element of the list */
+		uint32_t	ei = 0;
 
 		cp->seen[fi] = 1;
-		if (!reserve(x, 1, &e) || !push(x, SD_XML_ELEMENT, k, cp->acc[fi].n + 1) ||
-			!elem_value(x, fn->elem, e, t) || !acc_add(x, &cp->acc[fi], e))
+		if (!sd_eng_reserve_tape(e, 1, &ei, t->offset) ||
+			!sd_eng_enter_xml(e, SD_SEG_ELEMENT, k, cp->acc[fi].n + 1, t->offset) ||
+			!acc_add(e, &cp->acc[fi], ei, t->offset))
 			return false;
-		x->depth--;
-		return true;
+		return xv(e, t, fn->elem, (Dest) {false, ei}, t->offset) ||
+			sd_eng_recover_value(e, t, depth, depth + 1);
 	}
-	if (!push(x, SD_XML_ELEMENT, k, 0))
+	if (!sd_eng_enter_xml(e, SD_SEG_ELEMENT, k, 0, t->offset))
 		return false;
 	if (cp->seen[fi])
-		return xfail(x, SD_E_DUPLICATE, t, "duplicate member");
+		return sd_eng_duplicate(e, t, t->offset, depth);
 	cp->seen[fi] = 1;
 	if (fn->kind == SD_K_ARRAY && !fn->is_map)
 	{
-		if (!wrapped_list(x, f, slot, t))
-			return false;
+		/* a wrapped list: its items (errors inside are recorded there) */
+		int			before = e->collect ? e->collect->total : 0;
+		bool		ok = element_items(e, fn->elem, &f->xml_item, dst, t);
+
+		sd_eng_mark(e, dst, ok, before);
+		if (!ok)
+			return sd_eng_recover_value(e, t, depth, depth + 1);
 	}
-	else if (!elem_value(x, fn, slot, t))
-		return false;
-	if (!f->nullable && x->d->tape[slot].tag == SD_V_NULL)
-		return xfail(x, SD_E_NOTNULL, t, "null is not allowed for column \"%s\"", f->column);
-	x->depth--;
+	else if (!xv(e, t, fn, dst, t->offset))
+		return sd_eng_recover_value(e, t, depth, depth + 1);
+	if (!f->nullable && e->d->tape[dst.idx].tag == SD_V_NULL)
+		return sd_eng_not_null(e, f, dst.idx, t->offset, depth);
 	return true;
 }
 
 static bool
-members(X *x, Comp *cp, int level, const sd_field *anchor)
+members(Eng *e, Comp *cp, int level, const sd_field *anchor)
 {
 	const sd_node *n = cp->n;
 	sd_wkey		k;
 	sd_wtok		t;
 	int			r;
 
-	while ((r = x->ops->object_next(x->cur, &k, &t, NULL, 0)) > 0)
+	while ((r = e->object_next(e->cur, &k, &t, NULL, 0)) > 0)
 	{
-		int			found = -1;
-		bool		step = false;
+		uint32_t	depth = e->depth;
+		bool		step;
+		int			fi = find_field(n, &k, level, anchor, &step);
+		const sd_field *f = fi >= 0 ? &n->fields[fi] : NULL;
 
-		for (int i = 0; i < n->nfields && found < 0; i++)
-		{
-			const sd_field *f = &n->fields[i];
-
-			if (!mapped(f) || f->npath <= level || !prefix_eq(f, anchor, level))
-				continue;
-			if (k.xml_kind == SD_XML_TEXT)
-			{
-				if (f->xml_kind == SD_XML_TEXT && f->npath == level + 1)
-					found = i;
-				continue;
-			}
-			if (!f->xml_path)
-				continue;
-			if (f->npath == level + 1)
-			{
-				if (f->xml_kind == k.xml_kind && name_eq(&f->xml_path[level], &k))
-					found = i;
-			}
-			else if (k.xml_kind == SD_XML_ELEMENT && name_eq(&f->xml_path[level], &k))
-			{
-				found = i;
-				step = true;
-			}
-		}
 		if (k.xml_kind == SD_XML_TEXT)
 		{
-			if (found >= 0)
+			/* the element's text: located at the element, at its path */
+			if (f)
 			{
-				const sd_field *f = &n->fields[found];
-
-				cp->seen[found] = 1;
-				if (!scalar(x, f->node, t.s, t.len, cp->row + (uint32_t) f->col, cp->at))
+				cp->seen[fi] = 1;
+				if (!xv(e, &t, f->node, (Dest) {false, cp->row + (uint32_t) f->col}, cp->off) &&
+					!sd_eng_recover(e, depth))
 					return false;
 			}
 			continue;
 		}
 		if (k.xml_kind == SD_XML_ATTRIBUTE)
 		{
-			if (found >= 0)
+			if (f)
 			{
-				const sd_field *f = &n->fields[found];
-
-				if (!push(x, SD_XML_ATTRIBUTE, &k, 0))
+				cp->seen[fi] = 1;
+				if (!sd_eng_enter_xml(e, SD_SEG_ATTRIBUTE, &k, 0, t.offset))
 					return false;
-				cp->seen[found] = 1;
-				if (!scalar(x, f->node, t.s, t.len, cp->row + (uint32_t) f->col, &t))
+				if (!xv(e, &t, f->node, (Dest) {false, cp->row + (uint32_t) f->col}, t.offset) &&
+					!sd_eng_recover(e, depth))
 					return false;
-				x->depth--;
+				e->depth = depth;
 				continue;
 			}
 			if (level == 0 && is_xsi_nil(&k, &t))
 				cp->nil = true;
-			if (never_unknown_attr(&k) || !n->reject_unknown)
+			if (never_unknown_attr(&k) || !n->reject_unknown ||
+				(level == 0 && cp->tag && !k.ns_len && strlen(cp->tag) == k.len &&
+				 memcmp(cp->tag, k.s, k.len) == 0))
 				continue;
-			if (!push(x, SD_XML_ATTRIBUTE, &k, 0))
+			if (!sd_eng_enter_xml(e, SD_SEG_ATTRIBUTE, &k, 0, t.offset) ||
+				!sd_eng_unknown(e, &t, t.offset, depth))
 				return false;
-			return xfail(x, SD_E_UNKNOWN, &t, "unknown member");
+			e->depth = depth;
+			continue;
 		}
 		/* an element */
-		if (found < 0)
+		if (!f)
 		{
 			if (n->reject_unknown)
 			{
-				if (!push(x, SD_XML_ELEMENT, &k, 0))
+				if (!sd_eng_enter_xml(e, SD_SEG_ELEMENT, &k, 0, t.offset) ||
+					!sd_eng_unknown(e, &t, t.offset, depth))
 					return false;
-				return xfail(x, SD_E_UNKNOWN, &t, "unknown member");
 			}
-			if (!skip_elem(x, &t))
+			else if (!sd_eng_skip_value(e, &t))
 				return false;
+			e->depth = depth;
 			continue;
 		}
 		if (step)
 		{
 			/* a `path` step: the fields below it are read from its members */
-			if (!push(x, SD_XML_ELEMENT, &k, 0))
+			if (!sd_eng_enter_xml(e, SD_SEG_ELEMENT, &k, 0, t.offset))
 				return false;
-			if (x->ops->object_begin(x->cur, &t) < 0)
-				return walker_failed(x);
-			if (!members(x, cp, level + 1, &n->fields[found]))
+			if (e->ops->object_begin(e->cur, &t) < 0)
+				return sd_eng_walker_failed(e);
+			if (!members(e, cp, level + 1, f))
 				return false;
-			x->depth--;
+			e->depth = depth;
 			continue;
 		}
-		if (!field_element(x, cp, found, &k, &t))
+		if (!field_element(e, cp, fi, &k, &t, depth))
 			return false;
+		e->depth = depth;
 	}
-	return r < 0 ? walker_failed(x) : true;
+	return r < 0 ? sd_eng_walker_failed(e) : true;
 }
 
-/* An element (not begun) as a composite row in slot. */
+/* The path of a missing field, written down from the element: each step with the prefix the
+ * document binds to its namespace where the walk is (none: no prefix) */
 static bool
-elem_composite(X *x, const sd_node *n, uint32_t slot, const sd_wtok *t)
+enter_missing(Eng *e, const sd_field *f, int64_t off)
 {
-	Comp		cp;
-	uint32_t	row = 0;
+	for (int j = 0; j < f->npath && f->xml_path; j++)
+	{
+		const sd_xml_name *nm = &f->xml_path[j];
+		const char *p = NULL;
+		size_t		pl = 0;
+		uint8_t		seg = j == f->npath - 1 && f->xml_kind == SD_XML_ATTRIBUTE ?
+			SD_SEG_ATTRIBUTE : SD_SEG_ELEMENT;
 
-	if (n->tag)
-		return unsupported(x, t, "a union (tag)");
-	if (n->extra_col >= 0)
-		return unsupported(x, t, "an `extra` column");
-	if (x->ops->object_begin(x->cur, t) < 0)
-		return walker_failed(x);
-	if (!reserve(x, (uint32_t) n->nfields, &row))
+		/* the cursor is the XML walker's (sd_xml_walker_cursor: its head) */
+		if (nm->ns && nm->ns[0])
+			sd_xml_walker_prefix((const sd_xcursor *) e->cur, nm->ns, strlen(nm->ns), &p, &pl);
+		if (!sd_eng_enter_xml_name(e, seg, p, p ? pl : 0, nm->local ? nm->local : "",
+								   nm->local ? strlen(nm->local) : 0, off))
+			return false;
+	}
+	if (f->xml_kind == SD_XML_TEXT && !sd_eng_enter_xml(e, SD_SEG_TEXT, NULL, 0, off))
 		return false;
-	cp.n = n;
+	return true;
+}
+
+bool
+sd_eng_xml_members(Eng *e, const sd_node *n, const sd_node *members_of, Dest dst, uint32_t row,
+				   int64_t off)
+{
+	const sd_node *fn = members_of;
+	Comp		cp;
+
+	if (n->extra_col >= 0)
+		return unsupported(e, off, "an `extra` column");
+	cp.n = fn;
+	cp.tag = n->tag;
 	cp.row = row;
 	cp.nil = false;
-	cp.at = t;
-	cp.seen = sd_arena_alloc(&x->d->arena, (size_t) n->nfields + 1);
-	cp.acc = sd_arena_alloc(&x->d->arena, sizeof(Acc) * ((size_t) n->nfields + 1));
+	cp.off = off;
+	cp.seen = sd_arena_alloc(&e->d->arena, (size_t) fn->nfields + 1);
+	cp.acc = sd_arena_alloc(&e->d->arena, sizeof(Acc) * ((size_t) fn->nfields + 1));
 	if (!cp.seen || !cp.acc)
-		return xfail(x, SD_E_NOMEM, t, "out of memory");
-	memset(cp.seen, 0, (size_t) n->nfields + 1);
-	memset(cp.acc, 0, sizeof(Acc) * ((size_t) n->nfields + 1));
-	{
-		sd_val	   *out = &x->d->tape[slot];
-
-		out->tag = SD_V_ROW;
-		out->u.first = row;
-		out->len = (uint32_t) n->nfields;
-		out->offset = t->offset < 0 ? 0 : (uint32_t) t->offset;
-	}
-	if (!members(x, &cp, 0, NULL))
+		return sd_eng_fail(e, SD_E_NOMEM, off, "out of memory");
+	memset(cp.seen, 0, (size_t) fn->nfields + 1);
+	memset(cp.acc, 0, sizeof(Acc) * ((size_t) fn->nfields + 1));
+	if (!members(e, &cp, 0, NULL))
 		return false;
 	if (cp.nil)
 	{
-		x->d->tape[slot].tag = SD_V_NULL;
+		slot(e, dst)->tag = SD_V_NULL;
 		return true;
 	}
-	for (int i = 0; i < n->nfields; i++)
+	for (int i = 0; i < fn->nfields; i++)
 	{
-		const sd_field *f = &n->fields[i];
-		sd_val	   *s = &x->d->tape[row + (uint32_t) f->col];
+		const sd_field *f = &fn->fields[i];
+		uint32_t	depth = e->depth;
 
 		if (!mapped(f))
 			continue;			/* skipped: NULL */
-		if (f->node->kind == SD_K_ARRAY && !f->node->is_map && !f->xml_item.local &&
-			f->xml_kind == SD_XML_ELEMENT)
+		if (flattened(f) && f->xml_kind == SD_XML_ELEMENT)
 		{
-			if (!acc_finish(x, &cp.acc[i], row + (uint32_t) f->col, t->offset))
+			if (!acc_finish(e, &cp.acc[i], (Dest) {false, row + (uint32_t) f->col}, off))
 				return false;
 			continue;
 		}
-		if (cp.seen[i])
+		if (cp.seen[i] || sd_eng_absent_filled(e, f, row, off))
 			continue;
-		if (f->has_default)
-		{
-			s->tag = SD_V_DEFAULT;
-			s->len = (uint32_t) f->default_index;
-			s->offset = t->offset < 0 ? 0 : (uint32_t) t->offset;
-			continue;
-		}
-		if (f->optional)
-			continue;
-		/* missing: at the element, its path written down to the field */
-		uint32_t	depth = x->depth;
-
-		for (int j = 0; j < f->npath && f->xml_path; j++)
-			if (!push_name(x, j == f->npath - 1 ? (uint8_t) f->xml_kind : SD_XML_ELEMENT,
-						   &f->xml_path[j]))
-				return false;
-		if (f->xml_kind == SD_XML_TEXT && !push(x, SD_XML_TEXT, NULL, 0))
+		if (!enter_missing(e, f, off) || !sd_eng_missing(e, off, depth))
 			return false;
-		xfail(x, SD_E_MISSING, t, "missing required member");
-		x->depth = depth;
-		return false;
+		e->depth = depth;
 	}
 	return true;
 }
 
-/* map: true over the element's child elements: (local name, value) pairs in document order */
-static bool
-elem_map(X *x, const sd_node *n, uint32_t slot, const sd_wtok *t)
-{
-	const sd_node *pair = n->elem;
-	Acc			a = {0};
-	sd_wkey		k;
-	sd_wtok		c;
-	int			r;
-	bool		nil = false;
-
-	if (x->ops->object_begin(x->cur, t) < 0)
-		return walker_failed(x);
-	while ((r = x->ops->object_next(x->cur, &k, &c, NULL, 0)) > 0)
-	{
-		if (k.xml_kind == SD_XML_ATTRIBUTE)
-		{
-			nil = nil || is_xsi_nil(&k, &c);
-			continue;
-		}
-		if (k.xml_kind != SD_XML_ELEMENT)
-			continue;
-		uint32_t	e = 0,
-					kv = 0;
-
-		if (!reserve(x, 1, &e) || !reserve(x, 2, &kv) || !push(x, SD_XML_ELEMENT, &k, 0))
-			return false;
-		x->d->tape[e].tag = SD_V_ROW;
-		x->d->tape[e].u.first = kv;
-		x->d->tape[e].len = 2;
-		char	   *key = sd_arena_strndup(&x->d->arena, k.s, k.len);	/* names die with the reader */
-
-		if (!key)
-			return xfail(x, SD_E_NOMEM, &c, "out of memory");
-		if (!scalar(x, pair->fields[0].node, key, k.len, kv, &c) ||
-			!elem_value(x, pair->fields[1].node, kv + 1, &c) || !acc_add(x, &a, e))
-			return false;
-		x->depth--;
-	}
-	if (r < 0)
-		return walker_failed(x);
-	if (nil)
-	{
-		x->d->tape[slot].tag = SD_V_NULL;
-		return true;
-	}
-	return acc_finish(x, &a, slot, t->offset);
-}
+/* ---- entry points -------------------------------------------------------------------------- */
 
 static bool
-elem_value(X *x, const sd_node *n, uint32_t slot, const sd_wtok *t)
+xml_run(sd_decoder *d, const sd_plan *plan, const sd_node *node, const char *doc, size_t len,
+		const sd_limits *limits, sd_collect *col, uint32_t *root, sd_error *err)
 {
-	if (n->kind == SD_K_COMPOSITE)
-		return elem_composite(x, n, slot, t);
-	if (n->kind == SD_K_ARRAY && n->is_map)
-		return elem_map(x, n, slot, t);
-	if (n->kind == SD_K_ARRAY)
-		return unsupported(x, t, "a list directly inside a list");
-	if (n->kind == SD_K_JSON || n->kind == SD_K_JSONB)
-		return unsupported(x, t, "a json/jsonb column");
-	return elem_scalar(x, n, slot, t);
-}
-
-/* ---- entry point -------------------------------------------------------------------------- */
-
-bool
-sd_decode_xml(sd_decoder *d, const sd_plan *plan, const sd_node *node, const char *doc,
-			  size_t len, const sd_limits *limits, uint32_t *root, sd_error *err)
-{
-	X			x;
+	char		here;
+	Eng			e;
 	sd_wtok		t;
 	sd_wkey		rk;
 	uint32_t	first = 0;
 	bool		ok;
+	sd_limits	lim = {0, 0, 0};
+	sd_limits	elim;
+	sd_xcursor *xc;
 
+	if (limits)
+		lim = *limits;
+	if (lim.max_depth == 0)
+		lim.max_depth = SD_DEFAULT_MAX_DEPTH;
+	if (lim.stack_budget == 0)
+		lim.stack_budget = 1024 * 1024;
+	/* the reader enforces max_depth on elements (its own error); the engine's guard, one level
+	 * further, only backs it up */
+	elim = lim;
+	elim.max_depth = lim.max_depth + 1;
 	sd_error_clear(err);
 	err->doc = SD_DOC_XML;
 	strcpy(err->path, "/");
@@ -788,24 +769,23 @@ sd_decode_xml(sd_decoder *d, const sd_plan *plan, const sd_node *node, const cha
 	d->pairs_len = 0;
 	d->jev_len = 0;
 	sd_arena_reset(&d->arena);
-	memset(&x, 0, sizeof(x));
-	x.d = d;
-	x.err = err;
-	x.xc = sd_xml_walker_open(d, doc, len, limits, err);
-	if (!x.xc)
+	xc = sd_xml_walker_open(d, doc, len, limits ? &lim : NULL, err);
+	if (!xc)
 		return false;
-	x.cur = sd_xml_walker_cursor(x.xc);
-	x.ops = x.cur->ops;
+	sd_eng_init(&e, d, sd_xml_walker_cursor(xc), &elim, col, err, &here);
 	if (!node)
 		node = sd_plan_root(plan);
-	if (x.ops->peek(x.cur, &t) < 0)
+	if (e.ops->peek(e.cur, &t) < 0)
 	{
-		ok = walker_failed(&x);
+		ok = sd_eng_walker_failed(&e);
 		goto done;
 	}
-	sd_xml_walker_root_key(x.xc, &rk);
-	ok = push(&x, SD_XML_ELEMENT, &rk, 0);
-	if (ok && node == sd_plan_root(plan))
+	sd_xml_walker_root_key(xc, &rk);
+	ok = sd_eng_enter_xml(&e, SD_SEG_ELEMENT, &rk, 0, t.offset) &&
+		sd_eng_reserve_tape(&e, 1, &first, t.offset);
+	if (!ok)
+		goto done;
+	if (node == sd_plan_root(plan))
 	{
 		const sd_xml_name *want = sd_plan_xml_root(plan);
 
@@ -821,16 +801,44 @@ sd_decode_xml(sd_decoder *d, const sd_plan *plan, const sd_node *node, const cha
 			snprintf(gn, sizeof(gn), "%.*s", (int) rk.ns_len, rk.ns ? rk.ns : "");
 			got.local = gl;
 			got.ns = rk.ns_len ? gn : NULL;
-			ok = xfail(&x, SD_E_KIND, &t, "expected root element %s, found %s",
-					   sd_xml_clark(want, a, sizeof(a)), sd_xml_clark(&got, b, sizeof(b)));
+			sd_eng_fail(&e, SD_E_KIND, t.offset, "expected root element %s, found %s",
+						sd_xml_clark(want, a, sizeof(a)), sd_xml_clark(&got, b, sizeof(b)));
+			/* serde_errors: that one violation, the document still read to its end */
+			ok = sd_eng_recover(&e, 1) && sd_eng_skip_value(&e, &t);
+			if (ok && e.ops->finish(e.cur) < 0)
+				ok = sd_eng_walker_failed(&e);
+			goto done;
 		}
 	}
-	ok = ok && reserve(&x, 1, &first) && elem_value(&x, node, first, &t);
-	if (ok && x.ops->finish && x.ops->finish(x.cur) < 0)
-		ok = walker_failed(&x);
+	ok = xv(&e, &t, node, (Dest) {false, first}, t.offset) || sd_eng_recover_value(&e, &t, 1, 1);
+	if (ok && e.ops->finish(e.cur) < 0)
+		ok = sd_eng_walker_failed(&e);
 	if (ok)
 		*root = first;
 done:
-	sd_xml_walker_close(x.xc);
+	sd_xml_walker_close(xc);
 	return ok;
+}
+
+bool
+sd_decode_xml(sd_decoder *d, const sd_plan *plan, const sd_node *node, const char *doc,
+			  size_t len, const sd_limits *limits, uint32_t *root, sd_error *err)
+{
+	return xml_run(d, plan, node, doc, len, limits, NULL, root, err);
+}
+
+int
+sd_check_xml_found(sd_decoder *d, const sd_plan *plan, const sd_node *node, const char *doc,
+				   size_t len, const sd_limits *limits, int max_errors, const sd_found **found,
+				   int *total, uint32_t *root)
+{
+	sd_collect	col = {d, max_errors > 0 ? max_errors : 1, 0, 0, 0, false};
+	sd_error	err;
+
+	*root = UINT32_MAX;
+	if (!xml_run(d, plan, node, doc, len, limits, &col, root, &err) || col.oom)
+		return sd_engine_found_fatal(d, &err, col.oom, found, total, root);
+	*found = d->found;
+	*total = col.total;
+	return col.n;
 }

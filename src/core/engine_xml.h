@@ -1,5 +1,6 @@
 /*
- * engine_xml.h — XML decoding through the rule engine's XML rules (engine_xml.c).  Core-internal.
+ * engine_xml.h — XML documents decoded by the rule engine (engine.c with its XML branch,
+ * engine_xml.c) over the XML walker.  Core-internal (the hosts include it).
  */
 #ifndef SERDE_ENGINE_XML_H
 #define SERDE_ENGINE_XML_H
@@ -11,5 +12,14 @@
  * SQLSTATEs) on the first error. */
 bool		sd_decode_xml(sd_decoder *d, const sd_plan *plan, const sd_node *node, const char *doc,
 						  size_t len, const sd_limits *limits, uint32_t *root, sd_error *err);
+
+/* serde_errors' mode: every violation up to max_errors, in document order (entries in d->found,
+ * texts in d->arena, XPath paths, byte offsets of the '<' or the attribute), as
+ * sd_check_json_found returns them; a malformed document, a limit, a cancel or a shape XML
+ * does not support ("decoding XML: ...", SD_E_INTERNAL) is that one entry, *root UINT32_MAX. */
+int			sd_check_xml_found(sd_decoder *d, const sd_plan *plan, const sd_node *node,
+							   const char *doc, size_t len, const sd_limits *limits,
+							   int max_errors, const sd_found **found, int *total,
+							   uint32_t *root);
 
 #endif							/* SERDE_ENGINE_XML_H */

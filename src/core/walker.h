@@ -62,8 +62,10 @@
  * (b) Flattened lists: a walker with SD_WF_REPEATED may present the same member several times
  *     in one object, adjacent or not (<category>a</category><x/><category>b</category>).  For
  *     a list field the engine then accumulates each occurrence as one element of the list
- *     instead of reporting a duplicate; it finishes the list when the enclosing object ends.
- *     (Hook reserved; the engine rejects SD_WF_REPEATED until the XML walker lands.)
+ *     instead of reporting a duplicate; it finishes the list when the enclosing object ends
+ *     (none = []).  The XML walker sets SD_WF_REPEATED | SD_WF_XML: decode_object (once per
+ *     object, never per token) then takes the engine's XML branch, engine_xml.c, which matches
+ *     members by (xml_kind, namespace, local name) and calls engine.c's rules (engine_int.h).
  * (c) Paths are kept as segments (sd_pathent: name / index; element with prefix and 1-based
  *     position, attribute, text), so error.c formats jsonpath (byte-identical to before) or
  *     XPath from the same stack.
@@ -84,7 +86,7 @@
  * (sd_wfail.path / npath), SD_SKIP_FAST_STACK; the JSON text walker implements skip_fast.
  * v4: skip_events (a jsonb column's container skipped by the text walker with its events: the
  * per-value op calls of the engine's skip were msk_record's cost); sd_wfail.path also for its
- * value errors.
+ * value errors; SD_WF_XML, locate and sd_wfail.err (XML through the engine: engine_xml.c).
  */
 #ifndef SERDE_WALKER_H
 #define SERDE_WALKER_H
@@ -139,6 +141,9 @@ typedef struct sd_wfail
 	 * the container that nests too deep (npath of them, outermost first) */
 	const sd_pathent *path;
 	uint32_t	npath;
+	/* SD_WF_XML: the walker's own complete error (the XML reader's: malformed XML, a limit,
+	 * with its path, line and column), reported as it is; NULL otherwise */
+	const sd_error *err;
 } sd_wfail;
 
 typedef struct sd_walker_ops sd_walker_ops;
@@ -162,6 +167,8 @@ typedef struct sd_wcursor
 #define SD_WF_REPEATED		16u /* XML: members may repeat; list fields accumulate (see (b)) */
 #define SD_WF_JSONB_INPUT	32u /* numbers and strings are already jsonb's (no \u0000, numeric
 								 * limits hold): a jsonb column's checks are skipped */
+#define SD_WF_XML			64u /* an XML document (walker.h (a)-(c)): decode_object takes the
+								 * engine's XML branch (engine_xml.c); XPath, XML SQLSTATEs */
 
 #define SD_SKIP_FAST_STACK	256	/* skip_fast's stack bytes a level, at most */
 
@@ -211,6 +218,8 @@ struct sd_walker_ops
 	 * skip_fast's; a failed check is -1 with its code, problem and path segments. */
 	int			(*skip_events) (sd_wcursor *cur, const sd_wtok *tok, uint32_t room,
 								const sd_jev **ev, uint32_t *nev);
+	/* optional (XML): the 1-based line and column of a byte offset (an error's DETAIL) */
+	void		(*locate) (sd_wcursor *cur, int64_t offset, uint32_t *line, uint32_t *column);
 };
 
 /* ---- the engine side (engine.c) --------------------------------------------------------- */

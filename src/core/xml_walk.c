@@ -21,8 +21,9 @@
  * Errors of the reader (malformed XML, depth, memory) are kept whole in the cursor (xerr) with
  * their line and column, for the engine to report as XML errors.
  *
- * The engine side is engine_xml.c (sd_decode_xml): members matched against the plan's XML facts,
- * text scalars, flattened / wrapped lists, XPath errors with the tokens' line/column (w[0]/w[1]).
+ * The engine (engine.c, with its XML branch engine_xml.c; entry sd_decode_xml) pulls it: members
+ * matched against the plan's XML facts, text scalars, flattened / wrapped lists, XPath errors
+ * located by line/column (locate).
  */
 #include <string.h>
 
@@ -72,6 +73,7 @@ xw_fail(sd_xcursor *c, const sd_error *err)
 	c->head.fail.code = err->code == SD_E_NOMEM ? SD_E_NOMEM : SD_E_SYNTAX;
 	c->head.fail.problem = c->xerr.problem;
 	c->head.fail.offset = err->offset;
+	c->head.fail.err = &c->xerr;	/* reported as it is (path, line, column) */
 	return -1;
 }
 
@@ -228,6 +230,7 @@ xw_object_begin(sd_wcursor *cur, const sd_wtok *tok)
 	if (!c->at_elem)
 	{
 		c->head.fail.code = SD_E_INTERNAL;
+		c->head.fail.err = NULL;
 		c->head.fail.problem = "object_begin without an element at the cursor";
 		c->head.fail.offset = tok->offset;
 		return -1;
@@ -367,6 +370,7 @@ static int
 xw_array_begin(sd_wcursor *cur, const sd_wtok *tok)
 {
 	cur->fail.code = SD_E_INTERNAL;
+	cur->fail.err = NULL;
 	cur->fail.problem = "XML has no arrays (lists are repeated or wrapped elements)";
 	cur->fail.offset = tok->offset;
 	return -1;
@@ -441,8 +445,14 @@ xw_finish(sd_wcursor *cur)
 	return 1;
 }
 
+static void
+xw_locate(sd_wcursor *cur, int64_t offset, uint32_t *line, uint32_t *column)
+{
+	sd_xr_locate(((sd_xcursor *) cur)->r, offset, line, column);
+}
+
 static const sd_walker_ops xml_ops = {
-	.flags = SD_WF_REPEATED,
+	.flags = SD_WF_REPEATED | SD_WF_XML,
 	.peek = xw_peek,
 	.object_begin = xw_object_begin,
 	.object_next = xw_object_next,
@@ -454,6 +464,7 @@ static const sd_walker_ops xml_ops = {
 	.number_direct = NULL,
 	.number_text = xw_number_text,
 	.finish = xw_finish,
+	.locate = xw_locate,
 };
 
 sd_xcursor *

@@ -1157,11 +1157,13 @@ errors_common(FunctionCallInfo fcinfo, bool typed)
 		return (Datum) 0;
 	if (cs->doc_xml)
 	{
-		sd_error	err;
+		sd_found   *found;
+		int			n = pgs_xml_errors(p, sd_plan_root(p->plan), PG_GETARG_DATUM(1), &found);
 
 		/* the one document error (malformed, a limit), or every violation */
-		if (!pgs_xml_errors(p, sd_plan_root(p->plan), PG_GETARG_DATUM(1), &err))
-			errors_put_core(rsinfo, p, &err, true);
+		for (int i = 0; i < n; i++)
+			errors_put(rsinfo, p, found[i].path, sd_code_sqlstate(found[i].code),
+					   found[i].problem, found[i].offset);
 		return (Datum) 0;
 	}
 	{

@@ -8,9 +8,10 @@
  * restored around each call, so PostgreSQL's own xml functions keep their setup).  The reader
  * allocates with malloc and never longjmps; nothing here raises while it is open.
  *
- * The document is decoded by the core (sd_decode_xml, engine_xml.c: the XML walker pulled by
- * the engine's XML rules) into a tape converted like JSON's (convert_init / pgs_convert); a
- * shape option the XML rules do not handle yet raises 0A000 naming it.
+ * The document is decoded by the core (sd_decode_xml / sd_check_xml_found: the XML walker
+ * pulled by the rule engine, engine.c with its XML branch engine_xml.c) into a tape converted
+ * like JSON's (convert_init / pgs_convert); serde_errors lists every violation the core finds;
+ * a shape option XML does not support raises 0A000 naming it.
  */
 #include "postgres.h"
 
@@ -134,11 +135,74 @@ pgs_decode_xml(SdPgPlan *plan, const sd_node *node, Datum doc, bool soft, Datum 
 	return SD_DECODED;
 }
 
-bool
-pgs_xml_errors(SdPgPlan *plan, const sd_node *node, Datum doc, sd_error *err)
+int
+pgs_xml_errors(SdPgPlan *plan, const sd_node *node, Datum raw, sd_found **out)
 {
-	Datum		r;
-	bool		isnull;
+	sd_limits	lim;
+	struct varlena *v;
+	sd_decoder *volatile d;
+	sd_error	err;
+	volatile int n = 0;
+	MemoryContext caller = CurrentMemoryContext;
 
-	return xml_run(plan, node, doc, false, false, &r, &isnull, err);
+	*out = NULL;
+	if (!xml_size_ok(raw, &err))
+	{
+		sd_found   *f = palloc(sizeof(sd_found));
+
+		f->code = err.code;
+		f->seq = 0;
+		f->offset = err.offset;
+		f->path = pstrdup(err.path);
+		f->problem = pstrdup(err.problem);
+		*out = f;
+		return 1;
+	}
+	v = PG_DETOAST_DATUM_PACKED(raw);
+	lim.max_depth = (uint32) pgs_max_depth;
+	lim.max_document_bytes = (uint64) pgs_max_document_bytes;
+	lim.stack_budget = 0;
+	d = sd_decoder_create(&xml_hooks);
+	if (!d)
+		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+	plan->refcount++;
+	PG_TRY();
+	{
+		const sd_found *found;
+		int			total = 0;
+		uint32		root = 0;
+
+		n = sd_check_xml_found(d, plan->plan, node, VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v), &lim,
+							   pgs_max_errors, &found, &total, &root);
+		if (n == 1 && (found[0].code == SD_E_NOMEM || found[0].code == SD_E_CANCELED ||
+					   found[0].code == SD_E_INTERNAL))
+		{
+			err.code = found[0].code;
+			err.offset = found[0].offset;
+			err.doc = SD_DOC_XML;
+			err.line = err.column = 0;
+			strlcpy(err.path, found[0].path, sizeof(err.path));
+			strlcpy(err.problem, found[0].problem, sizeof(err.problem));
+			xml_raise(plan, &err);
+		}
+		if (n > 0)
+		{
+			sd_found   *f = MemoryContextAlloc(caller, sizeof(sd_found) * n);
+
+			for (int i = 0; i < n; i++)
+			{
+				f[i] = found[i];
+				f[i].path = MemoryContextStrdup(caller, found[i].path);
+				f[i].problem = MemoryContextStrdup(caller, found[i].problem);
+			}
+			*out = f;
+		}
+	}
+	PG_FINALLY();
+	{
+		sd_decoder_destroy(d);
+		pgs_plan_release(plan);
+	}
+	PG_END_TRY();
+	return n;
 }

@@ -321,11 +321,13 @@ extern SdDecodeStatus pgs_decode_jsonb(SdPgPlan *plan, const sd_node *node, Json
 
 /* XML documents (decode_xml.c), doc an xml or text Datum (maybe toasted): the same contract
  * as pgs_decode (a document over serde.max_document_bytes is refused before it is detoasted;
- * soft: invalid); and serde_errors' XML form: false with the one document error to report
- * (malformed, a limit). */
+ * soft: invalid); and serde_errors' XML form: every violation the core finds, at most
+ * serde.max_errors, in document order (copies in CurrentMemoryContext: *found, the count
+ * returned), or the one document error (malformed, a limit); memory, a cancel and a shape
+ * XML does not support raise. */
 extern SdDecodeStatus pgs_decode_xml(SdPgPlan *plan, const sd_node *node, Datum doc,
 									   bool soft, Datum *result, bool *isnull);
-extern bool pgs_xml_errors(SdPgPlan *plan, const sd_node *node, Datum doc, sd_error *err);
+extern int	pgs_xml_errors(SdPgPlan *plan, const sd_node *node, Datum doc, sd_found **found);
 
 /* Raises the error of a failed core call: "<prefix>: <path>: <problem>". */
 extern void pgs_raise_core_error(const char *prefix, const sd_error *err, bool offsets)

@@ -1,0 +1,69 @@
+-- xml_rules.sql — XML documents driven by the one rule engine (engine.c with its XML branch
+-- engine_xml.c): what XML shares with JSON now — serde_errors_xml lists EVERY violation (order,
+-- XPath, byte offsets; the first one's line/column in DETAIL), unions by a tag attribute,
+-- duplicates of a non-list element, a missing wrapped list, an empty element into a
+-- composite, a default used — and what XML refuses clearly (json/jsonb columns: 0A000).
+-- `r` is the row as jsonb, or "ERROR <SQLSTATE>: <message> (<DETAIL>)".
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS serde;
+RESET client_min_messages;
+\set SHOW_CONTEXT never
+
+CREATE FUNCTION pg_temp.x(shape text, doc text) RETURNS text LANGUAGE plpgsql AS $f$
+DECLARE r text; st text; msg text; det text;
+BEGIN
+    EXECUTE 'SELECT to_jsonb(serde_decode_xml($1, $2))::text' INTO r USING shape, doc;
+    RETURN r;
+EXCEPTION WHEN OTHERS THEN
+    GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT, det = PG_EXCEPTION_DETAIL;
+    RETURN 'ERROR ' || st || ': ' || msg || coalesce(' (' || nullif(det, '') || ')', '');
+END $f$;
+
+CREATE TYPE pg_temp.xr_item AS (k text, n int4);
+CREATE TYPE pg_temp.xr_row AS (id int4, name text, qty int4, flag bool, inner_ pg_temp.xr_item,
+                               tags text[], items pg_temp.xr_item[], lvl int4);
+SELECT 'ok' FROM serde_register('XrItem', 'pg_temp.xr_item'::regtype, '{
+  "fields": {"k": {"xml": "attribute"}, "n": {"xml": "text", "optional": true}}}');
+SELECT 'ok' FROM serde_register('XrRow', 'pg_temp.xr_row'::regtype, '{
+  "xml": {"root": "r"}, "unknown": "reject",
+  "fields": {"id": {"xml": "attribute", "nullable": false}, "flag": {"optional": true},
+             "inner_": {"name": "inner", "shape": "XrItem", "optional": true},
+             "tags": {"name": "tag"}, "items": {"xml_item": "item", "shape": "XrItem"},
+             "lvl": {"default": 3}}}');
+
+-- every violation, in document order (attributes first, then children), one row each
+SELECT * FROM serde_errors_xml('XrRow', E'<r id="x" junk="1">\n <name>a</name><qty>1.5</qty><flag>maybe</flag>\n <name>b</name><other/><items><item>1</item><item k="a">z</item></items>\n <inner/><tag>t</tag><tag><b/></tag></r>');
+-- the same document through serde_decode_xml: the first of them, with its line and column
+SELECT pg_temp.x('XrRow', E'<r id="x" junk="1">\n <name>a</name><qty>1.5</qty></r>') AS r;
+SELECT pg_temp.x('XrRow', E'<r id="1">\n <name>a</name>\n <qty>2</qty>\n <name>b</name></r>') AS r;
+-- serde_errors on an xml value gives the same rows
+SELECT path, code FROM serde_errors(NULL::pg_temp.xr_row, '<r id="1"><qty>q</qty><zz/></r>'::xml, 'XrRow');
+-- a default used, the empty element into a composite (its members missing), lists: none = []
+SELECT pg_temp.x('XrRow', '<r id="1"><name>a</name><qty>2</qty><items/></r>') AS r;
+SELECT pg_temp.x('XrRow', '<r id="1"><name>a</name><qty>2</qty><items/><inner/></r>') AS r;
+-- a wrapped list whose wrapper is absent is a missing member
+SELECT pg_temp.x('XrRow', '<r id="1"><name>a</name><qty>2</qty></r>') AS r;
+SELECT path, code, message FROM serde_errors_xml('XrRow', '<r><name>a</name></r>');
+-- a malformed document is that one row
+SELECT path, code, message FROM serde_errors_xml('XrRow', '<r id="1"><name>a</name><qty>2</qty><items/></r');
+
+-- a union by a tag attribute (the tag is never unknown; the variant's members from the element)
+CREATE TYPE pg_temp.xr_card AS (number text);
+CREATE TYPE pg_temp.xr_bank AS (iban text);
+CREATE TYPE pg_temp.xr_pay AS (amount int4, card pg_temp.xr_card, bank pg_temp.xr_bank);
+SELECT 'ok' FROM serde_register('XrPay', 'pg_temp.xr_pay'::regtype, '{
+  "unknown": "reject", "tag": "kind", "variants": {"card": "card", "bank": "bank"}}');
+SELECT pg_temp.x('XrPay', '<pay kind="card"><amount>5</amount><number>4242</number></pay>') AS r;
+SELECT pg_temp.x('XrPay', '<pay kind="bank"><iban>DE00</iban><amount>7</amount></pay>') AS r;
+SELECT pg_temp.x('XrPay', '<pay kind="cash"><amount>5</amount></pay>') AS r;
+SELECT pg_temp.x('XrPay', '<pay><amount>5</amount></pay>') AS r;
+SELECT pg_temp.x('XrPay', '<pay kind="card"><amount>5</amount><iban>x</iban></pay>') AS r;
+-- the tag is an attribute in XML: a tag element is not one (the union's tag is then missing)
+SELECT pg_temp.x('XrPay', '<pay><kind>card</kind><amount>5</amount></pay>') AS r;
+SELECT path, code, message FROM serde_errors_xml('XrPay', '<pay kind="card"><amount>x</amount><number/><zz/></pay>');
+
+-- a json/jsonb column: refused (an xml column keeps the element verbatim)
+CREATE TYPE pg_temp.xr_json AS (a text, j jsonb);
+SELECT 'ok' FROM serde_register('XrJson', 'pg_temp.xr_json'::regtype, '{}');
+SELECT pg_temp.x('XrJson', '<r><a>x</a><j><b>1</b></j></r>') AS r;
+SELECT pg_temp.x('XrJson', '<r><a>x</a></r>') AS r;

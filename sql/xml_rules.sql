@@ -1,8 +1,9 @@
 -- xml_rules.sql — XML documents driven by the one rule engine (engine.c with its XML branch
 -- engine_xml.c): what XML shares with JSON now — serde_errors_xml lists EVERY violation (order,
--- XPath, byte offsets; the first one's line/column in DETAIL), unions by a tag attribute,
--- duplicates of a non-list element, a missing wrapped list, an empty element into a
--- composite, a default used — and what XML refuses clearly (json/jsonb columns: 0A000).
+-- XPath, byte offsets; the first one's line/column in DETAIL), unions by a tag attribute or a
+-- tag element, duplicates of a non-list element, a missing wrapped list, an empty element into
+-- a composite, a default used, `extra` (the unmapped elements and attributes as JSON) — and
+-- what XML refuses clearly (other json/jsonb columns: 0A000).
 -- `r` is the row as jsonb, or "ERROR <SQLSTATE>: <message> (<DETAIL>)".
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS serde;
@@ -58,8 +59,13 @@ SELECT pg_temp.x('XrPay', '<pay kind="bank"><iban>DE00</iban><amount>7</amount><
 SELECT pg_temp.x('XrPay', '<pay kind="cash"><amount>5</amount></pay>') AS r;
 SELECT pg_temp.x('XrPay', '<pay><amount>5</amount></pay>') AS r;
 SELECT pg_temp.x('XrPay', '<pay kind="card"><amount>5</amount><iban>x</iban></pay>') AS r;
--- the tag is an attribute in XML: a tag element is not one (the union's tag is then missing)
-SELECT pg_temp.x('XrPay', '<pay><kind>card</kind><amount>5</amount></pay>') AS r;
+-- the tag may also be a child element (found by looking ahead: anywhere among the children,
+-- never unknown); its text is the tag value
+SELECT pg_temp.x('XrPay', '<pay><kind>card</kind><amount>5</amount><number>4242</number></pay>') AS r;
+SELECT pg_temp.x('XrPay', '<pay><amount>7</amount><iban>DE00</iban><kind>bank</kind></pay>') AS r;
+SELECT pg_temp.x('XrPay', '<pay><amount>7</amount>
+  <kind>cash</kind></pay>') AS r;
+SELECT pg_temp.x('XrPay', '<pay><amount>7</amount><sub><kind>card</kind></sub></pay>') AS r;
 SELECT path, code, message FROM serde_errors_xml('XrPay', '<pay kind="card"><amount>x</amount><number/><zz/></pay>');
 
 -- a json/jsonb column: refused (an xml column keeps the element verbatim)
@@ -67,3 +73,18 @@ CREATE TYPE pg_temp.xr_json AS (a text, j jsonb);
 SELECT 'ok' FROM serde_register('XrJson', 'pg_temp.xr_json'::regtype, '{}');
 SELECT pg_temp.x('XrJson', '<r><a>x</a><j><b>1</b></j></r>') AS r;
 SELECT pg_temp.x('XrJson', '<r><a>x</a></r>') AS r;
+
+-- `extra`: the unmapped child elements and attributes as one JSON object — names as written
+-- (attributes "@name"), a text-only element as its string, others as objects ("@attr", children,
+-- "#text" when not blank), a repeated name (adjacent or not) as an array in document order
+CREATE TYPE pg_temp.xr_extra AS (id int4, name text, rest jsonb);
+SELECT 'ok' FROM serde_register('XrExtra', 'pg_temp.xr_extra'::regtype, '{
+  "extra": "rest", "fields": {"id": {"xml": "attribute"}}}');
+SELECT pg_temp.x('XrExtra', '<r id="1" lang="en"><name>a</name><color>red</color><size/>
+  <dim unit="cm">12<w>3</w></dim><color>blue</color><note>x</note><color>green</color></r>') AS r;
+SELECT pg_temp.x('XrExtra', '<r id="2"><name>b</name></r>') AS r;
+SELECT pg_temp.x('XrExtra', '<r xmlns:x="urn:x" id="3" x:a="1"><name>n</name><x:name>n2</x:name><deep><a><b>"q" &amp; \</b></a></deep></r>') AS r;
+-- an element of another namespace is not the field (`name` is in the shape's namespace)
+SELECT pg_temp.x('XrExtra', '<r xmlns:x="urn:x" id="4"><x:name>n</x:name></r>') AS r;
+-- serde_errors_xml still reports the mapped members' violations
+SELECT path, code, message FROM serde_errors_xml('XrExtra', '<r id="z"><name>b</name><other>1</other></r>');

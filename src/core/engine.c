@@ -496,10 +496,10 @@ select_variant(Eng *e, const sd_node *n, const sd_variant **out, int64_t off, bo
 		return false;
 	if (e->flags & SD_WF_XML)
 	{
-		/* XML: the tag is an attribute of the element (without a namespace) */
+		/* XML: the tag is an attribute of the element (without a namespace) or a child element */
 		sd_pathent *pe = (sd_pathent *) e->d->path + e->depth - 1;
 
-		pe->seg = SD_SEG_ATTRIBUTE;
+		pe->seg = r > 0 && (tv.flags & SD_TOK_XML_ELEMENT) ? SD_SEG_ELEMENT : SD_SEG_ATTRIBUTE;
 		pe->prefix = NULL;
 		pe->prefix_len = 0;
 	}

@@ -12,13 +12,14 @@
  * member, xsi:nil, scalars from text (trimmed for non-text kinds, booleans true/false/1/0, an
  * empty element '' for text and an error for other kinds, "found text ..." descriptions),
  * `map` over child elements, `xml` columns (the element verbatim), the missing element's XPath
- * with the prefix bound in scope.  Refused with "decoding XML: ... is not supported yet" (the
- * PostgreSQL adapter raises 0A000): `extra` and json/jsonb columns (an `xml` column keeps the
- * element verbatim).  Entry points: sd_decode_xml (first error) and sd_check_xml_found (every
+ * with the prefix bound in scope, `extra` (the unmapped elements and attributes as a JSON
+ * object).  Refused with "decoding XML: ... is not supported" (the PostgreSQL adapter raises
+ * 0A000): json/jsonb columns other than `extra` (an `xml` column keeps the element verbatim).  Entry points: sd_decode_xml (first error) and sd_check_xml_found (every
  * violation), with the root element check.
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -472,7 +473,258 @@ typedef struct Comp
 	Acc		   *acc;			/* flattened lists being accumulated, per field */
 	bool		nil;
 	int64_t		off;			/* the element (missing members are located at it) */
+	struct sd_buf *xb;			/* `extra`: the unmapped members' JSON, else NULL */
+	struct XEnts *xents;
 } Comp;
+
+/* ---- `extra`: the unmapped elements and attributes as one JSON object ---------------------
+ * DESIGN §3 `extra` for XML: the composite's child elements and attributes that no field, path
+ * step or union tag uses, as {name: value}.  Names as the document writes them (prefix:local),
+ * attributes as "@name".  An element with neither attributes nor child elements is the JSON
+ * string of its text; any other is an object of its attributes ("@name"), its child elements
+ * by name and, when it has non-blank text, "#text".  A name that occurs several times (adjacent
+ * or not) becomes an array of its values in document order; names keep the order of their
+ * first occurrence.  Texts are escaped as they are read (the reader's text buffer moves on). */
+
+typedef struct XEnt
+{
+	const char *prefix;			/* the prefix as written, NULL for none */
+	size_t		plen;
+	const char *local;
+	size_t		llen;
+	bool		attr;
+	uint32_t	ord;
+	size_t		off;			/* the value's JSON text in the buffer */
+	size_t		len;
+} XEnt;
+
+typedef struct XEnts
+{
+	XEnt	   *v;
+	uint32_t	n;
+	uint32_t	cap;
+} XEnts;
+
+static bool
+xnomem(Eng *e, int64_t at)
+{
+	return sd_eng_fail(e, SD_E_NOMEM, at, "out of memory");
+}
+
+static bool
+xent_add(Eng *e, XEnts *a, const sd_wkey *k, bool attr, size_t off, size_t len, int64_t at)
+{
+	if (a->n == a->cap)
+	{
+		uint32_t	ncap = a->cap ? a->cap * 2 : 8;
+		XEnt	   *nv = sd_arena_alloc(&e->d->arena, sizeof(XEnt) * ncap);
+
+		if (!nv)
+			return xnomem(e, at);
+		if (a->n)
+			memcpy(nv, a->v, sizeof(XEnt) * a->n);
+		a->v = nv;
+		a->cap = ncap;
+	}
+	XEnt	   *x = &a->v[a->n];
+
+	x->prefix = k->prefix;
+	x->plen = k->prefix ? k->prefix_len : 0;
+	x->local = k->s;
+	x->llen = k->len;
+	x->attr = attr;
+	x->ord = a->n++;
+	x->off = off;
+	x->len = len;
+	return true;
+}
+
+static bool
+xent_same(const XEnt *a, const XEnt *b)
+{
+	return a->attr == b->attr && a->plen == b->plen && a->llen == b->llen &&
+		memcmp(a->local, b->local, a->llen) == 0 &&
+		(a->plen == 0 || memcmp(a->prefix, b->prefix, a->plen) == 0);
+}
+
+/* by name, then document order */
+static int
+xent_cmp(const void *pa, const void *pb)
+{
+	const XEnt *a = pa,
+			   *b = pb;
+	int			c;
+
+	if (a->attr != b->attr)
+		return a->attr ? -1 : 1;
+	if (a->plen != b->plen)
+		return a->plen < b->plen ? -1 : 1;
+	if (a->llen != b->llen)
+		return a->llen < b->llen ? -1 : 1;
+	if ((a->plen && (c = memcmp(a->prefix, b->prefix, a->plen)) != 0) ||
+		(c = memcmp(a->local, b->local, a->llen)) != 0)
+		return c;
+	return a->ord < b->ord ? -1 : a->ord > b->ord;
+}
+
+/* groups (their first entries) in the order of their first occurrence */
+static int
+xgroup_cmp(const void *pa, const void *pb)
+{
+	const XEnt *a = *(const XEnt *const *) pa,
+			   *b = *(const XEnt *const *) pb;
+
+	return a->ord < b->ord ? -1 : a->ord > b->ord;
+}
+
+/* b gets len bytes of its own content from off (copied through the stack: b may move) */
+static bool
+buf_self(sd_buf *b, size_t off, size_t len)
+{
+	char		tmp[512];
+
+	while (len)
+	{
+		size_t		n = len < sizeof(tmp) ? len : sizeof(tmp);
+
+		memcpy(tmp, b->s + off, n);
+		if (!sd_buf_put(b, tmp, n))
+			return false;
+		off += n;
+		len -= n;
+	}
+	return true;
+}
+
+static bool
+xent_name(sd_buf *b, const XEnt *x)
+{
+	char		name[520];
+	int			n = snprintf(name, sizeof(name), "%s%.*s%s%.*s", x->attr ? "@" : "",
+							 (int) x->plen, x->plen ? x->prefix : "", x->plen ? ":" : "",
+							 (int) x->llen, x->local);
+
+	if (n < 0)
+		n = 0;
+	if ((size_t) n >= sizeof(name))
+		n = (int) sizeof(name) - 1;		/* names are far shorter (libxml2 limits them) */
+	return sd_buf_string(b, name, (size_t) n);
+}
+
+/* Appends {"name": value, ...} of ents (values in b), repeated names as arrays; text: the
+ * buffer offset of a "#text" value, or SIZE_MAX. */
+static bool
+xent_object(Eng *e, sd_buf *b, XEnts *ents, size_t text, size_t tlen, int64_t at)
+{
+	XEnt	  **groups = NULL;
+	uint32_t	ng = 0;
+
+	if (ents->n)
+	{
+		qsort(ents->v, ents->n, sizeof(XEnt), xent_cmp);
+		if (!(groups = sd_arena_alloc(&e->d->arena, sizeof(XEnt *) * ents->n)))
+			return xnomem(e, at);
+		for (uint32_t i = 0; i < ents->n; i++)
+			if (i == 0 || !xent_same(&ents->v[i - 1], &ents->v[i]))
+				groups[ng++] = &ents->v[i];
+		qsort(groups, ng, sizeof(XEnt *), xgroup_cmp);
+	}
+	if (!sd_buf_put(b, "{", 1))
+		return xnomem(e, at);
+	for (uint32_t g = 0; g < ng; g++)
+	{
+		const XEnt *first = groups[g],
+				   *end = ents->v + ents->n,
+				   *x = first + 1;
+
+		while (x < end && xent_same(x, first))
+			x++;
+		if ((g && !sd_buf_put(b, ",", 1)) || !xent_name(b, first) || !sd_buf_put(b, ":", 1) ||
+			(x - first > 1 && !sd_buf_put(b, "[", 1)))
+			return xnomem(e, at);
+		for (const XEnt *y = first; y < x; y++)
+			if ((y > first && !sd_buf_put(b, ",", 1)) || !buf_self(b, y->off, y->len))
+				return xnomem(e, at);
+		if (x - first > 1 && !sd_buf_put(b, "]", 1))
+			return xnomem(e, at);
+	}
+	if (text != SIZE_MAX &&
+		((ng && !sd_buf_put(b, ",", 1)) || !sd_buf_put(b, "\"#text\":", 8) || !buf_self(b, text, tlen)))
+		return xnomem(e, at);
+	if (!sd_buf_put(b, "}", 1))
+		return xnomem(e, at);
+	return true;
+}
+
+static bool
+blank(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!is_space(s[i]))
+			return false;
+	return true;
+}
+
+/* The element at t (not begun) as JSON, appended to b: *off / *len where it is. */
+static bool
+xml_render(Eng *e, sd_wtok *t, sd_buf *b, size_t *off, size_t *len)
+{
+	size_t		start = b->len,
+				text = SIZE_MAX,
+				tlen = 0;
+	bool		blank_text = true;
+	XEnts		ents = {0};
+	sd_wkey		k;
+	sd_wtok		c;
+	int			r;
+
+	/* depth: the reader's limit holds; the stack: the engine's budget */
+	if (!sd_eng_container_guard(e, t->offset))
+		return false;
+	if (e->ops->object_begin(e->cur, t) < 0)
+		return sd_eng_walker_failed(e);
+	while ((r = e->object_next(e->cur, &k, &c, NULL, 0)) > 0)
+	{
+		size_t		vo = b->len,
+					vl;
+
+		if (k.xml_kind == SD_XML_ELEMENT)
+		{
+			if (!xml_render(e, &c, b, &vo, &vl) || !xent_add(e, &ents, &k, false, vo, vl, c.offset))
+				return false;
+			continue;
+		}
+		if (!sd_buf_string(b, c.s, c.len))
+			return xnomem(e, c.offset);
+		vl = b->len - vo;
+		if (k.xml_kind == SD_XML_TEXT)
+		{
+			text = vo;
+			tlen = vl;
+			blank_text = blank(c.s, c.len);
+		}
+		else if (!xent_add(e, &ents, &k, true, vo, vl, c.offset))
+			return false;
+	}
+	if (r < 0)
+		return sd_eng_walker_failed(e);
+	size_t		obj = b->len;
+
+	if (ents.n == 0)
+	{
+		/* text only: its string ("" for an empty element) */
+		if (text == SIZE_MAX ? !sd_buf_put(b, "\"\"", 2) : !buf_self(b, text, tlen))
+			return xnomem(e, t->offset);
+	}
+	else if (!xent_object(e, b, &ents, blank_text ? SIZE_MAX : text, tlen, t->offset))
+		return false;
+	/* the element's JSON replaces its parts */
+	memmove(b->s + start, b->s + obj, b->len - obj);
+	b->len = start + (b->len - obj);
+	*off = start;
+	*len = b->len - start;
+	return true;
+}
 
 static bool
 prefix_eq(const sd_field *f, const sd_field *anchor, int level)
@@ -618,9 +870,21 @@ members(Eng *e, Comp *cp, int level, const sd_field *anchor)
 			}
 			if (level == 0 && is_xsi_nil(&k, &t))
 				cp->nil = true;
-			if (never_unknown_attr(&k) || !n->reject_unknown ||
+			if (never_unknown_attr(&k) ||
 				(level == 0 && cp->tag && !k.ns_len && strlen(cp->tag) == k.len &&
 				 memcmp(cp->tag, k.s, k.len) == 0))
+				continue;
+			if (level == 0 && cp->xb)
+			{
+				size_t		vo = cp->xb->len;
+
+				if (!sd_buf_string(cp->xb, t.s, t.len))
+					return xnomem(e, t.offset);
+				if (!xent_add(e, cp->xents, &k, true, vo, cp->xb->len - vo, t.offset))
+					return false;
+				continue;
+			}
+			if (!n->reject_unknown)
 				continue;
 			if (!sd_eng_enter_xml(e, SD_SEG_ATTRIBUTE, &k, 0, t.offset) ||
 				!sd_eng_unknown(e, &t, t.offset, depth))
@@ -629,6 +893,25 @@ members(Eng *e, Comp *cp, int level, const sd_field *anchor)
 			continue;
 		}
 		/* an element */
+		if (!f && level == 0 && cp->tag && strlen(cp->tag) == k.len &&
+			memcmp(cp->tag, k.s, k.len) == 0)
+		{
+			/* the union's tag element (xml_walk.c found it by looking ahead): never unknown */
+			if (!sd_eng_skip_value(e, &t))
+				return false;
+			e->depth = depth;
+			continue;
+		}
+		if (!f && level == 0 && cp->xb)
+		{
+			size_t		vo,
+						vl;
+
+			if (!xml_render(e, &t, cp->xb, &vo, &vl) ||
+				!xent_add(e, cp->xents, &k, false, vo, vl, t.offset))
+				return false;
+			continue;
+		}
 		if (!f)
 		{
 			if (n->reject_unknown)
@@ -686,6 +969,31 @@ enter_missing(Eng *e, const sd_field *f, int64_t off)
 	return true;
 }
 
+/* The extra column: the object of the unmapped members, its text in the arena (the tape's). */
+static bool
+extra_value(Eng *e, Comp *cp, Dest dst, int64_t off)
+{
+	size_t		start = cp->xb->len;
+
+	if (!xent_object(e, cp->xb, cp->xents, SIZE_MAX, 0, off))
+		return false;
+	size_t		len = cp->xb->len - start;
+	char	   *text = sd_arena_alloc(&e->d->arena, len + 1);
+
+	if (!text)
+		return xnomem(e, off);
+	memcpy(text, cp->xb->s + start, len);
+	text[len] = '\0';
+	sd_val	   *x = slot(e, dst);
+
+	x->tag = SD_V_JSON;
+	x->u.s = text;
+	x->len = (uint32_t) len;
+	x->aux = 0;
+	x->offset = tape_off(off);
+	return true;
+}
+
 bool
 sd_eng_xml_members(Eng *e, const sd_node *n, const sd_node *members_of, Dest dst, uint32_t row,
 				   int64_t off)
@@ -693,8 +1001,17 @@ sd_eng_xml_members(Eng *e, const sd_node *n, const sd_node *members_of, Dest dst
 	const sd_node *fn = members_of;
 	Comp		cp;
 
+	sd_buf		xb;
+	XEnts		xents = {0};
+	bool		ok;
+
+	cp.xb = NULL;
+	cp.xents = &xents;
 	if (n->extra_col >= 0)
-		return unsupported(e, off, "an `extra` column");
+	{
+		sd_buf_init(&xb, e->hooks);
+		cp.xb = &xb;
+	}
 	cp.n = fn;
 	cp.tag = n->tag;
 	cp.row = row;
@@ -702,11 +1019,20 @@ sd_eng_xml_members(Eng *e, const sd_node *n, const sd_node *members_of, Dest dst
 	cp.off = off;
 	cp.seen = sd_arena_alloc(&e->d->arena, (size_t) fn->nfields + 1);
 	cp.acc = sd_arena_alloc(&e->d->arena, sizeof(Acc) * ((size_t) fn->nfields + 1));
-	if (!cp.seen || !cp.acc)
-		return sd_eng_fail(e, SD_E_NOMEM, off, "out of memory");
-	memset(cp.seen, 0, (size_t) fn->nfields + 1);
-	memset(cp.acc, 0, sizeof(Acc) * ((size_t) fn->nfields + 1));
-	if (!members(e, &cp, 0, NULL))
+	ok = cp.seen && cp.acc;
+	if (!ok)
+		sd_eng_fail(e, SD_E_NOMEM, off, "out of memory");
+	else
+	{
+		memset(cp.seen, 0, (size_t) fn->nfields + 1);
+		memset(cp.acc, 0, sizeof(Acc) * ((size_t) fn->nfields + 1));
+		ok = members(e, &cp, 0, NULL);
+	}
+	if (ok && cp.xb)
+		ok = extra_value(e, &cp, (Dest) {false, row + (uint32_t) n->extra_col}, off);
+	if (cp.xb)
+		sd_buf_free(cp.xb);
+	if (!ok)
 		return false;
 	if (cp.nil)
 	{

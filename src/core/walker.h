@@ -114,6 +114,7 @@ typedef struct sd_wtok
 #define SD_TOK_NATIVE	1u      /* a number held natively: s is NULL until number_text() */
 #define SD_TOK_NOT_JSON	2u      /* a number with no JSON literal (NaN, Infinity): a kind error */
 #define SD_TOK_XML_TEXT	4u      /* XML character data (descriptions: sd_describe_text) */
+#define SD_TOK_XML_ELEMENT 8u     /* object_find: the text of a child element (not an attribute) */
 
 typedef struct sd_wkey
 {

@@ -902,6 +902,15 @@ xr_feed(sd_xreader *r)
 }
 
 int
+sd_xr_peek(const sd_xreader *r, uint32_t n, const sd_xev **ev)
+{
+	if (r->state != 0 || r->qpos + (uint64_t) n >= r->qlen)
+		return 0;
+	*ev = &r->q[r->qpos + n];
+	return 1;
+}
+
+int
 sd_xr_next(sd_xreader *r, sd_xev *ev, sd_error *err)
 {
 	for (;;)

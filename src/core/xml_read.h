@@ -110,6 +110,11 @@ sd_xreader *sd_xr_open(const sd_hooks *hooks, const char *doc, size_t len,
  * SD_E_NOMEM).  After -1 or 0 every further call returns the same. */
 int			sd_xr_next(sd_xreader *r, sd_xev *ev, sd_error *err);
 
+/* Lookahead without consuming: the event n places after the one sd_xr_next would return next
+ * (n = 0: that one), valid until the next sd_xr_next.  1 when it is in the batch already
+ * read (one xmlParseChunk of serde's chunk size, 64 KB), 0 when it is not. */
+int			sd_xr_peek(const sd_xreader *r, uint32_t n, const sd_xev **ev);
+
 /* 1-based line and column (characters) of byte offset `offset` of the document; offsets must
  * not go backwards across calls (the reader counts forward), apart from offsets that
  * sd_xr_next already located. */

@@ -355,7 +355,7 @@ xw_object_find(sd_wcursor *cur, const char *name, size_t len, sd_wtok *tok)
 	sd_xcursor *c = (sd_xcursor *) cur;
 	xframe	   *f = &c->frames[c->nframes - 1];
 
-	/* a union's tag among the attributes (a tag element would need lookahead: not yet) */
+	/* a union's tag: an attribute (no namespace) ... */
 	for (uint32_t i = 0; i < f->nattrs; i++)
 		if (f->attrs[i].name.uri == NULL && f->attrs[i].name.local_len == len &&
 			memcmp(f->attrs[i].name.local, name, len) == 0)
@@ -363,7 +363,40 @@ xw_object_find(sd_wcursor *cur, const char *name, size_t len, sd_wtok *tok)
 			text_token(tok, f->attrs[i].value, f->attrs[i].value_len, f->attrs[i].offset);
 			return 1;
 		}
-	return 0;
+	/* ... or a child element in the element's namespace, found by looking ahead in the events
+	 * already read (the element was just begun: none of its children is consumed).  Its text is
+	 * the tag's value.  Lookahead covers the batch read so far (64 KB of document): a tag
+	 * element further on than that is reported, not looked for. */
+	const sd_xname *en = &c->elem.name;
+	const sd_xev *ev;
+
+	for (uint32_t i = 0; sd_xr_peek(c->r, i, &ev); i++)
+	{
+		if (ev->kind == SD_XEV_END && ev->depth == f->depth)
+			return 0;			/* the element ended: no tag element */
+		if (ev->kind != SD_XEV_START || ev->depth != f->depth + 1 || ev->name.local_len != len ||
+			memcmp(ev->name.local, name, len) != 0 || ev->name.uri_len != en->uri_len ||
+			(en->uri_len && memcmp(ev->name.uri, en->uri, en->uri_len) != 0))
+			continue;
+		const sd_xev *tx;
+		uint32_t	line = ev->line,
+					column = ev->column;
+		int64_t		off = ev->offset;
+
+		if (sd_xr_peek(c->r, i + 1, &tx) && tx->kind == SD_XEV_TEXT)
+			text_token(tok, tx->text, tx->text_len, off);
+		else
+			text_token(tok, "", 0, off);
+		tok->flags |= SD_TOK_XML_ELEMENT;
+		tok->w[0] = line;
+		tok->w[1] = column;
+		return 1;
+	}
+	c->head.fail.code = SD_E_INTERNAL;	/* the adapters' 0A000 */
+	c->head.fail.err = NULL;
+	c->head.fail.problem = "decoding XML: a union's tag element more than 64 KB into its element is not supported";
+	c->head.fail.offset = c->elem.offset;
+	return -1;
 }
 
 static int

@@ -69,6 +69,18 @@ keyset_put(sd_keyent *e, uint32_t cap, const sd_keyent *x)
 	e[i] = *x;
 }
 
+sd_limits
+sd_limits_or_defaults(const sd_limits *limits, sd_limits fallback)
+{
+	sd_limits	lim = limits ? *limits : fallback;
+
+	if (lim.max_depth == 0)
+		lim.max_depth = SD_DEFAULT_MAX_DEPTH;
+	if (lim.stack_budget == 0)
+		lim.stack_budget = 1024 * 1024;
+	return lim;
+}
+
 bool
 sd_map_key_new(sd_decoder *d, sd_keyset *ks, const char *key, size_t len, sd_error *err)
 {
@@ -480,13 +492,8 @@ sd_each_begin(sd_decoder *d, const sd_plan *plan, const sd_node *node, const cha
 		/* NDJSON: borrow the input, copy line by line */
 		sd_error_clear(err);
 		strcpy(err->path, "$");
-		lim = (sd_limits) {SD_DEFAULT_MAX_DEPTH, SD_DEFAULT_MAX_DOCUMENT_BYTES, 0};
-		if (limits)
-			lim = *limits;
-		if (lim.max_depth == 0)
-			lim.max_depth = SD_DEFAULT_MAX_DEPTH;
-		if (lim.stack_budget == 0)
-			lim.stack_budget = 1024 * 1024;
+		lim = sd_limits_or_defaults(limits, (sd_limits) {SD_DEFAULT_MAX_DEPTH,
+														  SD_DEFAULT_MAX_DOCUMENT_BYTES, 0});
 		if (len > lim.max_document_bytes)
 			return sd_error_set(err, SD_E_SIZE, -1,
 								"document of %zu bytes exceeds serde.max_document_bytes (%llu)",

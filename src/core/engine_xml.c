@@ -1073,16 +1073,10 @@ xml_run(sd_decoder *d, const sd_plan *plan, const sd_node *node, const char *doc
 	sd_wkey		rk;
 	uint32_t	first = 0;
 	bool		ok;
-	sd_limits	lim = {0, 0, 0};
+	sd_limits	lim = sd_limits_or_defaults(limits, (sd_limits) {0, 0, 0});
 	sd_limits	elim;
 	sd_xcursor *xc;
 
-	if (limits)
-		lim = *limits;
-	if (lim.max_depth == 0)
-		lim.max_depth = SD_DEFAULT_MAX_DEPTH;
-	if (lim.stack_budget == 0)
-		lim.stack_budget = 1024 * 1024;
 	/* the reader enforces max_depth on elements (its own error); the engine's guard, one level
 	 * further, only backs it up */
 	elim = lim;

@@ -210,6 +210,9 @@ typedef struct sd_keyset
 /* Adds key (unescaped, valid for the document) to the set, which starts zeroed: true when it is
  * new; false with err SD_E_DUPLICATE "duplicate member" when the map had it already, or
  * SD_E_NOMEM.  Hashed with a per-decoder seed, so crafted keys cannot make it quadratic. */
+/* *limits (or the defaults when NULL) with 0 fields defaulted: depth SD_DEFAULT_MAX_DEPTH,
+ * stack budget 1 MB (max_document_bytes is left as given) */
+sd_limits	sd_limits_or_defaults(const sd_limits *limits, sd_limits fallback);
 bool		sd_map_key_new(sd_decoder *d, sd_keyset *ks, const char *key, size_t len, sd_error *err);
 /* Binds d's member-order prediction (d->follow) to plan, as every decode does: for the core's
  * own runs of the engine (defaults.c, on a plan being compiled).  False on OOM. */

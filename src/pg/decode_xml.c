@@ -60,6 +60,22 @@ xml_raise(SdPgPlan *plan, sd_error *err)
 }
 
 
+/* The session's limits and a decoder for one document; the plan is held until it is released. */
+static sd_decoder *
+xml_decoder(SdPgPlan *plan, sd_limits *lim)
+{
+	sd_decoder *d;
+
+	lim->max_depth = (uint32) pgs_max_depth;
+	lim->max_document_bytes = (uint64) pgs_max_document_bytes;
+	lim->stack_budget = 0;
+	d = sd_decoder_create(&xml_hooks);
+	if (!d)
+		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+	plan->refcount++;
+	return d;
+}
+
 /*
  * Decodes the document: true with the row in *result, false with err (soft errors only when
  * soft; the others raise).
@@ -77,13 +93,7 @@ xml_run(SdPgPlan *plan, const sd_node *node, Datum raw, bool soft, bool convert,
 	if (!xml_size_ok(raw, err))
 		return false;
 	v = PG_DETOAST_DATUM_PACKED(raw);
-	lim.max_depth = (uint32) pgs_max_depth;
-	lim.max_document_bytes = (uint64) pgs_max_document_bytes;
-	lim.stack_budget = 0;
-	d = sd_decoder_create(&xml_hooks);
-	if (!d)
-		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
-	plan->refcount++;
+	d = xml_decoder(plan, &lim);
 	PG_TRY();
 	{
 		uint32		root = 0;
@@ -159,13 +169,7 @@ pgs_xml_errors(SdPgPlan *plan, const sd_node *node, Datum raw, sd_found **out)
 		return 1;
 	}
 	v = PG_DETOAST_DATUM_PACKED(raw);
-	lim.max_depth = (uint32) pgs_max_depth;
-	lim.max_document_bytes = (uint64) pgs_max_document_bytes;
-	lim.stack_budget = 0;
-	d = sd_decoder_create(&xml_hooks);
-	if (!d)
-		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
-	plan->refcount++;
+	d = xml_decoder(plan, &lim);
 	PG_TRY();
 	{
 		const sd_found *found;

@@ -88,3 +88,12 @@ SELECT pg_temp.x('XrExtra', '<r xmlns:x="urn:x" id="3" x:a="1"><name>n</name><x:
 SELECT pg_temp.x('XrExtra', '<r xmlns:x="urn:x" id="4"><x:name>n</x:name></r>') AS r;
 -- serde_errors_xml still reports the mapped members' violations
 SELECT path, code, message FROM serde_errors_xml('XrExtra', '<r id="z"><name>b</name><other>1</other></r>');
+
+-- mixed content: xml "text" on an element with children is the concatenation of its own text
+-- nodes (CDATA and entities included); the children are members as usual; an element without
+-- character data has no text member (missing, as in an empty element: optional / default apply)
+CREATE TYPE pg_temp.xr_mixed AS (body text, b text[]);
+SELECT 'ok' FROM serde_register('XrMixed', 'pg_temp.xr_mixed'::regtype, '{
+  "fields": {"body": {"xml": "text"}, "b": {"optional": true}}}');
+SELECT pg_temp.x('XrMixed', '<p>Hello <b>bold</b> world<![CDATA[ & more]]> &amp; <b>again</b>end</p>') AS r;
+SELECT pg_temp.x('XrMixed', '<p><b>only</b></p>') AS r;

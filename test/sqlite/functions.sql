@@ -191,3 +191,11 @@ SELECT * FROM serde_errors_xml('XPt', '<pt y="2"><x>1</x>');
 SELECT * FROM serde_errors_xml('XPt', NULL);
 SELECT * FROM serde_errors_xml('NoSuchShape', '<pt/>');
 SELECT serde_unregister('XPt');
+-- XML extra (the unmapped elements and attributes as JSON) and a union by a tag element
+SELECT serde_register('XRest', '{"extra": "rest", "fields": {"id": {"type": "integer", "xml": "attribute"}, "rest": {"type": "json"}}}');
+SELECT serde_decode_xml('XRest', '<r id="1" lang="en"><c>red</c><d u="cm">12</d><c>blue</c></r>');
+SELECT serde_register('XCard', '{"fields": {"number": {"type": "text"}}}');
+SELECT serde_register('XPay', '{"tag": "kind", "variants": {"card": "card"}, "fields": {"amount": {"type": "integer"}, "card": {"type": {"shape": "XCard"}}}}');
+SELECT serde_decode_xml('XPay', '<pay><amount>5</amount><kind>card</kind><number>42</number></pay>');
+SELECT serde_decode_xml('XPay', '<pay kind="cash"><amount>5</amount></pay>');
+SELECT serde_unregister('XPay'), serde_unregister('XCard'), serde_unregister('XRest');

@@ -12,8 +12,8 @@
  *
  *     SELECT * FROM serde_errors_xml(shape, doc); -- the same for an XML document
  *
- * serde_errors_xml lists the first violation (the XML decoder stops at the first; malformed XML
- * is one row, 2200M), with the XPath of DESIGN §4 and byte_offset the offending node's offset.
+ * serde_errors_xml lists every violation, in document order (malformed XML is one row, 2200M),
+ * with the XPath of DESIGN §4 and byte_offset the offending node's offset.
  */
 #include "serde_sqlite.h"
 #include "engine_xml.h"

@@ -85,7 +85,8 @@
 **
 ** XML: serde_decode_xml(shape, doc) and serde_valid_xml(shape, doc) decode XML documents with
 ** the same shapes (the descriptor's xml options, DESIGN §3); SELECT * FROM serde_errors_xml(shape,
-** doc) lists the first violation (the XML decoder stops at the first).
+** doc) lists every violation, in document order, with XPath paths.  A union's tag is an
+** attribute or a child element; `extra` receives the unmapped elements and attributes as JSON.
 **
 ** LIMITS
 **

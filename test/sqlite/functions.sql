@@ -184,7 +184,7 @@ SELECT serde_decode_xml('XPt', '<pt y="2"><x>1</x>');
 SELECT serde_decode_xml('XPt', '<!DOCTYPE d [<!ENTITY a "aaaa">]><pt y="&a;"/>');
 SELECT serde_decode_xml('XPt', '<!DOCTYPE d [<!ENTITY x SYSTEM "file:///etc/passwd">]><pt y="1"><x>&x;</x></pt>');
 SELECT serde_valid_xml('XPt', '<pt');
--- serde_errors_xml: the first violation with its XPath and byte offset; malformed XML is one row
+-- serde_errors_xml: every violation with its XPath and byte offset; malformed XML is one row
 SELECT * FROM serde_errors_xml('XPt', '<pt y="2"><x>1x</x></pt>');
 SELECT count(*) FROM serde_errors_xml('XPt', '<pt y="2"><x>1</x><tag>t</tag></pt>');
 SELECT * FROM serde_errors_xml('XPt', '<pt y="2"><x>1</x>');

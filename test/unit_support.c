@@ -29,6 +29,7 @@ const sd_type ut_bytea = {.kind = SD_K_BYTEA, .name = "bytea", .max_chars = -1, 
 const sd_type ut_json = {.kind = SD_K_JSON, .name = "json", .max_chars = -1, .precision = -1, .scale = -1};
 const sd_type ut_jsonb = {.kind = SD_K_JSONB, .name = "jsonb", .max_chars = -1, .precision = -1, .scale = -1};
 const sd_type ut_inet = {.kind = SD_K_OTHER, .name = "inet", .max_chars = -1, .precision = -1, .scale = -1};
+const sd_type ut_xml = {.kind = SD_K_OTHER, .name = "xml", .max_chars = -1, .precision = -1, .scale = -1};
 const sd_type ut_color = {.kind = SD_K_ENUM, .name = "color", .max_chars = -1, .precision = -1, .scale = -1,
 .nlabels = 3, .labels = color_labels};
 const sd_type ut_int4_array = {.kind = SD_K_ARRAY, .name = "integer[]", .max_chars = -1, .precision = -1, .scale = -1,
@@ -57,10 +58,10 @@ lookup(const char *name)
 {
 	static const sd_type *const builtin[] = {&ut_text, &ut_int2, &ut_int4, &ut_int8, &ut_float4,
 		&ut_float8, &ut_numeric, &ut_numeric_5_2, &ut_bool, &ut_tstz, &ut_ts, &ut_date, &ut_time,
-	&ut_uuid, &ut_bytea, &ut_json, &ut_jsonb, &ut_varchar3, &ut_color, &ut_int4_array, &ut_inet};
+	&ut_uuid, &ut_bytea, &ut_json, &ut_jsonb, &ut_varchar3, &ut_color, &ut_int4_array, &ut_inet, &ut_xml};
 	static const char *const names[] = {"text", "int2", "int4", "int8", "float4", "float8",
 		"numeric", "numeric(5,2)", "bool", "timestamptz", "timestamp", "date", "time", "uuid",
-	"bytea", "json", "jsonb", "varchar(3)", "color", "int4[]", "inet"};
+	"bytea", "json", "jsonb", "varchar(3)", "color", "int4[]", "inet", "xml"};
 	size_t		n = strlen(name);
 
 	if (n > 2 && strcmp(name + n - 2, "[]") == 0)

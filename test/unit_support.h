@@ -9,7 +9,7 @@
 
 extern const sd_type ut_text, ut_int2, ut_int4, ut_int8, ut_float4, ut_float8, ut_numeric,
 			ut_numeric_5_2, ut_bool, ut_tstz, ut_ts, ut_date, ut_time, ut_uuid, ut_bytea, ut_json,
-			ut_jsonb, ut_varchar3, ut_color, ut_int4_array, ut_inet;
+			ut_jsonb, ut_varchar3, ut_color, ut_int4_array, ut_inet, ut_xml;
 
 /* A composite type from "name:type,name:type" with types from the list above by SQL-ish name
  * (text,int2,int4,int8,float4,float8,numeric,numeric(5,2),bool,timestamptz,timestamp,date,

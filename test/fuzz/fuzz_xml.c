@@ -13,7 +13,13 @@
  *   - the XML walker (xml_walk.c), driven through its walker.h ops as the engine drives a
  *     walker (elements skipped or captured by a hash of their name), agrees with the reader:
  *     it ends well exactly when the reader does, a captured element's bytes start with '<'
- *     and end with '>', every string it hands out is readable.
+ *     and end with '>', every string it hands out is readable;
+ *   - the rule engine over the XML walker (sd_decode_xml, sd_check_xml_found) with shapes that
+ *     use every XML rule (attributes, text, flattened and wrapped lists, `path`, `extra`, a union
+ *     by tag attribute or element, map, an xml column, defaults): a decode succeeds only on a
+ *     document the reader ends well; serde_errors' mode finds no violation exactly when the
+ *     decode succeeds (or only the decode's fatal error); every error has a problem and an
+ *     XPath starting with '/'.
  * Seeds: fixtures/xml (documents, mutated copies, hostile corpus), dictionary test/fuzz/xml.dict.
  */
 #include <libxml/parser.h>
@@ -27,6 +33,8 @@
 #include "walker.h"
 #include "xml_read.h"
 #include "xml_walk.h"
+#include "engine_xml.h"
+#include "unit_support.h"
 
 int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -234,6 +242,95 @@ walker_walk(const uint8_t *data, size_t size)
 	return r < 0 ? -1 : 0;
 }
 
+/* ---- the engine over the XML walker ------------------------------------------------------- */
+
+typedef struct xtarget
+{
+	const char *name;
+	sd_plan    *plan;
+} xtarget;
+
+static xtarget xts[6];
+static int	nxt;
+static sd_decoder *xdec;
+
+static void
+xt_add(const char *name, const sd_type *type, const char *opts)
+{
+	sd_error	err;
+	static fz_resolver_state st;
+	sd_resolver res = fz_resolver(&st);
+	xtarget    *t = &xts[nxt++];
+
+	t->name = name;
+	t->plan = sd_compile(name, opts, strlen(opts), type, NULL, &res, &err);
+	if (!t->plan)
+	{
+		fprintf(stderr, "fuzz_xml: shape %s does not compile: %s %s: %s\n", name,
+				sd_code_name(err.code), err.path, err.problem);
+		abort();
+	}
+}
+
+static void
+xt_init(void)
+{
+	const fz_types *t = fz_get_types();
+	const sd_type *row = ut_composite("xrow", "id:int4,name:text,tags:text[],items:item[],amt:numeric,"
+									  "ok:bool,at:timestamptz,deep:text,lvl:int4,rest:jsonb");
+	const sd_type *mixed = ut_composite("xmixed", "body:text,b:text[],raw:xml,grid:int4[][]");
+	const sd_type *maps = ut_composite("xmaps", "m:kv[],id:text");
+
+	xt_add("XRow", row, "{\"extra\": \"rest\", \"optional\": true, \"fields\": {"
+		   "\"id\": {\"xml\": \"attribute\"}, \"tags\": {\"name\": \"tag\"}, "
+		   "\"items\": {\"xml_item\": \"item\"}, \"deep\": {\"path\": [\"a\", \"b\"]}, "
+		   "\"lvl\": {\"default\": 3}}}");
+	xt_add("XStrict", t->item, "{\"unknown\": \"reject\", \"fields\": {\"b\": {\"xml\": \"attribute\"}, "
+		   "\"c\": {\"xml\": \"text\", \"nullable\": false}}}");
+	xt_add("XPay", t->payment, "{\"optional\": true, \"tag\": \"kind\", "
+		   "\"variants\": {\"card\": \"card\", \"bank\": \"bank\"}}");
+	xt_add("XMixed", mixed, "{\"optional\": true, \"fields\": {\"body\": {\"xml\": \"text\"}}}");
+	xt_add("XMaps", maps, "{\"optional\": true, \"fields\": {\"m\": {\"map\": true}, "
+		   "\"id\": {\"xml\": \"attribute\"}}}");
+	xdec = sd_decoder_create(NULL);
+}
+
+static void
+engine_check(const uint8_t *data, size_t size, int reader_rc)
+{
+	sd_limits	lim = {MAXD, 0, 0};
+
+	for (int i = 0; i < nxt; i++)
+	{
+		sd_error	err;
+		uint32_t	root;
+		const sd_found *found;
+		int			total = 0;
+		bool		ok = sd_decode_xml(xdec, xts[i].plan, NULL, (const char *) data, size, &lim, &root,
+									   &err);
+
+		if (ok)
+			FZ_ASSERT(reader_rc == 0, "%s: decoded a document the reader refuses", xts[i].name);
+		else
+		{
+			FZ_ASSERT(err.problem[0] != '\0', "%s: error without a problem", xts[i].name);
+			FZ_ASSERT(err.path[0] == '/', "%s: error path %s is not an XPath", xts[i].name, err.path);
+		}
+		int			n = sd_check_xml_found(xdec, xts[i].plan, NULL, (const char *) data, size, &lim,
+										   100, &found, &total, &root);
+
+		if (ok)
+			FZ_ASSERT(n == 0, "%s: decodes, but serde_errors finds %d violation(s)", xts[i].name, n);
+		else
+			FZ_ASSERT(n >= 1, "%s: fails (%s), but serde_errors finds nothing", xts[i].name,
+					  err.problem);
+		for (int j = 0; j < n; j++)
+			FZ_ASSERT(found[j].problem && found[j].problem[0] && found[j].path &&
+					  found[j].path[0] == '/', "%s: a found violation without problem or XPath",
+					  xts[i].name);
+	}
+}
+
 static int	token;
 
 static void
@@ -260,6 +357,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int			wr = walker_walk(data, size);
 
 	FZ_ASSERT(wr == a.rc, "the walker ends %d where the reader ends %d", wr, a.rc);
+	if (!nxt)
+		xt_init();
+	engine_check(data, size, a.rc);
 	if (a.rc == 0)
 		FZ_ASSERT(a.stream.len == b.stream.len &&
 				  memcmp(a.stream.p, b.stream.p, a.stream.len) == 0,

@@ -144,7 +144,8 @@ skip_fast_failed(Eng *e)
 {
 	const sd_wfail *f = &e->cur->fail;
 
-	if (f->code == SD_E_SYNTAX || f->code == SD_E_NOMEM)
+	/* skip_events' value errors are SD_E_KIND (\u0000) and SD_E_RANGE (numeric's limits) */
+	if (f->code != SD_E_DEPTH && f->code != SD_E_KIND && f->code != SD_E_RANGE)
 		return walker_failed(e);
 	for (uint32_t i = 0; i < f->npath; i++)
 		if (!enter(e, f->path[i].name, f->path[i].len, f->path[i].index, f->offset))

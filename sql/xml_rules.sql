@@ -97,3 +97,14 @@ SELECT 'ok' FROM serde_register('XrMixed', 'pg_temp.xr_mixed'::regtype, '{
   "fields": {"body": {"xml": "text"}, "b": {"optional": true}}}');
 SELECT pg_temp.x('XrMixed', '<p>Hello <b>bold</b> world<![CDATA[ & more]]> &amp; <b>again</b>end</p>') AS r;
 SELECT pg_temp.x('XrMixed', '<p><b>only</b></p>') AS r;
+
+-- a tag element is found wherever the reader's 64 KB batches end (3,000 unions, ~200 KB: the
+-- lookahead reads on past a batch's end)
+CREATE TYPE pg_temp.xr_pays AS (pay pg_temp.xr_pay[]);
+SELECT 'ok' FROM serde_register('XrPays', 'pg_temp.xr_pays'::regtype, '{"fields": {"pay": {"shape": "XrPay"}}}');
+SELECT cardinality((serde_decode_xml(NULL::pg_temp.xr_pays, '<list>' ||
+         repeat('<pay><amount>1</amount><number>4242</number><kind>card</kind></pay>', 3000) || '</list>')).pay) AS n;
+-- ... and its absence there is the missing tag, malformed XML after it the malformed document
+SELECT pg_temp.x('XrPays', '<list>' || repeat('<pay><amount>1</amount><kind>card</kind><number>1</number></pay>', 1500) ||
+       '<pay>' || repeat('<amount>1</amount>', 6000) || '</pay></list>') AS r;
+SELECT pg_temp.x('XrPays', '<list><pay>' || repeat('<amount>1</amount>', 6000) || '<kind>card</kind></pa></list>') AS r;

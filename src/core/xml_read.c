@@ -43,6 +43,12 @@ struct sd_xreader
 	char	   *bytes;
 	size_t		blen;
 	size_t		bcap;
+	uint32_t	qfixed;         /* q[0..qfixed) hold pointers (fixed up), the rest offsets */
+	/* lookahead (sd_xr_peek) past the batch: the buffers the kept events point into */
+	void	  **retired;
+	uint32_t	nretired;
+	uint32_t	cap_retired;
+	uint32_t	extends;        /* chunks read ahead since the queue was last empty */
 
 	/* the last namespace URI's length (libxml2 interns names: the same pointer recurs) */
 	const xmlChar *uri_last;
@@ -465,7 +471,7 @@ sax_text(void *ud, const xmlChar *ch, int len)
 
 	if (r->failed_cb || len <= 0)
 		return;
-	sd_xev	   *last = r->qlen > 0 ? &r->q[r->qlen - 1] : NULL;
+	sd_xev	   *last = r->qlen > r->qfixed ? &r->q[r->qlen - 1] : NULL;
 	size_t		off = xr_bytes(r, (const char *) ch, (size_t) len);
 
 	if (off == SIZE_MAX)
@@ -757,7 +763,7 @@ sd_xr_open(const sd_hooks *hooks, const char *doc, size_t len, const sd_xr_optio
 static void
 xr_fixup(sd_xreader *r)
 {
-	for (uint32_t i = 0; i < r->qlen; i++)
+	for (uint32_t i = r->qfixed; i < r->qlen; i++)
 	{
 		sd_xev	   *e = &r->q[i];
 
@@ -853,17 +859,14 @@ xr_prolog_end(const char *s, size_t len)
 	}
 }
 
-/* Feeds the next chunk (or the end); the queue is empty on entry. */
+/* Parses chunks until events beyond q[0..qfixed) were queued (or the end, or a failure), then
+ * fixes the new ones up. */
 static void
-xr_feed(sd_xreader *r)
+xr_parse(sd_xreader *r)
 {
 	xr_saved	saved;
 
-	r->qlen = r->qpos = 0;
-	r->alen = r->nlen = 0;
-	r->blen = 0;
-
-	while (r->qlen == 0 && !r->failed_cb && !r->terminated)
+	while (r->qlen == r->qfixed && !r->failed_cb && !r->terminated)
 	{
 		size_t		n = r->len - r->fed;
 		int			terminate = 0;
@@ -900,14 +903,110 @@ xr_feed(sd_xreader *r)
 				r->root_seen ? "the document is not well-formed" : "no root element");
 	}
 	if (!r->failed_cb)
+	{
 		xr_fixup(r);
+		r->qfixed = r->qlen;
+	}
+}
+
+static void
+xr_free_retired(sd_xreader *r)
+{
+	for (uint32_t i = 0; i < r->nretired; i++)
+		sd_hook_free(&r->hooks, r->retired[i]);
+	r->nretired = 0;
+}
+
+/* Feeds the next chunk (or the end); the queue is empty on entry. */
+static void
+xr_feed(sd_xreader *r)
+{
+	r->qlen = r->qpos = r->qfixed = 0;
+	r->alen = r->nlen = 0;
+	r->blen = 0;
+	r->extends = 0;
+	xr_free_retired(r);			/* no event points into them any more */
+	xr_parse(r);
+}
+
+static bool
+xr_retire(sd_xreader *r, void *p)
+{
+	if (!p)
+		return true;
+	if (r->nretired == r->cap_retired &&
+		!xr_grow(r, (void **) &r->retired, &r->cap_retired, r->nretired + 1, sizeof(void *)))
+		return false;
+	r->retired[r->nretired++] = p;
+	return true;
+}
+
+/*
+ * Reads on past the batch for sd_xr_peek: the events not yet handed out stay queued (moved to
+ * the front; the buffers their strings point into are retired, kept until the queue is empty
+ * again) and the next chunk's events follow them.  1: more events; 0: the document has no
+ * more; -2: XR_LOOKAHEAD_CHUNKS were read ahead already; -1: the reader failed (err).
+ */
+#define XR_LOOKAHEAD_CHUNKS 256	/* 16 MB of document with the default chunk */
+static int
+xr_extend(sd_xreader *r, sd_error *err)
+{
+	uint32_t	keep = r->qlen - r->qpos;
+
+	if (r->failed_cb)
+	{
+		*err = r->err;
+		return -1;
+	}
+	if (r->terminated)
+		return 0;
+	if (r->extends >= XR_LOOKAHEAD_CHUNKS)
+		return -2;
+	if (!xr_retire(r, r->attrs) || !xr_retire(r, r->ns) || !xr_retire(r, r->bytes))
+	{
+		xr_nomem(r);
+		*err = r->err;
+		return -1;
+	}
+	r->extends++;
+	r->attrs = NULL;
+	r->ns = NULL;
+	r->bytes = NULL;
+	r->acap = r->ncap = 0;
+	r->bcap = 0;
+	r->alen = r->nlen = 0;
+	r->blen = 0;
+	memmove(r->q, r->q + r->qpos, sizeof(sd_xev) * keep);
+	r->qpos = 0;
+	r->qlen = r->qfixed = keep;
+	xr_parse(r);
+	if (r->failed_cb)
+	{
+		/* as in sd_xr_next: the failed batch's events are dropped, the error decides */
+		r->qlen = r->qfixed = keep;
+		*err = r->err;
+		return -1;
+	}
+	return r->qlen > keep ? 1 : 0;
 }
 
 int
-sd_xr_peek(const sd_xreader *r, uint32_t n, const sd_xev **ev)
+sd_xr_peek(sd_xreader *r, uint32_t n, const sd_xev **ev, sd_error *err)
 {
-	if (r->state != 0 || r->qpos + (uint64_t) n >= r->qlen)
+	if (r->state < 0)
+	{
+		*err = r->err;
+		return -1;
+	}
+	if (r->state > 0)
 		return 0;
+	while (r->qpos + (uint64_t) n >= r->qlen)
+	{
+		int			rc = xr_extend(r, err);
+
+		if (rc <= 0)
+			return rc;
+	}
 	*ev = &r->q[r->qpos + n];
 	return 1;
 }
@@ -970,6 +1069,8 @@ sd_xr_close(sd_xreader *r)
 	sd_hook_free(&r->hooks, r->attrs);
 	sd_hook_free(&r->hooks, r->ns);
 	sd_hook_free(&r->hooks, r->bytes);
+	xr_free_retired(r);
+	sd_hook_free(&r->hooks, r->retired);
 	sd_hook_free(&r->hooks, r);
 }
 

@@ -111,9 +111,11 @@ sd_xreader *sd_xr_open(const sd_hooks *hooks, const char *doc, size_t len,
 int			sd_xr_next(sd_xreader *r, sd_xev *ev, sd_error *err);
 
 /* Lookahead without consuming: the event n places after the one sd_xr_next would return next
- * (n = 0: that one), valid until the next sd_xr_next.  1 when it is in the batch already
- * read (one xmlParseChunk of serde's chunk size, 64 KB), 0 when it is not. */
-int			sd_xr_peek(const sd_xreader *r, uint32_t n, const sd_xev **ev);
+ * (n = 0: that one), valid until the next sd_xr_next or sd_xr_peek.  Reads on past the current
+ * batch when it must (the events not yet handed out stay queued).  1: *ev; 0: the document has
+ * no such event; -2: the lookahead reached its bound (256 chunks, 16 MB by default); -1: the
+ * document failed (err, as sd_xr_next would give it). */
+int			sd_xr_peek(sd_xreader *r, uint32_t n, const sd_xev **ev, sd_error *err);
 
 /* 1-based line and column (characters) of byte offset `offset` of the document; offsets must
  * not go backwards across calls (the reader counts forward), apart from offsets that

@@ -363,14 +363,15 @@ xw_object_find(sd_wcursor *cur, const char *name, size_t len, sd_wtok *tok)
 			text_token(tok, f->attrs[i].value, f->attrs[i].value_len, f->attrs[i].offset);
 			return 1;
 		}
-	/* ... or a child element in the element's namespace, found by looking ahead in the events
-	 * already read (the element was just begun: none of its children is consumed).  Its text is
-	 * the tag's value.  Lookahead covers the batch read so far (64 KB of document): a tag
-	 * element further on than that is reported, not looked for. */
+	/* ... or a child element in the element's namespace, found by looking ahead in the reader's
+	 * events (the element was just begun: none of its children is consumed; the reader reads on
+	 * past its batch when it must, up to its bound).  Its text is the tag's value. */
 	const sd_xname *en = &c->elem.name;
 	const sd_xev *ev;
+	sd_error	err;
+	int			pr;
 
-	for (uint32_t i = 0; sd_xr_peek(c->r, i, &ev); i++)
+	for (uint32_t i = 0; (pr = sd_xr_peek(c->r, i, &ev, &err)) == 1; i++)
 	{
 		if (ev->kind == SD_XEV_END && ev->depth == f->depth)
 			return 0;			/* the element ended: no tag element */
@@ -383,7 +384,9 @@ xw_object_find(sd_wcursor *cur, const char *name, size_t len, sd_wtok *tok)
 					column = ev->column;
 		int64_t		off = ev->offset;
 
-		if (sd_xr_peek(c->r, i + 1, &tx) && tx->kind == SD_XEV_TEXT)
+		if ((pr = sd_xr_peek(c->r, i + 1, &tx, &err)) < 0 && pr != -2)
+			return xw_fail(c, &err);
+		if (pr == 1 && tx->kind == SD_XEV_TEXT)
 			text_token(tok, tx->text, tx->text_len, off);
 		else
 			text_token(tok, "", 0, off);
@@ -392,9 +395,13 @@ xw_object_find(sd_wcursor *cur, const char *name, size_t len, sd_wtok *tok)
 		tok->w[1] = column;
 		return 1;
 	}
+	if (pr == -1)
+		return xw_fail(c, &err);
+	if (pr == 0)
+		return 0;				/* the document ends inside the element: the walk reports it */
 	c->head.fail.code = SD_E_INTERNAL;	/* the adapters' 0A000 */
 	c->head.fail.err = NULL;
-	c->head.fail.problem = "decoding XML: a union's tag element more than 64 KB into its element is not supported";
+	c->head.fail.problem = "decoding XML: a union's tag element more than 16 MB into its element is not supported";
 	c->head.fail.offset = c->elem.offset;
 	return -1;
 }

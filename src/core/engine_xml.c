@@ -45,7 +45,7 @@ static bool xv(Eng *e, sd_wtok *t, const sd_node *n, Dest dst, int64_t at);
 static bool
 unsupported(Eng *e, int64_t off, const char *what)
 {
-	return sd_eng_fail(e, SD_E_INTERNAL, off, "decoding XML: %s is not supported yet", what);
+	return sd_eng_fail(e, SD_E_UNSUPPORTED, off, "decoding XML: %s is not supported yet", what);
 }
 
 static bool

@@ -33,6 +33,7 @@ static const struct
 	[SD_E_CANCELED] = {"57014", "canceled"},
 	[SD_E_XML_SYNTAX] = {"2200M", "xml_syntax"},
 	[SD_E_XML_KIND] = {"2200N", "xml_kind"},
+	[SD_E_UNSUPPORTED] = {"0A000", "unsupported"},
 	[SD_E_INTERNAL] = {"XX000", "internal"},
 };
 

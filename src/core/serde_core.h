@@ -54,6 +54,8 @@ typedef enum sd_code
 	SD_E_CANCELED,      /* 57014 should_stop() returned true */
 	SD_E_XML_SYNTAX,    /* 2200M malformed XML */
 	SD_E_XML_KIND,      /* 2200N XML content does not fit */
+	SD_E_UNSUPPORTED,   /* 0A000 a shape feature this input format does not support (SQLite:
+						 * SQLITE_ERROR) */
 	SD_E_INTERNAL       /* XX000 a bug in serde */
 } sd_code;
 

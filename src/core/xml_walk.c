@@ -399,7 +399,7 @@ xw_object_find(sd_wcursor *cur, const char *name, size_t len, sd_wtok *tok)
 		return xw_fail(c, &err);
 	if (pr == 0)
 		return 0;				/* the document ends inside the element: the walk reports it */
-	c->head.fail.code = SD_E_INTERNAL;	/* the adapters' 0A000 */
+	c->head.fail.code = SD_E_UNSUPPORTED;
 	c->head.fail.err = NULL;
 	c->head.fail.problem = "decoding XML: a union's tag element more than 16 MB into its element is not supported";
 	c->head.fail.offset = c->elem.offset;

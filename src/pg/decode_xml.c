@@ -50,7 +50,7 @@ xml_size_ok(Datum raw, sd_error *err)
 static void
 xml_raise(SdPgPlan *plan, sd_error *err)
 {
-	if (err->code == SD_E_INTERNAL && strncmp(err->problem, "decoding XML: ", 14) == 0)
+	if (err->code == SD_E_UNSUPPORTED)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("%s: %s: %s", plan->display, err->path, err->problem)));

@@ -16,7 +16,7 @@
  * with the XPath of DESIGN §4 and byte_offset the offending node's offset.
  */
 #include "serde_sqlite.h"
-#include "engine_xml.h"
+#include "xml_decode.h"
 
 #include <stdlib.h>
 #include <string.h>

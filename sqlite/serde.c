@@ -124,7 +124,7 @@
 ** to see an interrupt, so there one document is always decoded to its end (bounded by its size).
 */
 #include "serde_sqlite.h"
-#include "engine_xml.h"
+#include "xml_decode.h"
 
 SQLITE_EXTENSION_INIT1
 

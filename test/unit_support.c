@@ -2,7 +2,7 @@
  * unit_support.c — helpers for core unit tests (see unit_support.h).
  */
 #include "unit_support.h"
-#include "engine_xml.h"
+#include "xml_decode.h"
 
 #include <stdio.h>
 #include <stdlib.h>

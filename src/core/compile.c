@@ -198,6 +198,10 @@ typedef struct mentry
 	const char *name;
 	int			field;          /* -1: group */
 	mbuild	   *group;
+	/* XML tables: the rest of the key, and whether occurrences accumulate */
+	uint8_t		kind;
+	bool		flat;
+	const char *ns;
 } mentry;
 struct mbuild
 {
@@ -226,7 +230,28 @@ mb_add(cctx *c, mbuild *b, const char *name)
 	m->name = name;
 	m->field = -1;
 	m->group = NULL;
+	m->kind = SD_XML_ELEMENT;
+	m->flat = false;
+	m->ns = NULL;
 	return m;
+}
+
+static bool
+ns_same(const char *a, const char *b)
+{
+	if (!a || !a[0] || !b || !b[0])
+		return (!a || !a[0]) && (!b || !b[0]);
+	return strcmp(a, b) == 0;
+}
+
+/* An XML table's entry of key (kind, ns, local). */
+static mentry *
+mb_find_xml(mbuild *b, uint8_t kind, const char *ns, const char *local)
+{
+	for (int i = 0; i < b->n; i++)
+		if (b->e[i].kind == kind && strcmp(b->e[i].name, local) == 0 && ns_same(b->e[i].ns, ns))
+			return &b->e[i];
+	return NULL;
 }
 
 static mentry *
@@ -249,7 +274,8 @@ mb_required(const mbuild *b, const sd_node *node, const char **column)
 		if (b->e[i].field >= 0)
 		{
 			*column = node->fields[b->e[i].field].column;
-			if (!node->fields[b->e[i].field].optional)
+			/* (a list of repeated XML elements is [] when none occur: never missing) */
+			if (!node->fields[b->e[i].field].optional && !b->e[i].flat)
 				req = true;
 		}
 		else if (b->e[i].group && mb_required(b->e[i].group, node, column))
@@ -304,6 +330,10 @@ mb_freeze(cctx *c, const mbuild *b, const sd_node *node)
 		m[i].group = NULL;
 		m[i].group_required = false;
 		m[i].group_column = NULL;
+		m[i].xml_kind = b->e[i].kind;
+		m[i].flat = b->e[i].flat;
+		m[i].ns = b->e[i].ns && b->e[i].ns[0] ? b->e[i].ns : NULL;
+		m[i].ns_len = m[i].ns ? (uint32_t) strlen(m[i].ns) : 0;
 		if (b->e[i].group)
 		{
 			if (!(m[i].group = mb_freeze(c, b->e[i].group, node)))
@@ -331,6 +361,10 @@ mb_freeze(cctx *c, const mbuild *b, const sd_node *node)
 		ms->by_length = by_length;
 	}
 	ms->n = b->n;
+	ms->any_flat = false;
+	for (int i = 0; i < b->n; i++)
+		if (m[i].flat || (m[i].group && m[i].group->any_flat))
+			ms->any_flat = true;
 	ms->follow_at = at;
 	ms->m = m;
 	ms->mask = size - 1;
@@ -893,6 +927,91 @@ add_members(cctx *c, mbuild *root, sd_node *node, int fi)
 	return true;
 }
 
+/* Field fi's XML key (and its `path` steps as groups of elements) into the XML table root. */
+static bool
+add_xml_members(cctx *c, mbuild *root, const sd_node *node, int fi)
+{
+	const sd_field *f = &node->fields[fi];
+	mbuild	   *b = root;
+
+	if (f->skip || f->is_extra || !f->node || (!f->xml_path && f->xml_kind != SD_XML_TEXT))
+		return true;			/* no XML name: never found in XML */
+	for (int i = 0; i < f->npath; i++)
+	{
+		bool		last = i == f->npath - 1;
+		uint8_t		kind = last ? (uint8_t) f->xml_kind : SD_XML_ELEMENT;
+		const char *local = kind == SD_XML_TEXT ? "" : f->xml_path[i].local;
+		const char *ns = kind == SD_XML_TEXT ? NULL : f->xml_path[i].ns;
+
+		if (!local)
+			return true;
+		mentry	   *e = mb_find_xml(b, kind, ns, local);
+
+		if (e && (last || e->field >= 0))
+			return opt_fail(c, f->column, "XML name \"%s\" is already mapped by another column",
+							local, NULL);
+		if (!e)
+		{
+			if (!(e = mb_add(c, b, local)))
+				return oom(c);
+			e->kind = kind;
+			e->ns = ns;
+		}
+		if (last)
+		{
+			e->field = fi;
+			e->flat = kind == SD_XML_ELEMENT && f->node->kind == SD_K_ARRAY && !f->node->is_map &&
+				!f->xml_item.local;
+		}
+		else
+		{
+			if (!e->group)
+			{
+				if (!(e->group = sd_arena_alloc(c->a, sizeof(mbuild))))
+					return oom(c);
+				memset(e->group, 0, sizeof(mbuild));
+			}
+			b = e->group;
+		}
+	}
+	return true;
+}
+
+/* node's XML member table; a union's tag (an attribute without a namespace, or a child element)
+ * is a member too, unless a field maps it. */
+static const sd_members *
+xml_table(cctx *c, const sd_node *node, const char *tag)
+{
+	mbuild		mb = {0};
+
+	for (int i = 0; i < node->nfields; i++)
+		if (!add_xml_members(c, &mb, node, i))
+			return NULL;
+	if (tag)
+	{
+		for (int k = 0; k < 2; k++)
+		{
+			uint8_t		kind = k ? SD_XML_ELEMENT : SD_XML_ATTRIBUTE;
+			const char *ns = k ? node->xml_ns : NULL;
+			mentry	   *e;
+
+			if (!mb_find_xml(&mb, kind, ns, tag))
+			{
+				if (!(e = mb_add(c, &mb, tag)))
+					return oom(c), NULL;
+				e->kind = kind;
+				e->ns = ns;
+				e->field = SD_MEMBER_TAG;
+			}
+		}
+	}
+	const sd_members *ms = mb_freeze(c, &mb, node);
+
+	if (!ms)
+		oom(c);
+	return ms;
+}
+
 static bool
 is_variant_col(const sd_jnode *variants, const char *col)
 {
@@ -1041,6 +1160,8 @@ build_variants(cctx *c, sd_node *node, const mbuild *base, const char *tag, cons
 		}
 		if (!(merged->members = mb_freeze(c, &mb, merged)))
 			return oom(c);
+		if (!(merged->xml_members = xml_table(c, merged, tag)))
+			return false;
 		vars[i].value = vv->keys[i];
 		vars[i].col = col;
 		vars[i].merged = merged;
@@ -1163,6 +1284,8 @@ build_composite(cctx *c, sd_node *node, const sd_type *t, const policy *inherite
 	c->opath[plen] = '\0';
 	if (!(node->members = mb_freeze(c, &mb, node)))
 		return oom(c);
+	if (!(node->xml_members = xml_table(c, node, tag)))
+		return false;
 	if (tag && !build_variants(c, node, &mb, tag, variants))
 		return false;
 	return true;

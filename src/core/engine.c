@@ -1,15 +1,19 @@
 /*
  * engine.c — the one rule engine: every rule of the plan, applied to the tokens a walker hands
- * in (walker.h), written into the value tape.  Members by name (with the decoder's member-order
- * prediction, or a merge for walkers that present keys in jsonb's order), missing / optional /
- * default, NOT NULL, unknown members and `extra`, duplicates, unions by tag, maps, path
- * prefixes and their null parents, json/jsonb columns kept whole or validated against a shape,
- * serde_errors' collection and recovery, depth and stack limits, should_stop polling, and the
- * paths and offsets of errors.  Scalars are converted by scalar_to_tape.c / scalar.c.
+ * in (walker.h), written into the value tape, for every input format (JSON text, stored jsonb,
+ * XML) and every host.  One member loop (decode_members): a key is resolved to a member of the
+ * plan's table (JSON: member-order prediction, a hash, or a merge for walkers that present keys
+ * in jsonb's order; XML: the (kind, namespace, local name) table the compiler built), then
+ * missing / optional / default, NOT NULL, unknown members and `extra`, duplicates, unions by
+ * tag, maps, `path` prefixes and their null parents, serde_errors' collection and recovery are
+ * applied once.  The one XML-only step of the loop: a list of repeated elements accumulates its
+ * occurrences.  Values: json/jsonb columns kept whole or validated against a shape, lists,
+ * composites; XML scalars from text (trimmed for non-text kinds), wrapped lists, `xml` columns.
+ * Scalars are converted by scalar_to_tape.c / scalar.c; errors and paths are engine_err.c's;
+ * the validating skip is engine_skip.c's; an XML `extra` is rendered by xml_json.c.
  *
  * The walker is pulled: each op returns here, so host hooks run only in these C frames.  The
- * validating skip of values the shape ignores (engine_skip.h, part of this file) is the engine's
- * too: it walks through the same ops, writes jsonb events and checks jsonb's limits.
+ * engine never opens or casts a concrete walker: what it needs of one is in its ops.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,284 +23,12 @@
 #include "scalar.h"
 #include "walker.h"
 #include "engine_int.h"
+#include "xml_json.h"
 
-/* ---- paths and errors ------------------------------------------------------------------- */
+#define XSI_NS "http://www.w3.org/2001/XMLSchema-instance"
+#define XMLNS_XML "http://www.w3.org/XML/1998/namespace"
 
-static void
-build_path(Eng *e)
-{
-	sd_pathent *pe = (sd_pathent *) e->d->path;
-
-	if (e->flags & SD_WF_XML)
-	{
-		sd_eng_xpath(e);
-		return;
-	}
-	strcpy(e->err->path, "$");
-	for (uint32_t i = 0; i < e->depth && i < e->d->path_cap; i++)
-	{
-		if (pe[i].name)
-			sd_path_member(e->err->path, pe[i].name, pe[i].len);
-		else
-			sd_path_index(e->err->path, pe[i].index);
-	}
-}
-
-static bool vfail(Eng *e, sd_code code, int64_t off, const char *fmt, va_list ap)
-			__attribute__((format(printf, 4, 0)));
-
-static bool
-vfail(Eng *e, sd_code code, int64_t off, const char *fmt, va_list ap)
-{
-	build_path(e);
-	e->err->code = code;
-	e->err->offset = off;
-	if (e->flags & SD_WF_XML)
-	{
-		/* XML: its SQLSTATEs, and the line/column of the offset (first-error mode only: the
-		 * errors collected keep byte offsets, and locating each would rescan the document) */
-		e->err->code = sd_code_for_doc(code, SD_DOC_XML);
-		e->err->doc = SD_DOC_XML;
-		e->err->line = e->err->column = 0;
-		if (off >= 0 && !e->collect && e->ops->locate)
-			e->ops->locate(e->cur, off, &e->err->line, &e->err->column);
-	}
-	vsnprintf(e->err->problem, sizeof(e->err->problem), fmt, ap);
-	return false;
-}
-
-static bool fail(Eng *e, sd_code code, int64_t off, const char *fmt,...)
-			__attribute__((format(printf, 4, 5)));
-
-static bool
-fail(Eng *e, sd_code code, int64_t off, const char *fmt,...)
-{
-	va_list		ap;
-
-	va_start(ap, fmt);
-	vfail(e, code, off, fmt, ap);
-	va_end(ap);
-	return false;
-}
-
-bool
-sd_eng_fail(Eng *e, sd_code code, int64_t off, const char *fmt,...)
-{
-	va_list		ap;
-
-	va_start(ap, fmt);
-	vfail(e, code, off, fmt, ap);
-	va_end(ap);
-	return false;
-}
-
-static __attribute__((noinline)) bool
-grow_path(Eng *e, int64_t off)
-{
-	if (!sd_grow(e->hooks, &e->d->path, &e->d->path_cap, e->depth + 2, sizeof(sd_pathent)))
-		return fail(e, SD_E_NOMEM, off, "out of memory");
-	return true;
-}
-
-/* Enters a member / an element: depth + 1 and its path segment. */
-static inline bool
-enter(Eng *e, const char *name, size_t len, uint64_t index, int64_t off)
-{
-	if (__builtin_expect(e->depth + 1 >= e->d->path_cap, 0) && !grow_path(e, off))
-		return false;
-	sd_pathent *pe = (sd_pathent *) e->d->path + e->depth;
-
-	pe->name = name;
-	pe->len = len;
-	pe->index = index;
-	e->depth++;
-	return true;
-}
-
-static inline bool
-is_fatal(sd_code c)
-{
-	return c == SD_E_SYNTAX || c == SD_E_DEPTH || c == SD_E_NOMEM || c == SD_E_CANCELED ||
-		c == SD_E_SIZE || c == SD_E_INTERNAL || c == SD_E_XML_SYNTAX;
-}
-
-/* Malformed input (reported at the root).  JSON text is re-validated by jvalid.c, which finds
- * the exact offset of the first bad byte (simdjson's errors carry no position). */
-static __attribute__((noinline)) bool
-syntax(Eng *e, const char *problem, int64_t off)
-{
-	uint32_t	saved = e->depth;
-
-	e->depth = 0;
-	if (e->flags & SD_WF_TEXT)
-	{
-		sd_error	exact;
-		bool		valid = sd_json_validate(e->hooks, e->cur->text, e->cur->text_len, &exact);
-		if (!valid && exact.code == SD_E_SYNTAX)
-			fail(e, SD_E_SYNTAX, exact.offset + (int64_t) e->d->offset_bias, "malformed JSON: %s",
-				 exact.problem);
-		else if (!valid && exact.code == SD_E_NOMEM)
-			fail(e, SD_E_NOMEM, off, "out of memory");
-		else
-			fail(e, SD_E_SYNTAX, off, "malformed JSON: %s", problem);
-	}
-	else
-		fail(e, SD_E_SYNTAX, off, "malformed JSON: %s", problem);
-	e->depth = saved;
-	return false;
-}
-
-/* A walker op returned -1: what it reported. */
-static __attribute__((noinline)) bool
-walker_failed(Eng *e)
-{
-	const sd_wfail *f = &e->cur->fail;
-
-	if ((e->flags & SD_WF_XML) && f->err)
-	{
-		/* the walker's own complete error (the XML reader's: path, line and column) */
-		*e->err = *f->err;
-		return false;
-	}
-	if (f->code == SD_E_NOMEM)
-		return fail(e, SD_E_NOMEM, f->offset, "out of memory");
-	if (f->code == SD_E_INTERNAL)
-		return fail(e, SD_E_INTERNAL, f->offset, "%s", f->problem ? f->problem : "walker error");
-	return syntax(e, f->problem ? f->problem : "unexpected character or structure", f->offset);
-}
-
-/* A limit reached on entering a container (kept out of line: its locals would weigh on
- * every level of the recursion). */
-static __attribute__((noinline)) bool
-guard_failed(Eng *e, int64_t off)
-{
-	if (e->flags & SD_WF_TEXT)
-	{
-		sd_error	exact;
-
-		/* a malformed document is a syntax error, however deep */
-		if (!sd_json_validate(e->hooks, e->cur->text, e->cur->text_len, &exact))
-		{
-			if (exact.code == SD_E_NOMEM)
-				return fail(e, SD_E_NOMEM, off, "out of memory");
-			return syntax(e, exact.problem, exact.offset + (int64_t) e->d->offset_bias);
-		}
-	}
-	if (e->depth + 1 > e->max_depth)
-		return fail(e, SD_E_DEPTH, off, "nesting deeper than serde.max_depth (%u)", e->max_depth);
-	return fail(e, SD_E_DEPTH, off, "document nested too deeply for the stack");
-}
-
-/* Checked on entering every container: nesting limit, stack budget. */
-static inline bool
-container_guard(Eng *e, int64_t off)
-{
-	char		here;
-
-	if (__builtin_expect(e->depth + 1 > e->max_depth ||
-						 (size_t) (e->stack_start - &here) > e->stack_budget, 0))
-		return guard_failed(e, off);
-	return true;
-}
-
-static inline bool
-poll_stop(Eng *e, int64_t off)
-{
-	if (__builtin_expect(++e->poll >= 4096, 0))
-	{
-		e->poll = 0;
-		if (e->hooks->should_stop && e->hooks->should_stop(e->hooks->ud))
-			return fail(e, SD_E_CANCELED, off, "canceled");
-	}
-	return true;
-}
-
-/* After an error at a value: in collect mode (serde_errors) record it and go on; else stop. */
-static inline bool
-recover(Eng *e, uint32_t depth)
-{
-	e->depth = depth;
-	if (!e->collect || is_fatal(e->err->code))
-		return false;
-	sd_collect_add(e->collect, e->err);
-	return true;
-}
-
-static bool skip_value(Eng *e, const sd_wtok *t);
-
-/* The same, for an error at value t that may not have been read yet: it is then walked, so
- * that malformed input inside it is still found. */
-static inline bool
-recover_value(Eng *e, const sd_wtok *t, uint32_t depth, uint32_t value_depth)
-{
-	bool		consumed = e->consumed;
-
-	if (!recover(e, depth))
-		return false;
-	if (!consumed)
-	{
-		/* walk it where it is (its path entry is still in place) */
-		e->depth = value_depth;
-		if (!skip_value(e, t))
-			return false;
-		e->depth = depth;
-	}
-	return true;
-}
-
-/* A value error from scalar_to_tape.c: add path and offset. */
-static __attribute__((noinline)) bool
-convert_failed(Eng *e, int64_t off)
-{
-	sd_error	x = *e->err;
-
-	return fail(e, x.code, off, "%s", x.problem);
-}
-
-/* "string \"x\"", "number 1.5", "object", ... */
-static __attribute__((noinline)) void
-describe(Eng *e, sd_wtok *t, char *buf, size_t size)
-{
-	if (t->raw)
-		sd_describe_found(buf, size < 128 ? size : 128, t->raw, t->raw_len);
-	else if (t->flags & SD_TOK_XML_TEXT)
-		sd_describe_text(buf, size, t->s, t->len);
-	else
-	{
-		if (t->kind == SD_J_NUMBER && !t->s && e->ops->number_text)
-			(void) e->ops->number_text(e->cur, t);
-		if (t->kind == SD_J_STRING || t->kind == SD_J_NUMBER)
-			sd_describe_scalar(buf, size, t->kind, t->s ? t->s : "", t->s ? t->len : 0);
-		else
-			sd_describe_scalar(buf, size, t->kind, "", 0);
-	}
-}
-
-static __attribute__((noinline)) bool
-kind_error(Eng *e, const sd_node *n, sd_wtok *t)
-{
-	char		found[256];
-
-	describe(e, t, found, sizeof(found));
-	return fail(e, SD_E_KIND, t->offset, "expected %s, found %s", sd_expected_name(n), found);
-}
-
-/* ---- the tape ---------------------------------------------------------------------------- */
-
-static inline bool
-reserve_tape(Eng *e, uint32_t n, uint32_t *first, int64_t off)
-{
-	sd_decoder *d = e->d;
-	uint32_t	need = d->tape_len + n;
-
-	if (need < d->tape_len ||
-		(need > d->tape_cap && !sd_grow(e->hooks, (void **) &d->tape, &d->tape_cap, need, sizeof(sd_val))))
-		return fail(e, SD_E_NOMEM, off, "out of memory");
-	*first = d->tape_len;
-	memset(&d->tape[*first], 0, sizeof(sd_val) * n);
-	d->tape_len = need;
-	return true;
-}
+/* ---- the element stack ----------------------------------------------------------------- */
 
 /* Starts an element slot on the element stack. */
 static inline bool
@@ -306,7 +38,7 @@ push_element(Eng *e, Dest *ed, int64_t off)
 
 	if (d->stack_len + 1 > d->stack_cap &&
 		!sd_grow(e->hooks, (void **) &d->stack, &d->stack_cap, d->stack_len + 1, sizeof(sd_val)))
-		return fail(e, SD_E_NOMEM, off, "out of memory");
+		return sd_eng_fail(e, SD_E_NOMEM, off, "out of memory");
 	ed->in_stack = true;
 	ed->idx = d->stack_len++;
 	memset(&d->stack[ed->idx], 0, sizeof(sd_val));
@@ -335,13 +67,10 @@ finish_elements(Eng *e, uint32_t start, Dest dst, int64_t off)
 	return true;
 }
 
-/* ---- the validating skip: values the shape ignores are walked in full ------------------ */
-
-#include "engine_skip.h"
-
 /* ---- typed decoding ----------------------------------------------------------------------- */
 
 static bool value_in(Eng *e, sd_wtok *t, const sd_node *n, Dest dst);
+static bool decode_object(Eng *e, const sd_node *n, Dest dst, int64_t off);
 
 /* One value; in serde_errors' mode its slot gets its mark (SD_MARK_*, serde_core.h). */
 static inline bool
@@ -378,7 +107,7 @@ decode_array(Eng *e, const sd_node *n, Dest dst, int64_t off)
 		i++;
 	}
 	if (r < 0)
-		return walker_failed(e);
+		return sd_eng_walker_failed(e);
 	return finish_elements(e, start, dst, off);
 }
 
@@ -401,8 +130,12 @@ decode_map(Eng *e, const sd_node *n, Dest dst, int64_t off)
 		uint32_t	depth = e->depth;
 		uint32_t	row = 0;
 
+		if (k.xml_kind != SD_XML_ELEMENT)
+			continue;			/* XML: a map's entries are the child elements */
+		if ((e->flags & SD_WF_XML) && !(k.s = sd_arena_strndup(&e->d->arena, k.s, k.len)))
+			return sd_eng_fail(e, SD_E_NOMEM, k.offset, "out of memory");	/* (names die with the reader) */
 		if (!push_element(e, &ed, off) || !reserve_tape(e, 2, &row, off) ||
-			!enter(e, k.s, k.len, 0, k.offset))
+			!enter_key(e, &k, 0, k.offset))
 			return false;
 		{
 			sd_val	   *el = slot(e, ed);
@@ -420,7 +153,7 @@ decode_map(Eng *e, const sd_node *n, Dest dst, int64_t off)
 		if ((!(e->flags & SD_WF_NO_DUPLICATES) && !sd_map_key_new(e->d, &keys, k.s, k.len, e->err)) ||
 			!sd_convert_string(&e->d->arena, pair->fields[0].node, k.s, k.len, kv, e->err))
 		{
-			convert_failed(e, k.offset);
+			sd_eng_convert_failed(e, k.offset);
 			if (!recover_value(e, &t, depth, depth + 1))
 				return false;
 			continue;
@@ -431,8 +164,315 @@ decode_map(Eng *e, const sd_node *n, Dest dst, int64_t off)
 		e->depth = depth;
 	}
 	if (r < 0)
-		return walker_failed(e);
+		return sd_eng_walker_failed(e);
 	return finish_elements(e, start, dst, off);
+}
+
+
+/* ---- XML values: scalars from text, wrapped lists, `xml` columns ------------------------ */
+
+/* rewrites a conversion's "found string ..." into the XML description (sd_describe_text) */
+static void
+xml_describe_fix(sd_error *err)
+{
+	char	   *p = strstr(err->problem, "found string \"");
+
+	if (!p)
+		return;
+	char		tail[SD_PROBLEM_MAX];
+	const char *rest = p + 13;	/* at the opening quote */
+
+	if (rest[0] == '"' && rest[1] == '"')
+		snprintf(tail, sizeof(tail), "found empty text%s", rest + 2);
+	else
+		snprintf(tail, sizeof(tail), "found text %s", rest);
+	size_t		room = sizeof(err->problem) - (size_t) (p - err->problem);
+
+	snprintf(p, room, "%s", tail);
+}
+
+static bool
+is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+static bool
+text_kind_error(Eng *e, const sd_node *n, const char *s, size_t len, int64_t at)
+{
+	char		desc[256];
+
+	sd_describe_text(desc, sizeof(desc), s, len);
+	return sd_eng_fail(e, SD_E_KIND, at, "expected %s, found %s", sd_expected_name(n), desc);
+}
+
+/* text s into dst as a scalar of node n; at locates errors */
+static bool
+text_value(Eng *e, const sd_node *n, const char *s, size_t len, Dest dst, int64_t at)
+{
+	sd_val		v;
+	bool		ok;
+
+	if (n->kind != SD_K_TEXT && n->kind != SD_K_OTHER)
+	{
+		while (len && is_space(s[0]))
+			s++, len--;
+		while (len && is_space(s[len - 1]))
+			len--;
+	}
+	if (n->kind == SD_K_JSON || n->kind == SD_K_JSONB || n->kind == SD_K_ARRAY ||
+		n->kind == SD_K_COMPOSITE)
+		return sd_eng_fail(e, SD_E_UNSUPPORTED, at, "decoding XML: this column kind from text is not supported");
+	memset(&v, 0, sizeof(v));
+	e->err->offset = at;
+	switch (n->kind)
+	{
+		case SD_K_INT2:
+		case SD_K_INT4:
+		case SD_K_INT8:
+		case SD_K_FLOAT4:
+		case SD_K_FLOAT8:
+		case SD_K_NUMERIC:
+			/* numbers from text: the JSON number rules (a text that is none is a kind error) */
+			ok = len > 0 && sd_convert_number(n, s, len, &v, e->err);
+			if (!ok && (len == 0 || e->err->code == SD_E_KIND || e->err->code == SD_E_SYNTAX))
+				return text_kind_error(e, n, s, len, at);
+			break;
+		case SD_K_BOOL:
+			if ((len == 4 && memcmp(s, "true", 4) == 0) || (len == 1 && s[0] == '1'))
+				ok = sd_convert_bool(n, true, &v, e->err);
+			else if ((len == 5 && memcmp(s, "false", 5) == 0) || (len == 1 && s[0] == '0'))
+				ok = sd_convert_bool(n, false, &v, e->err);
+			else
+				return text_kind_error(e, n, s, len, at);
+			break;
+		default:
+			ok = sd_convert_string(&e->d->arena, n, s, len, &v, e->err);
+			break;
+	}
+	if (!ok)
+	{
+		char		problem[SD_PROBLEM_MAX];
+
+		xml_describe_fix(e->err);
+		memcpy(problem, e->err->problem, sizeof(problem));
+		return sd_eng_fail(e, e->err->code, at, "%s", problem);
+	}
+	v.offset = tape_off(at);
+	*slot(e, dst) = v;
+	return true;
+}
+
+/* A list being accumulated: tape indexes of its elements (flattened XML lists, wrapped ones). */
+typedef struct sd_acc
+{
+	uint32_t   *idx;
+	uint32_t	n;
+	uint32_t	cap;
+	bool		nulled;			/* below a null `path` parent: the list is NULL, not [] */
+} Acc;
+
+static bool
+acc_add(Eng *e, Acc *a, uint32_t idx, int64_t off)
+{
+	if (a->n == a->cap)
+	{
+		uint32_t	ncap = a->cap ? a->cap * 2 : 8;
+		uint32_t   *ni = sd_arena_alloc(&e->d->arena, sizeof(uint32_t) * ncap);
+
+		if (!ni)
+			return sd_eng_fail(e, SD_E_NOMEM, off, "out of memory");
+		if (a->n)
+			memcpy(ni, a->idx, sizeof(uint32_t) * a->n);
+		a->idx = ni;
+		a->cap = ncap;
+	}
+	a->idx[a->n++] = idx;
+	return true;
+}
+
+/* the accumulated elements as one contiguous array in dst */
+static bool
+acc_finish(Eng *e, Acc *a, Dest dst, int64_t off)
+{
+	uint32_t	first = 0;
+
+	if (a->n && !reserve_tape(e, a->n, &first, off))
+		return false;
+	for (uint32_t i = 0; i < a->n; i++)
+		e->d->tape[first + i] = e->d->tape[a->idx[i]];
+	sd_val	   *out = slot(e, dst);
+
+	out->tag = SD_V_ARRAY;
+	out->u.first = first;
+	out->len = a->n;
+	out->offset = tape_off(off);
+	return true;
+}
+
+/* An element (not begun) as a scalar: its text; a child element is an error. */
+static bool
+element_scalar(Eng *e, const sd_node *n, Dest dst, sd_wtok *t)
+{
+	const char *text = "";
+	size_t		tlen = 0;
+	bool		bad = false;
+	uint32_t	depth = e->depth;
+	sd_wkey		k;
+	sd_wtok		c;
+	int			r;
+
+	if (e->ops->object_begin(e->cur, t) < 0)
+		return sd_eng_walker_failed(e);
+	while ((r = e->object_next(e->cur, &k, &c, NULL, 0)) > 0)
+	{
+		if (k.xml_kind == SD_XML_ATTRIBUTE)
+			continue;
+		if (k.xml_kind == SD_XML_TEXT)
+		{
+			text = c.s;
+			tlen = c.len;
+			continue;
+		}
+		if (!bad)
+		{
+			if (!enter_key(e, &k, 0, c.offset))
+				return false;
+			sd_eng_fail(e, SD_E_KIND, c.offset, "expected %s, found an element", sd_expected_name(n));
+			e->depth = depth;
+			bad = true;
+			if (!e->collect)
+				return false;
+		}
+		/* serde_errors: the rest of the element is still walked */
+		if (!sd_eng_skip_value(e, &c))
+			return false;
+	}
+	if (r < 0)
+		return sd_eng_walker_failed(e);
+	e->consumed = true;
+	if (bad)
+		return false;
+	return text_value(e, n, text, tlen, dst, t->offset);
+}
+
+/* An `xml` column: the element verbatim, from its '<' to the end of its end tag. */
+static bool
+element_verbatim(Eng *e, Dest dst, sd_wtok *t)
+{
+	sd_val		span;
+
+	if (!sd_eng_skip_value(e, t))
+		return false;
+	e->consumed = true;
+	memset(&span, 0, sizeof(span));
+	if (e->ops->capture(e->cur, t, SD_CAP_JSON, &span) < 0)
+		return sd_eng_walker_failed(e);
+	span.tag = SD_V_STR;
+	span.offset = tape_off(t->offset);
+	*slot(e, dst) = span;
+	return true;
+}
+
+/* The items of a list element (not begun) into dst: its child elements named item (a wrapped
+ * list, xml_item), or with item NULL every child element (a list directly inside a list). */
+static bool
+element_items(Eng *e, const sd_node *elem, const sd_xml_name *item, Dest dst, sd_wtok *t)
+{
+	Acc			a = {0};
+	uint32_t	depth = e->depth;
+	sd_wkey		k;
+	sd_wtok		c;
+	int			r;
+
+	if (!container_guard(e, t->offset))
+		return false;
+	if (e->ops->object_begin(e->cur, t) < 0)
+		return sd_eng_walker_failed(e);
+	while ((r = e->object_next(e->cur, &k, &c, NULL, 0)) > 0)
+	{
+		uint32_t	ei = 0;
+
+		if (k.xml_kind != SD_XML_ELEMENT)
+			continue;
+		if (item && !(item->local && strlen(item->local) == k.len &&
+					  memcmp(item->local, k.s, k.len) == 0 &&
+					  (item->ns && item->ns[0] ? k.ns_len == strlen(item->ns) &&
+					   memcmp(item->ns, k.ns, k.ns_len) == 0 : k.ns_len == 0)))
+		{
+			/* not an item: unknown under reject, else skipped */
+			if (elem->kind == SD_K_COMPOSITE && elem->reject_unknown)
+			{
+				if (!enter_key(e, &k, 0, c.offset))
+					return false;
+				sd_eng_fail(e, SD_E_UNKNOWN, c.offset, "unknown member");
+				e->consumed = false;
+				if (!recover_value(e, &c, depth, depth + 1))
+					return false;
+			}
+			else if (!sd_eng_skip_value(e, &c))
+				return false;
+			e->depth = depth;
+			continue;
+		}
+		if (!reserve_tape(e, 1, &ei, c.offset) || !enter_key(e, &k, a.n + 1, c.offset) ||
+			!acc_add(e, &a, ei, c.offset))
+			return false;
+		if (!value(e, &c, elem, (Dest) {false, ei}) && !recover_value(e, &c, depth, depth + 1))
+			return false;
+		e->depth = depth;
+	}
+	if (r < 0)
+		return sd_eng_walker_failed(e);
+	e->consumed = true;
+	return acc_finish(e, &a, dst, t->offset);
+}
+
+/* An XML value: an attribute's or the text's string, or an element (not begun). */
+static bool
+xml_value(Eng *e, sd_wtok *t, const sd_node *n, Dest dst)
+{
+	if (t->kind == SD_J_STRING)
+	{
+		e->consumed = true;
+		return text_value(e, n, t->s, t->len, dst, t->offset);
+	}
+	switch (n->kind)
+	{
+		case SD_K_COMPOSITE:
+			{
+				bool		ok;
+
+				if (e->ops->object_begin(e->cur, t) < 0)
+					return sd_eng_walker_failed(e);
+				ok = decode_object(e, n, dst, t->offset);
+				e->consumed = true;
+				return ok;
+			}
+		case SD_K_JSON:
+		case SD_K_JSONB:
+			return sd_eng_fail(e, SD_E_UNSUPPORTED, t->offset, "decoding XML: a json/jsonb column is "
+							   "not supported (an xml column keeps the element verbatim)");
+		case SD_K_ARRAY:
+			if (n->is_map)
+			{
+				bool		ok;
+
+				if (e->ops->object_begin(e->cur, t) < 0)
+					return sd_eng_walker_failed(e);
+				ok = decode_map(e, n, dst, t->offset);
+				e->consumed = true;
+				return ok;
+			}
+			return element_items(e, n->elem, NULL, dst, t);
+		case SD_K_OTHER:
+			if (n->type && n->type->name && strcmp(n->type->name, "xml") == 0)
+				return element_verbatim(e, dst, t);
+			break;
+		default:
+			break;
+	}
+	return element_scalar(e, n, dst, t);
 }
 
 /* ---- objects: members, unions, extra ----------------------------------------------------- */
@@ -451,7 +491,7 @@ finish_extra(Eng *e, uint32_t pairs_start, uint32_t row, int col, int64_t off)
 	char	   *buf = (char *) sd_arena_alloc(&d->arena, size + 1);
 
 	if (!buf)
-		return fail(e, SD_E_NOMEM, off, "out of memory");
+		return sd_eng_fail(e, SD_E_NOMEM, off, "out of memory");
 	buf[o++] = '{';
 	for (uint32_t i = pairs_start; i < d->pairs_len; i++)
 	{
@@ -490,7 +530,7 @@ select_variant(Eng *e, const sd_node *n, const sd_variant **out, int64_t off, bo
 
 	*found_error = false;
 	if (r < 0)
-		return walker_failed(e);
+		return sd_eng_walker_failed(e);
 	*found_error = true;
 	if (!enter(e, n->tag, taglen, 0, r ? tv.offset : off))
 		return false;
@@ -506,13 +546,13 @@ select_variant(Eng *e, const sd_node *n, const sd_variant **out, int64_t off, bo
 	if (r == 0)
 	{
 		sd_variant_list(n, list, sizeof(list));
-		return fail(e, SD_E_MISSING, off, "missing required member (the union's tag, one of: %s)", list);
+		return sd_eng_fail(e, SD_E_MISSING, off, "missing required member (the union's tag, one of: %s)", list);
 	}
 	if (tv.kind != SD_J_STRING)
 	{
 		sd_variant_list(n, list, sizeof(list));
-		describe(e, &tv, desc, sizeof(desc));
-		return fail(e, SD_E_KIND, tv.offset, "expected string (the union's tag, one of: %s), found %s",
+		sd_eng_describe(e, &tv, desc, sizeof(desc));
+		return sd_eng_fail(e, SD_E_KIND, tv.offset, "expected string (the union's tag, one of: %s), found %s",
 					list, desc);
 	}
 	for (int i = 0; i < n->nvariants; i++)
@@ -526,11 +566,34 @@ select_variant(Eng *e, const sd_node *n, const sd_variant **out, int64_t off, bo
 		}
 	sd_variant_list(n, list, sizeof(list));	/* (only for an error: it is not cheap) */
 	sd_describe_scalar(desc, sizeof(desc), SD_J_STRING, tv.s, tv.len);
-	return fail(e, SD_E_KIND, tv.offset, "unknown tag value %s, expected one of: %s", desc + 7, list);
+	return sd_eng_fail(e, SD_E_KIND, tv.offset, "unknown tag value %s, expected one of: %s", desc + 7, list);
 }
 
 static bool decode_members(Eng *e, const sd_node *n, const sd_members *ms, uint32_t row,
 						   int64_t obj_off, bool top);
+
+/* The lists of repeated elements of table ms (groups included), once the object ended: their
+ * accumulated occurrences, [] for none (NULL below a null `path` parent). */
+static bool
+finish_flat(Eng *e, const sd_node *n, const sd_members *ms, uint32_t row, int64_t off)
+{
+	for (int i = 0; i < ms->n; i++)
+	{
+		const sd_member *m = &ms->m[i];
+
+		if (m->group && !finish_flat(e, n, m->group, row, off))
+			return false;
+		if (!m->flat)
+			continue;
+		Acc		   *a = &e->acc[m->field];
+
+		if (a->nulled && a->n == 0)
+			continue;
+		if (!acc_finish(e, a, (Dest) {false, row + (uint32_t) n->fields[m->field].col}, off))
+			return false;
+	}
+	return true;
+}
 
 /* An object begun (object_begin) into a row. */
 static bool
@@ -539,6 +602,7 @@ decode_object(Eng *e, const sd_node *n, Dest dst, int64_t off)
 	uint32_t	row = 0;
 	const sd_node *members_of = n;
 	const sd_variant *variant = NULL;
+	bool		xml = (e->flags & SD_WF_XML) != 0;
 
 	if (!container_guard(e, off))
 		return false;
@@ -553,10 +617,14 @@ decode_object(Eng *e, const sd_node *n, Dest dst, int64_t off)
 				return false;
 			/* collect mode: the object is still walked */
 			slot(e, dst)->tag = SD_V_NULL;
-			return skip_members(e, off);
+			return sd_eng_skip_members(e, off);
 		}
 		members_of = variant->merged;
 	}
+	const sd_members *ms = xml ? members_of->xml_members : members_of->members;
+
+	if (!ms)
+		return sd_eng_fail(e, SD_E_INTERNAL, off, "a composite without a member table");
 	if (!reserve_tape(e, (uint32_t) members_of->nfields, &row, off))
 		return false;
 	{
@@ -577,23 +645,66 @@ decode_object(Eng *e, const sd_node *n, Dest dst, int64_t off)
 		vs->offset = tape_off(off);
 	}
 	uint32_t	pairs_start = e->d->pairs_len;
+	Acc		   *saved_acc = e->acc;
+	sd_xjson   *saved_xj = e->xj;
+	sd_xjson	xj;
+	bool		ok;
 
-	if (e->flags & SD_WF_XML)	/* an element: its members by the plan's XML facts */
-		return sd_eng_xml_members(e, n, members_of, dst, row, off);
-	if (!decode_members(e, members_of, members_of->members, row, off, true))
-		return false;
-	if (n->extra_col >= 0 && !finish_extra(e, pairs_start, row, n->extra_col, off))
-		return false;
-	return true;
+	e->acc = NULL;
+	e->xj = NULL;
+	if (ms->any_flat)
+	{
+		size_t		size = sizeof(Acc) * (size_t) members_of->nfields;
+
+		if (!(e->acc = sd_arena_alloc(&e->d->arena, size)))
+			return sd_eng_fail(e, SD_E_NOMEM, off, "out of memory");
+		memset(e->acc, 0, size);
+	}
+	if (xml && n->extra_col >= 0)
+	{
+		sd_xjson_init(&xj, e->hooks, &e->d->arena, e->stack_start, e->stack_budget);
+		e->xj = &xj;
+	}
+	ok = decode_members(e, members_of, ms, row, off, true) &&
+		(!e->acc || finish_flat(e, members_of, ms, row, off));
+	if (ok && n->extra_col >= 0)
+	{
+		if (xml)
+		{
+			char	   *text = NULL;
+			size_t		len = 0;
+			int			rc = sd_xjson_finish(&xj, &text, &len);
+
+			if (rc != SD_XJ_OK)
+				ok = sd_eng_fail(e, SD_E_NOMEM, off, "out of memory");
+			else
+			{
+				sd_val	   *x = &e->d->tape[row + (uint32_t) n->extra_col];
+
+				x->tag = SD_V_JSON;
+				x->u.s = text;
+				x->len = (uint32_t) len;
+				x->aux = 0;
+				x->offset = tape_off(off);
+			}
+		}
+		else
+			ok = finish_extra(e, pairs_start, row, n->extra_col, off);
+	}
+	if (e->xj)
+		sd_xjson_free(&xj);
+	e->acc = saved_acc;
+	e->xj = saved_xj;
+	return ok;
 }
 
-/* ---- the member rules shared with XML (engine_xml.c): the member's path entry is in place --- */
+/* ---- the member rules: the member's path entry is in place ------------------------------- */
 
 /* unknown: under `unknown: reject` (the value walked, serde_errors goes on) */
 static __attribute__((noinline)) bool
 unknown_member(Eng *e, const sd_wtok *t, int64_t off, uint32_t depth)
 {
-	fail(e, SD_E_UNKNOWN, off, "unknown member");
+	sd_eng_fail(e, SD_E_UNKNOWN, off, "unknown member");
 	e->consumed = false;
 	return recover_value(e, t, depth, depth + 1);
 }
@@ -602,7 +713,7 @@ unknown_member(Eng *e, const sd_wtok *t, int64_t off, uint32_t depth)
 static __attribute__((noinline)) bool
 duplicate_member(Eng *e, const sd_wtok *t, int64_t off, uint32_t depth)
 {
-	fail(e, SD_E_DUPLICATE, off, "duplicate member");
+	sd_eng_fail(e, SD_E_DUPLICATE, off, "duplicate member");
 	e->consumed = false;
 	return recover_value(e, t, depth, depth + 1);
 }
@@ -612,7 +723,7 @@ static __attribute__((noinline)) bool
 not_null_failed(Eng *e, const sd_field *fd, uint32_t idx, int64_t off, uint32_t depth)
 {
 	e->d->tape[idx].aux = SD_MARK_FAILED;
-	fail(e, SD_E_NOTNULL, off, "null is not allowed for column \"%s\"", fd->column);
+	sd_eng_fail(e, SD_E_NOTNULL, off, "null is not allowed for column \"%s\"", fd->column);
 	return recover(e, depth);
 }
 
@@ -632,22 +743,32 @@ absent_filled(Eng *e, const sd_field *f, uint32_t row, int64_t obj_off)
 	return f->optional;
 }
 
-/* ... else missing: reported at its own path (entered), located at the enclosing object */
-static __attribute__((noinline)) bool
-missing_required(Eng *e, int64_t obj_off, uint32_t depth)
+/* Enters member m of the plan's table, as the document would name it (a missing member, a
+ * value below a null parent): XML with the prefix the document binds to its namespace where
+ * the walk is (none: no prefix). */
+static bool
+enter_member(Eng *e, const sd_member *m, int64_t off)
 {
-	fail(e, SD_E_MISSING, obj_off, "missing required member");
-	return recover(e, depth);
+	const char *p = NULL;
+	size_t		pl = 0;
+
+	if (!(e->flags & SD_WF_XML))
+		return enter(e, m->name, m->len, 0, off);
+	if (m->ns && e->ops->ns_prefix)
+		e->ops->ns_prefix(e->cur, m->ns, m->ns_len, &p, &pl);
+	return enter_xml(e, xml_seg(m->xml_kind), p, p ? pl : 0, m->name, m->len, 0, off);
 }
 
-/* Fills the slots of a member that did not appear: default, NULL, or a missing error. */
+/* Fills the slots of a member that did not appear: default, NULL, or a missing error, reported
+ * at its own path (a `path` prefix: at its own name when a field below it is required),
+ * located at the enclosing object. */
 static bool
 missing_member(Eng *e, const sd_node *n, const sd_member *m, uint32_t row, int64_t obj_off)
 {
 	uint32_t	depth = e->depth;
 
-	if (m->field == SD_MEMBER_TAG)
-		return true;
+	if (m->field == SD_MEMBER_TAG || m->flat)
+		return true;			/* (a list of repeated elements: [] when none came) */
 	if (m->field >= 0)
 	{
 		if (absent_filled(e, &n->fields[m->field], row, obj_off))
@@ -655,24 +776,47 @@ missing_member(Eng *e, const sd_node *n, const sd_member *m, uint32_t row, int64
 	}
 	else if (!m->group_required)
 	{
-		/* a path prefix: reported at its own name when any field below it is required */
 		for (int i = 0; i < m->group->n; i++)
 			if (!missing_member(e, n, &m->group->m[i], row, obj_off))
 				return false;
 		return true;
 	}
-	if (!enter(e, m->name, m->len, 0, obj_off))
+	if (!enter_member(e, m, obj_off))
 		return false;
-	return missing_required(e, obj_off, depth);
+	sd_eng_fail(e, SD_E_MISSING, obj_off, "missing required member");
+	return recover(e, depth);
 }
 
-/* sd_null_prefix's report: the error it set is recorded (serde_errors) or stops the walk. */
+/* A path prefix m whose value is null: every value below it is null, not its default (a
+ * default is for a missing member); 23502 at each field below that is not nullable. */
 static bool
-report_null(void *ctx)
+null_prefix(Eng *e, const sd_node *n, const sd_member *m, int64_t off)
 {
-	Eng		   *e = (Eng *) ctx;
+	uint32_t	depth = e->depth;
 
-	return recover(e, e->depth);
+	if (m->field == SD_MEMBER_TAG)
+		return true;
+	if (!enter_member(e, m, off))
+		return false;
+	if (m->field >= 0)
+	{
+		const sd_field *f = &n->fields[m->field];
+
+		if (m->flat && e->acc)
+			e->acc[m->field].nulled = true;
+		if (!f->nullable)
+		{
+			sd_eng_fail(e, SD_E_NOTNULL, off, "null is not allowed for column \"%s\"", f->column);
+			if (!recover(e, depth))
+				return false;
+		}
+	}
+	else
+		for (int i = 0; i < m->group->n; i++)
+			if (!null_prefix(e, n, &m->group->m[i], off))
+				return false;
+	e->depth = depth;
+	return true;
 }
 
 /* jsonb's key order: shorter first, then bytewise (jsonb_util.c's lengthCompareJsonbString) */
@@ -684,21 +828,50 @@ keycmp(const char *a, size_t alen, const char *b, size_t blen)
 	return memcmp(a, b, alen);
 }
 
-/* An unmapped member (the cursor at its value t): unknown, or kept for `extra`. */
+static bool
+ns_is(const char *want, size_t wlen, const sd_wkey *k)
+{
+	return k->ns_len == wlen && memcmp(k->ns, want, wlen) == 0;
+}
+
+/* An unmapped member (the cursor at its value t): unknown, kept for `extra`, or skipped.  XML:
+ * the text is never unknown (mixed content), nor attributes of the xml: and XSI namespaces. */
 static bool
 unmapped_member(Eng *e, const sd_node *n, const sd_wkey *k, sd_wtok *t, uint32_t depth, bool top)
 {
-	if (!enter(e, k->s, k->len, 0, k->offset))
+	bool		extra = top && n->extra_col >= 0;
+
+	if (e->flags & SD_WF_XML)
+	{
+		int			rc = SD_XJ_OK;
+
+		if (k->xml_kind == SD_XML_TEXT ||
+			(k->xml_kind == SD_XML_ATTRIBUTE && k->ns_len &&
+			 (ns_is(XSI_NS, sizeof(XSI_NS) - 1, k) || ns_is(XMLNS_XML, sizeof(XMLNS_XML) - 1, k))))
+			return k->xml_kind == SD_XML_TEXT || sd_eng_skip_value(e, t);
+		if (extra && e->xj)
+		{
+			rc = k->xml_kind == SD_XML_ATTRIBUTE ? sd_xjson_attribute(e->xj, k, t->s, t->len) :
+				sd_xjson_element(e->xj, e->cur, k, t);
+			if (rc == SD_XJ_WALKER)
+				return sd_eng_walker_failed(e);
+			if (rc == SD_XJ_DEEP)
+				return sd_eng_guard_failed(e, t->offset);
+			if (rc != SD_XJ_OK)
+				return sd_eng_fail(e, SD_E_NOMEM, t->offset, "out of memory");
+			return true;
+		}
+	}
+	if (!enter_key(e, k, 0, k->offset))
 		return false;
 	if (n->reject_unknown)
 		return unknown_member(e, t, k->offset, depth);
-	bool		extra = top && n->extra_col >= 0;
 	bool		saved = e->in_jsonb;
 	bool		ok;
 
 	if (extra)
 		e->in_jsonb = n->fields[n->extra_col].node->kind == SD_K_JSONB;
-	ok = skip_value(e, t);
+	ok = sd_eng_skip_value(e, t);
 	e->in_jsonb = saved;
 	if (!ok)
 		return false;
@@ -710,10 +883,10 @@ unmapped_member(Eng *e, const sd_node *n, const sd_wkey *k, sd_wtok *t, uint32_t
 
 		if (d->pairs_len + 1 > d->pairs_cap &&
 			!sd_grow(e->hooks, &d->pairs, &d->pairs_cap, d->pairs_len + 1, sizeof(sd_pair)))
-			return fail(e, SD_E_NOMEM, k->offset, "out of memory");
+			return sd_eng_fail(e, SD_E_NOMEM, k->offset, "out of memory");
 		memset(&span, 0, sizeof(span));
 		if (e->ops->capture(e->cur, t, SD_CAP_JSON, &span) < 0)
-			return walker_failed(e);
+			return sd_eng_walker_failed(e);
 		sd_pair    *p = (sd_pair *) d->pairs + d->pairs_len++;
 
 		p->key = k->s;
@@ -729,39 +902,64 @@ prefix_kind_error(Eng *e, const sd_member *m, sd_wtok *t)
 {
 	char		found[256];
 
-	describe(e, t, found, sizeof(found));
-	return fail(e, SD_E_KIND, t->offset, "expected object (on the path of column \"%s\"), found %s",
-				m->group_column, found);
+	sd_eng_describe(e, t, found, sizeof(found));
+	return sd_eng_fail(e, SD_E_KIND, t->offset, "expected object (on the path of column \"%s\"), found %s",
+					   m->group_column, found);
 }
 
-/* A path prefix member m (the cursor at its value t): an object of members below it, or null. */
+/* A path prefix member m (the cursor at its value t): an object of members below it, or null
+ * (JSON null, an XML element with xsi:nil). */
 static bool
 prefix_member(Eng *e, const sd_node *n, const sd_member *m, sd_wtok *t, uint32_t row,
 			  uint32_t depth)
 {
-	if (t->kind == SD_J_OBJECT)
+	if (t->kind == SD_J_NULL || (t->flags & SD_TOK_XML_NIL))
+	{
+		/* a null parent makes the values below it null: 23502 for the non-nullable */
+		if (t->kind != SD_J_NULL && !sd_eng_skip_value(e, t))
+			return false;
+		for (int i = 0; i < m->group->n; i++)
+			if (!null_prefix(e, n, &m->group->m[i], t->offset))
+				return false;
+		return true;
+	}
+	if (t->kind == SD_J_OBJECT && !(t->flags & SD_TOK_XML_BADNIL))
 	{
 		if (e->ops->object_begin(e->cur, t) < 0)
-			return walker_failed(e);
+			return sd_eng_walker_failed(e);
 		if (!container_guard(e, t->offset))
 			return false;
 		return decode_members(e, n, m->group, row, t->offset, false);
 	}
-	if (t->kind == SD_J_NULL)
-	{
-		/* a null parent makes the values below it null: 23502 for the non-nullable */
-		e->depth = depth;
-		build_path(e);
-		e->err->offset = t->offset;
-		return sd_null_prefix(n, m, e->err, report_null, e);
-	}
 	/* a path through a scalar or an array */
-	prefix_kind_error(e, m, t);
+	if (t->flags & SD_TOK_XML_BADNIL)
+		sd_eng_fail(e, SD_E_KIND, t->offset, "xsi:nil must be true, false, 1 or 0");
+	else
+		prefix_kind_error(e, m, t);
 	e->consumed = false;
 	return recover_value(e, t, depth, depth + 1);
 }
 
-/* The members of an object begun, against table ms (of node n), into the row. */
+/* One occurrence of a list of repeated elements (XML): one more element of the list. */
+static bool
+flat_member(Eng *e, const sd_node *n, const sd_member *m, const sd_wkey *k, sd_wtok *t,
+			uint32_t depth)
+{
+	const sd_field *f = &n->fields[m->field];
+	Acc		   *a = &e->acc[m->field];
+	uint32_t	ei = 0;
+
+	if (!reserve_tape(e, 1, &ei, t->offset) || !enter_key(e, k, a->n + 1, t->offset) ||
+		!acc_add(e, a, ei, t->offset))
+		return false;
+	if (!value(e, t, f->node->elem, (Dest) {false, ei}) && !recover_value(e, t, depth, depth + 1))
+		return false;
+	e->depth = depth;
+	return true;
+}
+
+/* The members of an object begun, against table ms (of node n), into the row: the one member
+ * loop of every input format. */
 static bool
 decode_members(Eng *e, const sd_node *n, const sd_members *ms, uint32_t row, int64_t obj_off,
 			   bool top)
@@ -769,26 +967,27 @@ decode_members(Eng *e, const sd_node *n, const sd_members *ms, uint32_t row, int
 	uint64_t	seen_small[4] = {0, 0, 0, 0};
 	uint64_t   *seen = seen_small;
 	int			prev = 0;		/* follow[] slot of the last mapped member: 0 = none yet */
+	bool		xml = (e->flags & SD_WF_XML) != 0;
 	bool		sorted = (e->flags & SD_WF_SORTED_KEYS) != 0;
 	const int16_t *order = sorted ? ms->by_length : NULL;
 	int			pos = 0;		/* sorted: the next member of `order` */
 	int16_t    *follow = NULL;
-	unsigned	want = ms->n ? SD_KEY_HASH : 0;
+	unsigned	want = ms->n && !xml ? SD_KEY_HASH : 0;
 	sd_wkey		k;
 	sd_wtok		t;
 	int			r;
 
-	if (!sorted)
+	if (!sorted && !xml)
 	{
 		if (ms->follow_at + (uint32_t) ms->n >= e->d->nfollow)	/* a node of another plan */
-			return fail(e, SD_E_INTERNAL, obj_off, "member table of another plan");
+			return sd_eng_fail(e, SD_E_INTERNAL, obj_off, "member table of another plan");
 		follow = e->d->follow + ms->follow_at;	/* the decoder's prediction (sd_follow) */
 	}
 	if (ms->n > 256)
 	{
 		seen = (uint64_t *) sd_arena_alloc(&e->d->arena, sizeof(uint64_t) * (size_t) ((ms->n + 63) / 64));
 		if (!seen)
-			return fail(e, SD_E_NOMEM, obj_off, "out of memory");
+			return sd_eng_fail(e, SD_E_NOMEM, obj_off, "out of memory");
 		memset(seen, 0, sizeof(uint64_t) * (size_t) ((ms->n + 63) / 64));
 	}
 	for (;;)
@@ -799,7 +998,15 @@ decode_members(Eng *e, const sd_node *n, const sd_members *ms, uint32_t row, int
 		r = e->object_next(e->cur, &k, &t, mi >= 0 ? &ms->m[mi] : NULL, want);
 		if (r <= 0)
 			break;
-		if (!k.matched)
+		if (xml)
+		{
+			/* XML: by (kind, namespace, local name); the text is located at its element */
+			mi = ms->n ? sd_members_find_xml(ms, k.xml_kind, k.ns, k.ns_len, k.s, k.len,
+											 sd_hash_name(k.s, k.len)) : -1;
+			if (k.xml_kind == SD_XML_TEXT)
+				t.offset = obj_off;
+		}
+		else if (!k.matched)
 		{
 			mi = -1;
 			if (order)
@@ -831,15 +1038,23 @@ decode_members(Eng *e, const sd_node *n, const sd_members *ms, uint32_t row, int
 		{
 			if (!unmapped_member(e, n, &k, &t, depth, top))
 				return false;
+			e->depth = depth;
 			continue;
 		}
 		const sd_member *m = &ms->m[mi];
 
-		if (!enter(e, m->name, m->len, 0, k.offset))
+		if (m->flat && e->acc)
+		{
+			seen[mi >> 6] |= (uint64_t) 1 << (mi & 63);
+			if (!flat_member(e, n, m, &k, &t, depth))
+				return false;
+			continue;
+		}
+		if (k.xml_kind != SD_XML_TEXT && !enter_key(e, &k, 0, k.offset))
 			return false;
 		if (seen[mi >> 6] & ((uint64_t) 1 << (mi & 63)))
 		{
-			if (!duplicate_member(e, &t, k.offset, depth))
+			if (!duplicate_member(e, &t, k.xml_kind == SD_XML_TEXT ? obj_off : k.offset, depth))
 				return false;
 			continue;
 		}
@@ -848,15 +1063,28 @@ decode_members(Eng *e, const sd_node *n, const sd_members *ms, uint32_t row, int
 		if (m->field == SD_MEMBER_TAG)
 		{
 			/* the union's tag, already read by select_variant: validate only */
-			if (!skip_value(e, &t))
+			if (!sd_eng_skip_value(e, &t))
 				return false;
 		}
 		else if (m->field >= 0)
 		{
 			const sd_field *fd = &n->fields[m->field];
 			Dest		dst = {false, row + (uint32_t) fd->col};
+			bool		ok;
 
-			if (!value(e, &t, fd->node, dst))
+			if (xml && fd->xml_item.local && t.kind == SD_J_OBJECT &&
+				!(t.flags & (SD_TOK_XML_NIL | SD_TOK_XML_BADNIL)))
+			{
+				/* a wrapped list: its items (errors inside are recorded there) */
+				int			before = e->collect ? e->collect->total : 0;
+
+				ok = element_items(e, fd->node->elem, &fd->xml_item, dst, &t);
+				if (e->collect)
+					slot(e, dst)->aux = sd_mark_value(ok, before, e->collect->total, &e->collect->values);
+			}
+			else
+				ok = value(e, &t, fd->node, dst);
+			if (!ok)
 			{
 				if (!recover_value(e, &t, depth, depth + 1))
 					return false;
@@ -874,7 +1102,7 @@ decode_members(Eng *e, const sd_node *n, const sd_members *ms, uint32_t row, int
 		e->depth = depth;
 	}
 	if (r < 0)
-		return walker_failed(e);
+		return sd_eng_walker_failed(e);
 	for (int base = 0; base < ms->n; base += 64)
 	{
 		uint64_t	missing = ~seen[base >> 6];
@@ -907,7 +1135,7 @@ validate_json(Eng *e, sd_wtok *t, const sd_node *n)
 		sd_node		each = *n;
 
 		if (e->ops->array_begin(e->cur, t) < 0)
-			return walker_failed(e);
+			return sd_eng_walker_failed(e);
 		e->consumed = true;
 		each.kind = SD_K_ARRAY;
 		return decode_array(e, &each, (Dest) {false, scratch}, t->offset);
@@ -941,7 +1169,7 @@ keep_json(Eng *e, sd_wtok *t, const sd_node *n, Dest dst)
 		/* a jsonb value also gets its events (not in serde_errors' mode) */
 		e->ev = jsonb && !e->collect && (e->flags & SD_WF_EVENTS);
 		e->ev_start = e->d->jev_len;
-		ok = skip_value(e, t);
+		ok = sd_eng_skip_value(e, t);
 		e->in_jsonb = saved;
 		if (!ok)
 		{
@@ -960,7 +1188,7 @@ keep_json(Eng *e, sd_wtok *t, const sd_node *n, Dest dst)
 	out->tag = SD_V_JSON;
 	out->aux = 0;
 	if (e->ops->capture(e->cur, t, jsonb && !e->collect ? SD_CAP_JSONB : SD_CAP_JSON, out) < 0)
-		return walker_failed(e);
+		return sd_eng_walker_failed(e);
 	if (aux)
 		out->aux = aux;
 	return true;
@@ -978,6 +1206,23 @@ value_in(Eng *e, sd_wtok *t, const sd_node *n, Dest dst)
 		slot(e, dst)->tag = SD_V_NULL;
 		return true;
 	}
+	if (e->flags & SD_WF_XML)
+	{
+		if (t->flags & (SD_TOK_XML_NIL | SD_TOK_XML_BADNIL))
+		{
+			/* an element with xsi:nil: null (walked: nothing inside it is read) */
+			bool		nil = (t->flags & SD_TOK_XML_NIL) != 0;
+
+			if (!nil)
+				return sd_eng_fail(e, SD_E_KIND, t->offset, "xsi:nil must be true, false, 1 or 0");
+			if (!sd_eng_skip_value(e, t))
+				return false;
+			e->consumed = true;
+			slot(e, dst)->tag = SD_V_NULL;
+			return true;
+		}
+		return xml_value(e, t, n, dst);
+	}
 	switch (n->kind)
 	{
 		case SD_K_JSON:
@@ -988,9 +1233,9 @@ value_in(Eng *e, sd_wtok *t, const sd_node *n, Dest dst)
 				bool		ok;
 
 				if (t->kind != SD_J_OBJECT)
-					return kind_error(e, n, t);
+					return sd_eng_kind_error(e, n, t);
 				if (e->ops->object_begin(e->cur, t) < 0)
-					return walker_failed(e);
+					return sd_eng_walker_failed(e);
 				ok = decode_object(e, n, dst, t->offset);
 				e->consumed = true;
 				return ok;
@@ -1002,17 +1247,17 @@ value_in(Eng *e, sd_wtok *t, const sd_node *n, Dest dst)
 				if (n->is_map)
 				{
 					if (t->kind != SD_J_OBJECT)
-						return kind_error(e, n, t);
+						return sd_eng_kind_error(e, n, t);
 					if (e->ops->object_begin(e->cur, t) < 0)
-						return walker_failed(e);
+						return sd_eng_walker_failed(e);
 					ok = decode_map(e, n, dst, t->offset);
 				}
 				else
 				{
 					if (t->kind != SD_J_ARRAY)
-						return kind_error(e, n, t);
+						return sd_eng_kind_error(e, n, t);
 					if (e->ops->array_begin(e->cur, t) < 0)
-						return walker_failed(e);
+						return sd_eng_walker_failed(e);
 					ok = decode_array(e, n, dst, t->offset);
 				}
 				e->consumed = true;
@@ -1044,10 +1289,10 @@ value_in(Eng *e, sd_wtok *t, const sd_node *n, Dest dst)
 				if (r > 0)
 					return true;
 				if (!t->s && e->ops->number_text(e->cur, t) < 0)
-					return walker_failed(e);
+					return sd_eng_walker_failed(e);
 			}
 			if (t->flags & SD_TOK_NOT_JSON)
-				return kind_error(e, n, t);
+				return sd_eng_kind_error(e, n, t);
 			if (!sd_convert_number(n, t->s, t->len, out, e->err))
 				break;
 			return true;
@@ -1057,13 +1302,13 @@ value_in(Eng *e, sd_wtok *t, const sd_node *n, Dest dst)
 				break;
 			return true;
 		default:
-			return kind_error(e, n, t);
+			return sd_eng_kind_error(e, n, t);
 	}
 	/* a scalar conversion failed: the slot is left as it was before (offset only) */
 	out->tag = 0;
 	out->len = 0;
 	out->u.i = 0;
-	return convert_failed(e, t->offset);
+	return sd_eng_convert_failed(e, t->offset);
 }
 
 /* ---- entry points ------------------------------------------------------------------------- */
@@ -1091,6 +1336,8 @@ eng_init(Eng *e, sd_decoder *d, sd_wcursor *cur, const sd_limits *limits, sd_col
 	e->in_jsonb = false;
 	e->ev = false;
 	e->ev_start = 0;
+	e->acc = NULL;
+	e->xj = NULL;
 }
 
 bool
@@ -1104,7 +1351,7 @@ sd_engine_decode(sd_decoder *d, sd_wcursor *cur, const sd_node *node, const sd_l
 
 	eng_init(&e, d, cur, limits, collect, err, &here);
 	if ((e.flags & SD_WF_REPEATED) && !(e.flags & SD_WF_XML))	/* walker.h (b) */
-		return fail(&e, SD_E_INTERNAL, -1, "walker with repeated members outside XML");
+		return sd_eng_fail(&e, SD_E_INTERNAL, -1, "walker with repeated members outside XML");
 	if (!reserve_tape(&e, 1, &first, -1))
 		return false;
 	if (first_index >= 0)
@@ -1113,9 +1360,18 @@ sd_engine_decode(sd_decoder *d, sd_wcursor *cur, const sd_node *node, const sd_l
 			return false;
 	}
 	if (cur->ops->peek(cur, &t) < 0)
-		return walker_failed(&e);
+		return sd_eng_walker_failed(&e);
+	if (cur->ops->root_key)
+	{
+		/* XML: the root element is the first step of every path */
+		sd_wkey		rk;
+
+		cur->ops->root_key(cur, &rk);
+		if (!enter_key(&e, &rk, 0, t.offset))
+			return false;
+	}
 	if (!value(&e, &t, node, (Dest) {false, first}) &&
-		(first_index >= 0 || !recover_value(&e, &t, 0, 0)))
+		(first_index >= 0 || !recover_value(&e, &t, e.depth, e.depth)))
 	{
 		/* a malformed document is rejected as such, even when a value error came first */
 		sd_error	exact;
@@ -1125,14 +1381,14 @@ sd_engine_decode(sd_decoder *d, sd_wcursor *cur, const sd_node *node, const sd_l
 		{
 			e.depth = 0;
 			if (exact.code == SD_E_NOMEM)
-				return fail(&e, SD_E_NOMEM, -1, "out of memory");
-			return syntax(&e, exact.problem, exact.offset + (int64_t) d->offset_bias);
+				return sd_eng_fail(&e, SD_E_NOMEM, -1, "out of memory");
+			return sd_eng_syntax(&e, exact.problem, exact.offset + (int64_t) d->offset_bias);
 		}
 		return false;
 	}
 	/* nothing may follow the root value */
 	if (first_index < 0 && cur->ops->finish && cur->ops->finish(cur) < 0)
-		return walker_failed(&e);
+		return sd_eng_walker_failed(&e);
 	/* serde_errors: after value errors (whose values may have been skipped without a full
 	 * check), a malformed document is still that one error, as in first-error mode */
 	if (collect && collect->total && (e.flags & SD_WF_TEXT))
@@ -1143,8 +1399,8 @@ sd_engine_decode(sd_decoder *d, sd_wcursor *cur, const sd_node *node, const sd_l
 		{
 			e.depth = 0;
 			if (exact.code == SD_E_NOMEM)
-				return fail(&e, SD_E_NOMEM, -1, "out of memory");
-			return syntax(&e, exact.problem, exact.offset + (int64_t) d->offset_bias);
+				return sd_eng_fail(&e, SD_E_NOMEM, -1, "out of memory");
+			return sd_eng_syntax(&e, exact.problem, exact.offset + (int64_t) d->offset_bias);
 		}
 	}
 	*root = first;
@@ -1159,123 +1415,6 @@ sd_engine_walker_error(sd_decoder *d, sd_wcursor *cur, sd_error *err)
 	sd_limits	lim = {SD_DEFAULT_MAX_DEPTH, 0, 0};
 
 	eng_init(&e, d, cur, &lim, NULL, err, &here);
-	return walker_failed(&e);
+	return sd_eng_walker_failed(&e);
 }
 
-/* ---- for the XML branch (engine_xml.c, engine_int.h) -------------------------------------- */
-
-void
-sd_eng_init(Eng *e, sd_decoder *d, sd_wcursor *cur, const sd_limits *limits, sd_collect *collect,
-			sd_error *err, const char *stack_start)
-{
-	eng_init(e, d, cur, limits, collect, err, stack_start);
-}
-
-bool
-sd_eng_enter_xml_name(Eng *e, uint8_t seg, const char *prefix, size_t plen, const char *local,
-					  size_t llen, int64_t off)
-{
-	if (!enter(e, local, llen, 0, off))
-		return false;
-	sd_pathent *pe = (sd_pathent *) e->d->path + e->depth - 1;
-
-	pe->seg = seg;
-	pe->prefix = prefix;
-	pe->prefix_len = prefix ? plen : 0;
-	return true;
-}
-
-bool
-sd_eng_enter_xml(Eng *e, uint8_t seg, const sd_wkey *k, uint64_t pos, int64_t off)
-{
-	if (!sd_eng_enter_xml_name(e, seg, k ? k->prefix : NULL, k ? k->prefix_len : 0,
-							   k ? k->s : "", k ? k->len : 0, off))
-		return false;
-	((sd_pathent *) e->d->path)[e->depth - 1].index = pos;
-	return true;
-}
-
-bool
-sd_eng_walker_failed(Eng *e)
-{
-	return walker_failed(e);
-}
-
-bool
-sd_eng_poll(Eng *e, int64_t off)
-{
-	return poll_stop(e, off);
-}
-
-bool
-sd_eng_container_guard(Eng *e, int64_t off)
-{
-	return container_guard(e, off);
-}
-
-bool
-sd_eng_reserve_tape(Eng *e, uint32_t n, uint32_t *first, int64_t off)
-{
-	return reserve_tape(e, n, first, off);
-}
-
-bool
-sd_eng_recover(Eng *e, uint32_t depth)
-{
-	return recover(e, depth);
-}
-
-bool
-sd_eng_recover_value(Eng *e, const sd_wtok *t, uint32_t depth, uint32_t value_depth)
-{
-	return recover_value(e, t, depth, value_depth);
-}
-
-bool
-sd_eng_skip_value(Eng *e, const sd_wtok *t)
-{
-	return skip_value(e, t);
-}
-
-bool
-sd_eng_value(Eng *e, sd_wtok *t, const sd_node *n, Dest dst)
-{
-	return value(e, t, n, dst);
-}
-
-void
-sd_eng_mark(Eng *e, Dest dst, bool ok, int errors_before)
-{
-	if (e->collect)
-		slot(e, dst)->aux = sd_mark_value(ok, errors_before, e->collect->total, &e->collect->values);
-}
-
-bool
-sd_eng_unknown(Eng *e, const sd_wtok *t, int64_t off, uint32_t depth)
-{
-	return unknown_member(e, t, off, depth);
-}
-
-bool
-sd_eng_duplicate(Eng *e, const sd_wtok *t, int64_t off, uint32_t depth)
-{
-	return duplicate_member(e, t, off, depth);
-}
-
-bool
-sd_eng_not_null(Eng *e, const sd_field *fd, uint32_t idx, int64_t off, uint32_t depth)
-{
-	return not_null_failed(e, fd, idx, off, depth);
-}
-
-bool
-sd_eng_absent_filled(Eng *e, const sd_field *f, uint32_t row, int64_t obj_off)
-{
-	return absent_filled(e, f, row, obj_off);
-}
-
-bool
-sd_eng_missing(Eng *e, int64_t obj_off, uint32_t depth)
-{
-	return missing_required(e, obj_off, depth);
-}

@@ -1,14 +1,14 @@
 /*
- * engine_int.h — the rule engine's state and the few rules it shares with its XML branch
- * (engine.c ↔ engine_xml.c).  Core-internal; nothing else includes it.
- *
- * engine.c owns every rule (missing / default / optional, NOT NULL, unknown, duplicates, unions,
- * error collection and recovery, limits, paths); engine_xml.c is the branch decode_object takes,
- * once per object, for walkers with SD_WF_XML: it matches an element's members against the
- * plan's XML facts and calls back into these functions for the rules.
+ * engine_int.h — the rule engine's state and its small shared steps, for the engine's three
+ * files: engine.c (the rules: values, objects and their members, lists, maps, unions, extra),
+ * engine_skip.c (the validating skip and serde_errors' recovery) and engine_err.c (errors and
+ * their paths).  The calls go one way: engine.c → engine_skip.c → engine_err.c.  Core-internal;
+ * nothing else includes it.
  */
 #ifndef SERDE_ENGINE_INT_H
 #define SERDE_ENGINE_INT_H
+
+#include <string.h>
 
 #include "internal.h"
 #include "walker.h"
@@ -36,6 +36,11 @@ typedef struct Eng
 	bool		in_jsonb;       /* walking a value kept as jsonb: \u0000 and numeric limits */
 	bool		ev;             /* the skip writes events (a jsonb value, within SD_JEV_MAX) */
 	uint32_t	ev_start;       /* the first event of the value being written */
+	/* the object being decoded (SD_WF_REPEATED walkers): its lists of repeated members, per
+	 * field, while they accumulate (NULL: none) */
+	struct sd_acc *acc;
+	/* ... and its `extra` of an XML element (xml_json.c), NULL when it has none */
+	struct sd_xjson *xj;
 } Eng;
 
 /* A destination slot: in the tape or in the element stack (both may move when they grow). */
@@ -58,39 +63,153 @@ tape_off(int64_t off)
 	return off < 0 ? 0 : (uint32_t) off;
 }
 
-/* ---- engine.c, for engine_xml.c ------------------------------------------------------------ */
-void		sd_eng_init(Eng *e, sd_decoder *d, sd_wcursor *cur, const sd_limits *limits,
-						sd_collect *collect, sd_error *err, const char *stack_start);
+/* ---- engine_err.c: errors and their paths ----------------------------------------------- */
 bool		sd_eng_fail(Eng *e, sd_code code, int64_t off, const char *fmt,...)
 			__attribute__((format(printf, 4, 5)));
-/* a path segment of an XML member (key NULL: text), position 1-based or 0 */
-bool		sd_eng_enter_xml(Eng *e, uint8_t seg, const sd_wkey *k, uint64_t pos, int64_t off);
-bool		sd_eng_enter_xml_name(Eng *e, uint8_t seg, const char *prefix, size_t plen,
-								  const char *local, size_t llen, int64_t off);
+bool		sd_eng_grow_path(Eng *e, int64_t off);
+/* malformed input (reported at the root); the walker's failure (an op returned -1) */
+bool		sd_eng_syntax(Eng *e, const char *problem, int64_t off);
 bool		sd_eng_walker_failed(Eng *e);
-bool		sd_eng_poll(Eng *e, int64_t off);
-bool		sd_eng_container_guard(Eng *e, int64_t off);
-bool		sd_eng_reserve_tape(Eng *e, uint32_t n, uint32_t *first, int64_t off);
-bool		sd_eng_recover(Eng *e, uint32_t depth);
-bool		sd_eng_recover_value(Eng *e, const sd_wtok *t, uint32_t depth, uint32_t value_depth);
-bool		sd_eng_skip_value(Eng *e, const sd_wtok *t);
-bool		sd_eng_value(Eng *e, sd_wtok *t, const sd_node *n, Dest dst);
-/* collect mode: the slot's mark after a value decoded by engine_xml.c (as value() sets it) */
-void		sd_eng_mark(Eng *e, Dest dst, bool ok, int errors_before);
-/* the rules, shared by JSON and XML members (the path entry of the member already entered) */
-bool		sd_eng_unknown(Eng *e, const sd_wtok *t, int64_t off, uint32_t depth);
-bool		sd_eng_duplicate(Eng *e, const sd_wtok *t, int64_t off, uint32_t depth);
-bool		sd_eng_not_null(Eng *e, const sd_field *fd, uint32_t idx, int64_t off, uint32_t depth);
-/* a field that did not appear: true when its default or NULL (optional) filled the slot */
-bool		sd_eng_absent_filled(Eng *e, const sd_field *f, uint32_t row, int64_t obj_off);
-bool		sd_eng_missing(Eng *e, int64_t obj_off, uint32_t depth);
+/* a limit reached on entering a container: depth, or the stack budget */
+bool		sd_eng_guard_failed(Eng *e, int64_t off);
+/* a value error of scalar_to_tape.c (e->err): add path and offset */
+bool		sd_eng_convert_failed(Eng *e, int64_t off);
+/* "string \"x\"", "number 1.5", "object", "text \"x\"" ... */
+void		sd_eng_describe(Eng *e, sd_wtok *t, char *buf, size_t size);
+bool		sd_eng_kind_error(Eng *e, const sd_node *n, sd_wtok *t);
 
-/* ---- engine_xml.c, for engine.c ------------------------------------------------------------ */
-/* err->path as XPath from the path stack (walker.h (c)) */
-void		sd_eng_xpath(Eng *e);
-/* The members of element (begun) of node n (members_of: n, or a union's variant merged) into
- * the row at `row` (slot dst); false only on a fatal error (others are recorded). */
-bool		sd_eng_xml_members(Eng *e, const sd_node *n, const sd_node *members_of, Dest dst,
-							   uint32_t row, int64_t off);
+/* ---- engine_skip.c: the validating skip ------------------------------------------------- */
+/* Walks the value of token t (peeked, at the cursor): every byte checked, depth limited. */
+bool		sd_eng_skip_value(Eng *e, const sd_wtok *t);
+/* The members of an object already begun, walked. */
+bool		sd_eng_skip_members(Eng *e, int64_t off);
+
+/* ---- steps shared by the three files ----------------------------------------------------- */
+
+/* Enters a member / an element: depth + 1 and its path segment. */
+static inline bool
+enter(Eng *e, const char *name, size_t len, uint64_t index, int64_t off)
+{
+	if (__builtin_expect(e->depth + 1 >= e->d->path_cap, 0) && !sd_eng_grow_path(e, off))
+		return false;
+	sd_pathent *pe = (sd_pathent *) e->d->path + e->depth;
+
+	pe->name = name;
+	pe->len = len;
+	pe->index = index;
+	pe->seg = 0;
+	pe->prefix = NULL;
+	pe->prefix_len = 0;
+	e->depth++;
+	return true;
+}
+
+/* An XML path segment: an element (1-based position, 0 none), an attribute or the text. */
+static inline bool
+enter_xml(Eng *e, uint8_t seg, const char *prefix, size_t plen, const char *local, size_t llen,
+		  uint64_t pos, int64_t off)
+{
+	if (!enter(e, local, llen, pos, off))
+		return false;
+	sd_pathent *pe = (sd_pathent *) e->d->path + e->depth - 1;
+
+	pe->seg = seg;
+	pe->prefix = prefix;
+	pe->prefix_len = prefix ? plen : 0;
+	return true;
+}
+
+static inline uint8_t
+xml_seg(uint8_t xml_kind)
+{
+	return xml_kind == SD_XML_ATTRIBUTE ? SD_SEG_ATTRIBUTE :
+		xml_kind == SD_XML_TEXT ? SD_SEG_TEXT : SD_SEG_ELEMENT;
+}
+
+/* Enters the member of key k as the document names it (XML: its kind, prefix, position pos). */
+static inline bool
+enter_key(Eng *e, const sd_wkey *k, uint64_t pos, int64_t off)
+{
+	if (!(e->flags & SD_WF_XML))
+		return enter(e, k->s, k->len, 0, off);
+	return enter_xml(e, xml_seg(k->xml_kind), k->prefix, k->prefix_len, k->s, k->len, pos, off);
+}
+
+static inline bool
+is_fatal(sd_code c)
+{
+	return c == SD_E_SYNTAX || c == SD_E_DEPTH || c == SD_E_NOMEM || c == SD_E_CANCELED ||
+		c == SD_E_SIZE || c == SD_E_INTERNAL || c == SD_E_XML_SYNTAX || c == SD_E_UNSUPPORTED;
+}
+
+/* Checked on entering every container: nesting limit, stack budget. */
+static inline bool
+container_guard(Eng *e, int64_t off)
+{
+	char		here;
+
+	if (__builtin_expect(e->depth + 1 > e->max_depth ||
+						 (size_t) (e->stack_start - &here) > e->stack_budget, 0))
+		return sd_eng_guard_failed(e, off);
+	return true;
+}
+
+static inline bool
+poll_stop(Eng *e, int64_t off)
+{
+	if (__builtin_expect(++e->poll >= 4096, 0))
+	{
+		e->poll = 0;
+		if (e->hooks->should_stop && e->hooks->should_stop(e->hooks->ud))
+			return sd_eng_fail(e, SD_E_CANCELED, off, "canceled");
+	}
+	return true;
+}
+
+/* After an error at a value: in collect mode (serde_errors) record it and go on; else stop. */
+static inline bool
+recover(Eng *e, uint32_t depth)
+{
+	e->depth = depth;
+	if (!e->collect || is_fatal(e->err->code))
+		return false;
+	sd_collect_add(e->collect, e->err);
+	return true;
+}
+
+/* The same, for an error at value t that may not have been read yet: it is then walked, so
+ * that malformed input inside it is still found. */
+static inline bool
+recover_value(Eng *e, const sd_wtok *t, uint32_t depth, uint32_t value_depth)
+{
+	bool		consumed = e->consumed;
+
+	if (!recover(e, depth))
+		return false;
+	if (!consumed)
+	{
+		/* walk it where it is (its path entry is still in place) */
+		e->depth = value_depth;
+		if (!sd_eng_skip_value(e, t))
+			return false;
+		e->depth = depth;
+	}
+	return true;
+}
+
+static inline bool
+reserve_tape(Eng *e, uint32_t n, uint32_t *first, int64_t off)
+{
+	sd_decoder *d = e->d;
+	uint32_t	need = d->tape_len + n;
+
+	if (need < d->tape_len ||
+		(need > d->tape_cap && !sd_grow(e->hooks, (void **) &d->tape, &d->tape_cap, need, sizeof(sd_val))))
+		return sd_eng_fail(e, SD_E_NOMEM, off, "out of memory");
+	*first = d->tape_len;
+	memset(&d->tape[*first], 0, sizeof(sd_val) * n);
+	d->tape_len = need;
+	return true;
+}
 
 #endif							/* SERDE_ENGINE_INT_H */

@@ -122,3 +122,21 @@ sd_members_find(const sd_members *ms, const char *name, size_t len, uint32_t has
 			return i;
 	}
 }
+
+int
+sd_members_find_xml(const sd_members *ms, uint8_t kind, const char *ns, size_t ns_len,
+					const char *name, size_t len, uint32_t hash)
+{
+	for (uint32_t slot = hash & ms->mask;; slot = (slot + 1) & ms->mask)
+	{
+		int			i = ms->table[slot];
+
+		if (i < 0)
+			return -1;
+		const sd_member *m = &ms->m[i];
+
+		if (m->hash == hash && m->len == len && m->xml_kind == kind && m->ns_len == ns_len &&
+			memcmp(m->name, name, len) == 0 && (ns_len == 0 || memcmp(m->ns, ns, ns_len) == 0))
+			return i;
+	}
+}

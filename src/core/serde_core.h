@@ -282,6 +282,9 @@ struct sd_node
 	const sd_field *fields;
 	int			extra_col;      /* column receiving unmapped members, or -1 */
 	const sd_members *members;
+	/* the same members by their XML keys (kind, namespace, local name; `path` steps as groups of
+	 * elements, the text as a member named ""), for XML walkers */
+	const sd_members *xml_members;
 	/* discriminated union (SD_K_COMPOSITE with `tag`): the tag member's value selects one
 	 * variant column (a composite decoding the same object); the other variant columns are NULL */
 	const char *tag;
@@ -556,6 +559,11 @@ typedef struct sd_member
 	const sd_members *group;    /* path prefix: a nested object of members */
 	bool		group_required; /* some field below the prefix is required */
 	const char *group_column;   /* a column below the prefix (for messages) */
+	/* XML tables (sd_node.xml_members): the key is (xml_kind, ns, name); name "" for the text */
+	uint8_t		xml_kind;       /* sd_xml_kind */
+	bool		flat;           /* a list of repeated elements: occurrences accumulate, none = [] */
+	const char *ns;             /* namespace URI, NULL = none */
+	uint32_t	ns_len;
 } sd_member;
 
 struct sd_members
@@ -569,10 +577,14 @@ struct sd_members
 	/* Where this table's n + 1 slots of key-order prediction start in the decoder's per-plan
 	 * array (the JSON walker's; the plan itself is never written after compile). */
 	uint32_t	follow_at;
+	bool		any_flat;       /* some member (a group's too) is a list of repeated elements */
 };
 
 uint32_t	sd_hash_name(const char *s, size_t len);
 int			sd_members_find(const sd_members *ms, const char *name, size_t len, uint32_t hash);
+/* An XML table's member of key (kind, ns, local name); hash = sd_hash_name(local, len). */
+int			sd_members_find_xml(const sd_members *ms, uint8_t kind, const char *ns, size_t ns_len,
+								const char *name, size_t len, uint32_t hash);
 /* A path prefix member m of node n whose value is null: every value below it is null, not its
  * default (a default is for a missing member; DESIGN §3.2).  For each field below m that is not
  * nullable, in member order: err gets code 23502 and path = err->path as the caller set it (the

@@ -115,6 +115,8 @@ typedef struct sd_wtok
 #define SD_TOK_NOT_JSON	2u      /* a number with no JSON literal (NaN, Infinity): a kind error */
 #define SD_TOK_XML_TEXT	4u      /* XML character data (descriptions: sd_describe_text) */
 #define SD_TOK_XML_ELEMENT 8u     /* object_find: the text of a child element (not an attribute) */
+#define SD_TOK_XML_NIL	16u     /* an element with xsi:nil true / 1 (trimmed): a null value */
+#define SD_TOK_XML_BADNIL 32u    /* an element whose xsi:nil is not true, false, 1 or 0 */
 
 typedef struct sd_wkey
 {
@@ -221,6 +223,12 @@ struct sd_walker_ops
 								const sd_jev **ev, uint32_t *nev);
 	/* optional (XML): the 1-based line and column of a byte offset (an error's DETAIL) */
 	void		(*locate) (sd_wcursor *cur, int64_t offset, uint32_t *line, uint32_t *column);
+	/* optional (XML): after peek at the root, the root element's name (its path segment) */
+	void		(*root_key) (sd_wcursor *cur, sd_wkey *key);
+	/* optional (XML): the prefix the document binds to namespace uri where the walk is (the
+	 * path of a missing element); 0 with *prefix NULL when none or the default namespace */
+	int			(*ns_prefix) (sd_wcursor *cur, const char *uri, size_t len, const char **prefix,
+							  size_t *prefix_len);
 };
 
 /* ---- the engine side (engine.c) --------------------------------------------------------- */

@@ -158,6 +158,42 @@ xw_take_element(sd_xcursor *c, const sd_xev *ev)
 	return 1;
 }
 
+#define XSI_NS "http://www.w3.org/2001/XMLSchema-instance"
+
+static bool
+ws(char ch)
+{
+	return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r';
+}
+
+/* xsi:nil on the element at the cursor: SD_TOK_XML_NIL (true / 1), SD_TOK_XML_BADNIL (not a
+ * boolean), 0 (absent, false / 0); whitespace around the value is trimmed */
+static uint32_t
+elem_nil(const sd_xcursor *c)
+{
+	for (uint32_t i = 0; i < c->elem.nattrs; i++)
+	{
+		const sd_xattr *a = &c->elem.attrs[i];
+
+		if (a->name.local_len != 3 || memcmp(a->name.local, "nil", 3) != 0 ||
+			a->name.uri_len != sizeof(XSI_NS) - 1 || memcmp(a->name.uri, XSI_NS, a->name.uri_len) != 0)
+			continue;
+		const char *v = a->value;
+		size_t		n = a->value_len;
+
+		while (n && ws(v[0]))
+			v++, n--;
+		while (n && ws(v[n - 1]))
+			n--;
+		if ((n == 4 && memcmp(v, "true", 4) == 0) || (n == 1 && v[0] == '1'))
+			return SD_TOK_XML_NIL;
+		if ((n == 5 && memcmp(v, "false", 5) == 0) || (n == 1 && v[0] == '0'))
+			return 0;
+		return SD_TOK_XML_BADNIL;
+	}
+	return 0;
+}
+
 static void
 elem_token(const sd_xcursor *c, sd_wtok *tok)
 {
@@ -166,6 +202,8 @@ elem_token(const sd_xcursor *c, sd_wtok *tok)
 	tok->offset = c->elem.offset;
 	tok->w[0] = c->elem.line;
 	tok->w[1] = c->elem.column;
+	if (c->elem.nattrs)
+		tok->flags = elem_nil(c);
 }
 
 static void
@@ -491,6 +529,18 @@ xw_locate(sd_wcursor *cur, int64_t offset, uint32_t *line, uint32_t *column)
 	sd_xr_locate(((sd_xcursor *) cur)->r, offset, line, column);
 }
 
+static void
+xw_root_key(sd_wcursor *cur, sd_wkey *key)
+{
+	sd_xml_walker_root_key((const sd_xcursor *) cur, key);
+}
+
+static int
+xw_ns_prefix(sd_wcursor *cur, const char *uri, size_t len, const char **prefix, size_t *plen)
+{
+	return sd_xml_walker_prefix((const sd_xcursor *) cur, uri, len, prefix, plen);
+}
+
 static const sd_walker_ops xml_ops = {
 	.flags = SD_WF_REPEATED | SD_WF_XML,
 	.peek = xw_peek,
@@ -505,6 +555,8 @@ static const sd_walker_ops xml_ops = {
 	.number_text = xw_number_text,
 	.finish = xw_finish,
 	.locate = xw_locate,
+	.root_key = xw_root_key,
+	.ns_prefix = xw_ns_prefix,
 };
 
 sd_xcursor *

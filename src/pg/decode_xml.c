@@ -20,7 +20,7 @@
 
 #include "serde_pg.h"
 #include "xml_read.h"
-#include "engine_xml.h"
+#include "xml_decode.h"
 
 static const sd_hooks xml_hooks = {
 	.alloc = NULL,				/* malloc: the reader never raises */

@@ -33,7 +33,7 @@
 #include "walker.h"
 #include "xml_read.h"
 #include "xml_walk.h"
-#include "engine_xml.h"
+#include "xml_decode.h"
 #include "unit_support.h"
 
 int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

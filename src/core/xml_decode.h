@@ -1,9 +1,9 @@
 /*
- * engine_xml.h — XML documents decoded by the rule engine (engine.c with its XML branch,
- * engine_xml.c) over the XML walker.  Core-internal (the hosts include it).
+ * xml_decode.h — XML documents decoded by the one rule engine (engine.c) over the XML walker
+ * (xml_walk.c).  Core-internal (the hosts include it).
  */
-#ifndef SERDE_ENGINE_XML_H
-#define SERDE_ENGINE_XML_H
+#ifndef SERDE_XML_DECODE_H
+#define SERDE_XML_DECODE_H
 
 #include "internal.h"
 
@@ -22,4 +22,4 @@ int			sd_check_xml_found(sd_decoder *d, const sd_plan *plan, const sd_node *node
 							   int max_errors, const sd_found **found, int *total,
 							   uint32_t *root);
 
-#endif							/* SERDE_ENGINE_XML_H */
+#endif							/* SERDE_XML_DECODE_H */

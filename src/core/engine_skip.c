@@ -1,12 +1,16 @@
 /*
- * engine_skip.h — part of engine.c's translation unit (include it nowhere else): the engine's
- * validating skip of a value the shape does not decode (an unknown member, a json/jsonb
- * column's value, a value after an error in serde_errors' mode), every byte checked through
- * the walker, depth limited, and for a jsonb column its events (sd_jev) and jsonb's checks
- * (scalar.h).  skip_fast / skip_events let a walker do the same walk on its own (walker.h).
+ * engine_skip.c — the rule engine's validating skip of a value the shape does not decode (an
+ * unknown member, a json/jsonb column's value, a value after an error in serde_errors' mode):
+ * every byte checked through the walker, depth limited, and for a jsonb column its events
+ * (sd_jev) and jsonb's checks (scalar.h).  skip_fast / skip_events let a walker do the same walk
+ * on its own (walker.h).  Called by engine.c; calls engine_err.c only.
  */
-#ifndef SD_ENGINE_SKIP_H
-#define SD_ENGINE_SKIP_H
+#include <string.h>
+
+#include "internal.h"
+#include "scalar.h"
+#include "walker.h"
+#include "engine_int.h"
 
 /* One event of the jsonb value being skipped (when e->ev); past SD_JEV_MAX events the value
  * gets none: writing stops, the caller sees e->ev cleared. */
@@ -24,7 +28,7 @@ event(Eng *e, uint32_t kind, const char *s, size_t len, int64_t off)
 	}
 	if (d->jev_len == d->jev_cap &&
 		!sd_grow(e->hooks, (void **) &d->jev, &d->jev_cap, d->jev_len + 1, sizeof(sd_jev)))
-		return fail(e, SD_E_NOMEM, off, "out of memory");
+		return sd_eng_fail(e, SD_E_NOMEM, off, "out of memory");
 	sd_jev	   *x = &d->jev[d->jev_len++];
 
 	x->kind = kind;
@@ -50,15 +54,15 @@ jsonb_string_ok(Eng *e, const char *s, size_t len, int64_t off)
 {
 	if (e->in_jsonb && !(e->flags & SD_WF_JSONB_INPUT) && !sd_jsonb_string_ok(s, len))
 	{
-		fail(e, SD_E_KIND, off, SD_JSONB_NUL_PROBLEM);
+		sd_eng_fail(e, SD_E_KIND, off, SD_JSONB_NUL_PROBLEM);
 		return skip_value_error(e);
 	}
 	return true;
 }
 
 /* The members of an object already begun (object_begin), walked. */
-static bool
-skip_members(Eng *e, int64_t off)
+bool
+sd_eng_skip_members(Eng *e, int64_t off)
 {
 	uint32_t	depth = e->depth;
 	sd_wkey		k;
@@ -69,13 +73,13 @@ skip_members(Eng *e, int64_t off)
 		return false;
 	while ((r = e->object_next(e->cur, &k, &t, NULL, 0)) > 0)
 	{
-		if (!enter(e, k.s, k.len, 0, k.offset) || !jsonb_string_ok(e, k.s, k.len, k.offset) ||
-			!event(e, SD_JEV_KEY, k.s, k.len, k.offset) || !skip_value(e, &t))
+		if (!enter_key(e, &k, 0, k.offset) || !jsonb_string_ok(e, k.s, k.len, k.offset) ||
+			!event(e, SD_JEV_KEY, k.s, k.len, k.offset) || !sd_eng_skip_value(e, &t))
 			return false;
 		e->depth = depth;
 	}
 	if (r < 0)
-		return walker_failed(e);
+		return sd_eng_walker_failed(e);
 	return event(e, SD_JEV_END, NULL, 0, off);
 }
 
@@ -91,12 +95,12 @@ skip_elements(Eng *e, int64_t off)
 		return false;
 	while ((r = e->array_next(e->cur, &t)) > 0)
 	{
-		if (!enter(e, NULL, 0, i++, off) || !skip_value(e, &t))
+		if (!enter(e, NULL, 0, i++, off) || !sd_eng_skip_value(e, &t))
 			return false;
 		e->depth = depth;
 	}
 	if (r < 0)
-		return walker_failed(e);
+		return sd_eng_walker_failed(e);
 	return event(e, SD_JEV_END, NULL, 0, off);
 }
 
@@ -106,7 +110,7 @@ skip_number(Eng *e, const sd_wtok *t)
 	sd_wtok		n = *t;
 
 	if ((n.flags & SD_TOK_NATIVE) && !n.s && e->ops->number_text(e->cur, &n) < 0)
-		return walker_failed(e);
+		return sd_eng_walker_failed(e);
 	if (e->in_jsonb && !(e->flags & SD_WF_JSONB_INPUT) && !sd_plain_int(n.s, n.len))
 	{
 		/* jsonb stores numbers as numeric: its limits apply */
@@ -115,7 +119,7 @@ skip_number(Eng *e, const sd_wtok *t)
 
 		if (c != SD_OK)
 		{
-			fail(e, c, n.offset, "%s", problem);
+			sd_eng_fail(e, c, n.offset, "%s", problem);
 			return skip_value_error(e);
 		}
 	}
@@ -146,14 +150,14 @@ skip_fast_failed(Eng *e)
 
 	/* skip_events' value errors are SD_E_KIND (\u0000) and SD_E_RANGE (numeric's limits) */
 	if (f->code != SD_E_DEPTH && f->code != SD_E_KIND && f->code != SD_E_RANGE)
-		return walker_failed(e);
+		return sd_eng_walker_failed(e);
 	for (uint32_t i = 0; i < f->npath; i++)
 		if (!enter(e, f->path[i].name, f->path[i].len, f->path[i].index, f->offset))
 			return false;
 	if (f->code == SD_E_DEPTH)
-		return guard_failed(e, f->offset);	/* serde.max_depth's error, or the stack's */
+		return sd_eng_guard_failed(e, f->offset);	/* serde.max_depth's error, or the stack's */
 	/* skip_events: a jsonb value's check (sd_jsonb_string_ok, sd_jsonb_number_check) */
-	fail(e, f->code, f->offset, "%s", f->problem);
+	sd_eng_fail(e, f->code, f->offset, "%s", f->problem);
 	return skip_value_error(e);
 }
 
@@ -171,15 +175,15 @@ append_events(Eng *e, const sd_jev *ev, uint32_t nev, int64_t off)
 	}
 	if (d->jev_len + nev > d->jev_cap &&
 		!sd_grow(e->hooks, (void **) &d->jev, &d->jev_cap, d->jev_len + nev, sizeof(sd_jev)))
-		return fail(e, SD_E_NOMEM, off, "out of memory");
+		return sd_eng_fail(e, SD_E_NOMEM, off, "out of memory");
 	memcpy(&d->jev[d->jev_len], ev, sizeof(sd_jev) * nev);
 	d->jev_len += nev;
 	return true;
 }
 
 /* Walks the value of token t (peeked, at the cursor): every byte checked, depth limited. */
-static bool
-skip_value(Eng *e, const sd_wtok *t)
+bool
+sd_eng_skip_value(Eng *e, const sd_wtok *t)
 {
 	if (!poll_stop(e, t->offset))
 		return false;
@@ -215,11 +219,11 @@ skip_value(Eng *e, const sd_wtok *t)
 	{
 		case SD_J_OBJECT:
 			if (e->ops->object_begin(e->cur, t) < 0)
-				return walker_failed(e);
-			return skip_members(e, t->offset);
+				return sd_eng_walker_failed(e);
+			return sd_eng_skip_members(e, t->offset);
 		case SD_J_ARRAY:
 			if (e->ops->array_begin(e->cur, t) < 0)
-				return walker_failed(e);
+				return sd_eng_walker_failed(e);
 			return skip_elements(e, t->offset);
 		case SD_J_STRING:
 			return jsonb_string_ok(e, t->s, t->len, t->offset) &&
@@ -237,7 +241,5 @@ skip_value(Eng *e, const sd_wtok *t)
 		case SD_J_NULL:
 			return event(e, SD_JEV_NULL, NULL, 0, t->offset);
 	}
-	return syntax(e, "unexpected character or structure", t->offset);
+	return sd_eng_syntax(e, "unexpected character or structure", t->offset);
 }
-
-#endif							/* SD_ENGINE_SKIP_H */

@@ -130,7 +130,7 @@ decode_map(Eng *e, const sd_node *n, Dest dst, int64_t off)
 		uint32_t	depth = e->depth;
 		uint32_t	row = 0;
 
-		if (k.xml_kind != SD_XML_ELEMENT)
+		if ((e->flags & SD_WF_XML) && k.xml_kind != SD_XML_ELEMENT)
 			continue;			/* XML: a map's entries are the child elements */
 		if ((e->flags & SD_WF_XML) && !(k.s = sd_arena_strndup(&e->d->arena, k.s, k.len)))
 			return sd_eng_fail(e, SD_E_NOMEM, k.offset, "out of memory");	/* (names die with the reader) */
@@ -1050,11 +1050,13 @@ decode_members(Eng *e, const sd_node *n, const sd_members *ms, uint32_t row, int
 				return false;
 			continue;
 		}
-		if (k.xml_kind != SD_XML_TEXT && !enter_key(e, &k, 0, k.offset))
+		bool		text = xml && k.xml_kind == SD_XML_TEXT;
+
+		if (!text && !enter_key(e, &k, 0, k.offset))
 			return false;
 		if (seen[mi >> 6] & ((uint64_t) 1 << (mi & 63)))
 		{
-			if (!duplicate_member(e, &t, k.xml_kind == SD_XML_TEXT ? obj_off : k.offset, depth))
+			if (!duplicate_member(e, &t, text ? obj_off : k.offset, depth))
 				return false;
 			continue;
 		}

@@ -1,0 +1,67 @@
+-- xml_json_rules.sql — rules that JSON and XML share, pinned side by side (the same data as
+-- JSON text and as XML, through the one member loop of the rule engine): a repeated map key is
+-- 22030; a missing `path` parent is one error at the first missing name; a null parent (JSON
+-- null, XML xsi:nil) makes the values below it NULL, 23502 where not nullable; xsi:nil accepts
+-- true / 1 / false / 0 around whitespace, anything else is 2200N.
+-- `r` is the row as jsonb, or "ERROR <SQLSTATE>: <message>".
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS serde;
+RESET client_min_messages;
+\set SHOW_CONTEXT never
+
+CREATE FUNCTION pg_temp.j(shape text, doc text) RETURNS text LANGUAGE plpgsql AS $f$
+DECLARE r text; st text; msg text;
+BEGIN
+    EXECUTE 'SELECT to_jsonb(serde_decode($1, $2))::text' INTO r USING shape, doc;
+    RETURN r;
+EXCEPTION WHEN OTHERS THEN
+    GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT;
+    RETURN 'ERROR ' || st || ': ' || msg;
+END $f$;
+CREATE FUNCTION pg_temp.x(shape text, doc text) RETURNS text LANGUAGE plpgsql AS $f$
+DECLARE r text; st text; msg text;
+BEGIN
+    EXECUTE 'SELECT to_jsonb(serde_decode_xml($1, $2))::text' INTO r USING shape, doc;
+    RETURN r;
+EXCEPTION WHEN OTHERS THEN
+    GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT;
+    RETURN 'ERROR ' || st || ': ' || msg;
+END $f$;
+
+-- maps: a repeated key
+CREATE TYPE pg_temp.jx_kv AS (key text, value int4);
+CREATE TYPE pg_temp.jx_map AS (id int4, m pg_temp.jx_kv[]);
+SELECT 'ok' FROM serde_register('JxMap', 'pg_temp.jx_map'::regtype, '{"fields": {"m": {"map": true}}}');
+SELECT pg_temp.j('JxMap', '{"id": 1, "m": {"a": 1, "b": 2}}') AS r;
+SELECT pg_temp.x('JxMap', '<doc><id>1</id><m><a>1</a><b>2</b></m></doc>') AS r;
+SELECT pg_temp.j('JxMap', '{"id": 1, "m": {"a": 1, "a": 2}}') AS r;
+SELECT pg_temp.x('JxMap', '<doc><id>1</id><m><a>1</a><a>2</a></m></doc>') AS r;
+SELECT path, code FROM serde_errors('JxMap', '{"id": 1, "m": {"a": 1, "a": 2, "b": "x"}}');
+SELECT path, code FROM serde_errors_xml('JxMap', '<doc><id>1</id><m><a>1</a><a>2</a><b>x</b></m></doc>');
+-- a map element with xsi:nil is NULL
+SELECT pg_temp.x('JxMap', '<doc xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><id>1</id><m xsi:nil="true"/></doc>') AS r;
+
+-- path: a missing parent, a null parent
+CREATE TYPE pg_temp.jx_pr AS (id int4, sha text, ref text, lbl text);
+SELECT 'ok' FROM serde_register('JxPath', 'pg_temp.jx_pr'::regtype, '{"fields": {
+  "sha": {"path": ["head", "sha"]}, "ref": {"path": ["head", "ref"], "nullable": false},
+  "lbl": {"path": ["head", "label"], "optional": true}}}');
+SELECT pg_temp.j('JxPath', '{"id": 1, "head": {"sha": "abc", "ref": "main"}}') AS r;
+SELECT pg_temp.x('JxPath', '<doc><id>1</id><head><sha>abc</sha><ref>main</ref></head></doc>') AS r;
+-- missing parent: ONE error, at the first missing name
+SELECT path, code, message FROM serde_errors('JxPath', '{"id": 1}');
+SELECT path, code, message FROM serde_errors_xml('JxPath', '<doc><id>1</id></doc>');
+SELECT pg_temp.j('JxPath', '{"id": 1}') AS r;
+SELECT pg_temp.x('JxPath', '<doc><id>1</id></doc>') AS r;
+-- null parent: the values below are NULL; 23502 for the non-nullable, at its own path
+SELECT path, code, message FROM serde_errors('JxPath', '{"id": 1, "head": null}');
+SELECT path, code, message FROM serde_errors_xml('JxPath', '<doc xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><id>1</id><head xsi:nil="true"/></doc>');
+SELECT path, code, message FROM serde_errors_xml('JxPath', '<doc xmlns:i="http://www.w3.org/2001/XMLSchema-instance"><id>1</id><head i:nil=" 1 "><sha>ignored</sha></head></doc>');
+CREATE TYPE pg_temp.jx_pn AS (id int4, sha text);
+SELECT 'ok' FROM serde_register('JxPathNull', 'pg_temp.jx_pn'::regtype, '{"fields": {"sha": {"path": ["head", "sha"]}}}');
+SELECT pg_temp.j('JxPathNull', '{"id": 1, "head": null}') AS r;
+SELECT pg_temp.x('JxPathNull', '<doc xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><id>1</id><head xsi:nil="true"/></doc>') AS r;
+-- xsi:nil false / 0: not null; any other value: 2200N
+SELECT pg_temp.x('JxPathNull', '<doc xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><id xsi:nil="false">1</id><head xsi:nil="0"><sha>s</sha></head></doc>') AS r;
+SELECT pg_temp.x('JxPathNull', '<doc xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><id xsi:nil="yes">1</id></doc>') AS r;
+SELECT pg_temp.x('JxPathNull', '<doc xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><id xsi:nil=" true ">1</id><head><sha>s</sha></head></doc>') AS r;

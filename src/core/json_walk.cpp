@@ -702,19 +702,22 @@ op_finish(sd_wcursor *c)
 }
 
 const sd_walker_ops json_ops = {
-	SD_WF_TEXT | SD_WF_EVENTS,
-	op_peek,
-	op_object_begin,
-	op_object_next,
-	op_object_find,
-	op_array_begin,
-	op_array_next,
-	op_skip_fast,
-	op_capture,
-	nullptr,					/* number_direct */
-	nullptr,					/* number_text */
-	op_finish,
-	op_skip_events,
+	.flags = SD_WF_TEXT | SD_WF_EVENTS,
+	.peek = op_peek,
+	.object_begin = op_object_begin,
+	.object_next = op_object_next,
+	.object_find = op_object_find,
+	.array_begin = op_array_begin,
+	.array_next = op_array_next,
+	.skip_fast = op_skip_fast,
+	.capture = op_capture,
+	.number_direct = nullptr,
+	.number_text = nullptr,
+	.finish = op_finish,
+	.skip_events = op_skip_events,
+	.locate = nullptr,
+	.root_key = nullptr,
+	.ns_prefix = nullptr,
 };
 
 /* ---- kernel entry points ------------------------------------------------------------------ */

@@ -138,18 +138,18 @@ jt_number_text(sd_wcursor *cur, sd_wtok *t)
 }
 
 static const sd_walker_ops jtree_ops = {
-	0,
-	jt_peek,
-	jt_begin,					/* object_begin */
-	jt_object_next,
-	jt_object_find,
-	jt_begin,					/* array_begin */
-	jt_array_next,
-	NULL,						/* skip_fast: the engine walks */
-	jt_capture,
-	NULL,						/* number_direct */
-	jt_number_text,
-	NULL,						/* finish: a tree is whole */
+	.flags = 0,
+	.peek = jt_peek,
+	.object_begin = jt_begin,
+	.object_next = jt_object_next,
+	.object_find = jt_object_find,
+	.array_begin = jt_begin,
+	.array_next = jt_array_next,
+	.skip_fast = NULL,			/* the engine walks */
+	.capture = jt_capture,
+	.number_direct = NULL,
+	.number_text = jt_number_text,
+	.finish = NULL,				/* a tree is whole */
 };
 
 void

@@ -63,9 +63,11 @@
  *     in one object, adjacent or not (<category>a</category><x/><category>b</category>).  For
  *     a list field the engine then accumulates each occurrence as one element of the list
  *     instead of reporting a duplicate; it finishes the list when the enclosing object ends
- *     (none = []).  The XML walker sets SD_WF_REPEATED | SD_WF_XML: decode_object (once per
- *     object, never per token) then takes the engine's XML branch, engine_xml.c, which matches
- *     members by (xml_kind, namespace, local name) and calls engine.c's rules (engine_int.h).
+ *     (none = []).  The XML walker sets SD_WF_REPEATED | SD_WF_XML: the engine's one member loop
+ *     then resolves keys through the plan's XML member table (sd_node.xml_members: xml_kind,
+ *     namespace, local name) instead of the JSON one; every rule after that is the same code.
+ *     An element with xsi:nil true / 1 comes with SD_TOK_XML_NIL (null, as JSON's null), one
+ *     with another xsi:nil value with SD_TOK_XML_BADNIL (2200N).
  * (c) Paths are kept as segments (sd_pathent: name / index; element with prefix and 1-based
  *     position, attribute, text), so error.c formats jsonpath (byte-identical to before) or
  *     XPath from the same stack.
@@ -86,7 +88,10 @@
  * (sd_wfail.path / npath), SD_SKIP_FAST_STACK; the JSON text walker implements skip_fast.
  * v4: skip_events (a jsonb column's container skipped by the text walker with its events: the
  * per-value op calls of the engine's skip were msk_record's cost); sd_wfail.path also for its
- * value errors; SD_WF_XML, locate and sd_wfail.err (XML through the engine: engine_xml.c).
+ * value errors; SD_WF_XML, locate and sd_wfail.err (XML through the engine).
+ * v5: root_key and ns_prefix (XML: the root element's path segment, the prefix bound to a
+ * namespace for a missing element's path), SD_TOK_XML_NIL / SD_TOK_XML_BADNIL; the engine no
+ * longer has an XML member loop of its own (one loop, two member tables).
  */
 #ifndef SERDE_WALKER_H
 #define SERDE_WALKER_H
@@ -170,8 +175,8 @@ typedef struct sd_wcursor
 #define SD_WF_REPEATED		16u /* XML: members may repeat; list fields accumulate (see (b)) */
 #define SD_WF_JSONB_INPUT	32u /* numbers and strings are already jsonb's (no \u0000, numeric
 								 * limits hold): a jsonb column's checks are skipped */
-#define SD_WF_XML			64u /* an XML document (walker.h (a)-(c)): decode_object takes the
-								 * engine's XML branch (engine_xml.c); XPath, XML SQLSTATEs */
+#define SD_WF_XML			64u /* an XML document (walker.h (a)-(c)): keys resolved through
+								 * the XML member table; XPath, XML SQLSTATEs */
 
 #define SD_SKIP_FAST_STACK	256	/* skip_fast's stack bytes a level, at most */
 

@@ -21,9 +21,10 @@
  * Errors of the reader (malformed XML, depth, memory) are kept whole in the cursor (xerr) with
  * their line and column, for the engine to report as XML errors.
  *
- * The engine (engine.c, with its XML branch engine_xml.c; entry sd_decode_xml) pulls it: members
- * matched against the plan's XML facts, text scalars, flattened / wrapped lists, XPath errors
- * located by line/column (locate).
+ * The engine (engine.c, entry xml_decode.c's sd_decode_xml) pulls it: keys resolved through the
+ * plan's XML member table, text scalars, flattened / wrapped lists, XPath errors located by
+ * line/column (locate), the root element's segment (root_key), the prefix bound to a namespace
+ * (ns_prefix), xsi:nil as a token flag (SD_TOK_XML_NIL / SD_TOK_XML_BADNIL).
  */
 #include <string.h>
 

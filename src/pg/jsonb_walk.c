@@ -472,19 +472,19 @@ jw_number_text(sd_wcursor *cur, sd_wtok *t)
 }
 
 static const sd_walker_ops jsonb_ops = {
-	SD_WF_SORTED_KEYS | SD_WF_NO_DUPLICATES | SD_WF_JSONB_INPUT,
-	jw_peek,
-	jw_object_begin,
-	jw_object_next,
-	jw_object_find,
-	jw_array_begin,
-	jw_array_next,
-	jw_skip_fast,
-	jw_capture,
-	jw_number_direct_op,
-	jw_number_text,
-	NULL,						/* finish: a jsonb is whole */
-	NULL,						/* skip_events: jsonb columns are captured whole */
+	.flags = SD_WF_SORTED_KEYS | SD_WF_NO_DUPLICATES | SD_WF_JSONB_INPUT,
+	.peek = jw_peek,
+	.object_begin = jw_object_begin,
+	.object_next = jw_object_next,
+	.object_find = jw_object_find,
+	.array_begin = jw_array_begin,
+	.array_next = jw_array_next,
+	.skip_fast = jw_skip_fast,
+	.capture = jw_capture,
+	.number_direct = jw_number_direct_op,
+	.number_text = jw_number_text,
+	.finish = NULL,				/* a jsonb is whole */
+	.skip_events = NULL,		/* jsonb columns are captured whole */
 };
 
 /* ---- entry points ------------------------------------------------------------------------- */

@@ -1,6 +1,7 @@
 /*
- * arena.c — the core's allocation: hook wrappers (malloc when a hook is absent) and a chunk
- * arena whose blocks never move, so pointers into it stay valid until reset/free.
+ * arena.c — the core's allocation: hook wrappers (malloc when a hook is absent), the geometric
+ * growth of a buffer over them (sd_grow), and a chunk arena whose blocks never move, so pointers
+ * into it stay valid until reset/free.
  */
 #include "internal.h"
 
@@ -39,6 +40,28 @@ sd_hook_free(const sd_hooks *h, void *p)
 		h->free(h->ud, p);
 	else
 		free(p);
+}
+
+/* Grows *buf (*cap elements of elem_size bytes) to hold at least need elements: doubling from
+ * 64, at most UINT32_MAX elements and 1 TB; false when the hook's realloc fails or a bound is
+ * passed (the buffer is then unchanged). */
+bool
+sd_grow(const sd_hooks *h, void **buf, uint32_t *cap, uint32_t need, size_t elem_size)
+{
+	uint64_t	ncap = *cap ? *cap : 64;
+	void	   *nb;
+
+	if (need <= *cap)
+		return true;
+	while (ncap < need)
+		ncap *= 2;
+	if (ncap > UINT32_MAX || ncap * elem_size > ((uint64_t) 1 << 40))
+		return false;
+	if (!(nb = sd_hook_realloc(h, *buf, (size_t) ncap * elem_size)))
+		return false;
+	*buf = nb;
+	*cap = (uint32_t) ncap;
+	return true;
 }
 
 void

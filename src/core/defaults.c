@@ -88,12 +88,3 @@ sd_defaults_compile(sd_plan *plan, sd_arena *arena, const sd_jnode *const *value
 	sd_decoder_destroy(d);
 	return ok;
 }
-
-const sd_val *
-sd_plan_default_value(const sd_plan *plan, int index, uint32_t *root)
-{
-	if (index < 0 || index >= plan->ndefaults || plan->droots == NULL)
-		return NULL;
-	*root = plan->droots[index];
-	return plan->dtape;
-}

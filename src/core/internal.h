@@ -170,7 +170,7 @@ typedef struct sd_collect
 	bool		oom;            /* an entry could not be stored */
 } sd_collect;
 
-/* Records w's error in collect mode (json_walk.cpp's recover) */
+/* Records w's error in collect mode (json_walk.cpp's recover; rules.c) */
 void		sd_collect_add(sd_collect *c, const sd_error *err);
 
 /* One segment of the engine's path stack (error.c formats them as jsonpath; XPath later). */
@@ -200,7 +200,7 @@ typedef struct sd_pair
 	size_t		value_len;
 } sd_pair;
 
-/* The keys of one map object being decoded (map: true), to find a repeated one (decoder.c). */
+/* The keys of one map object being decoded (map: true), to find a repeated one (rules.c). */
 typedef struct sd_keyset
 {
 	struct sd_keyent *e;        /* open addressing in d->arena; cap a power of two */
@@ -217,7 +217,7 @@ bool		sd_map_key_new(sd_decoder *d, sd_keyset *ks, const char *key, size_t len, 
 /* Binds d's member-order prediction (d->follow) to plan, as every decode does: for the core's
  * own runs of the engine (defaults.c, on a plan being compiled).  False on OOM. */
 bool		sd_decoder_bind(sd_decoder *d, const sd_plan *plan, sd_error *err);
-/* Grows *buf (elements of elem_size) to hold at least need elements; false on OOM. */
+/* Grows *buf (elements of elem_size) to hold at least need elements; false on OOM (arena.c). */
 bool		sd_grow(const sd_hooks *h, void **buf, uint32_t *cap, uint32_t need, size_t elem_size);
 
 struct sd_wcursor;

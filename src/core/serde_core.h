@@ -335,6 +335,7 @@ sd_plan    *sd_compile(const char *shape_name, const char *options_json, size_t 
 sd_plan    *sd_compile_ex(const char *shape_name, const char *options_json, size_t options_len,
 						  const sd_type *target, const sd_hooks *hooks,
 						  const sd_resolver *resolver, size_t max_plan_bytes, sd_error *err);
+/* A compiled plan's release and accessors (plan.c). */
 void		sd_plan_free(sd_plan *plan);
 const sd_node *sd_plan_root(const sd_plan *plan);
 const char *sd_plan_shape(const sd_plan *plan);
@@ -609,7 +610,7 @@ const char *sd_expected_name(const sd_node *n);
 /* "card, bank_account": the tag values of a union, for messages. */
 void		sd_variant_list(const sd_node *n, char *buf, size_t size);
 
-/* ---- JSON output (jwrite.c): the one string escaper, a growable buffer, canonical JSON ------ */
+/* ---- JSON output: the one string escaper (jescape.c), a growable buffer, canonical JSON (jwrite.c) */
 
 /* The JSON string escaper of serde (describe, paths, `extra` objects, canonical JSON): writes
  * s[0..len) as the contents of a JSON string, without the quotes, into out.  '"' and '\\' get a

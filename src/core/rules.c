@@ -141,38 +141,6 @@ sd_collect_add(sd_collect *c, const sd_error *err)
 	c->total++;
 }
 
-bool
-sd_null_prefix(const sd_node *n, const sd_member *m, sd_error *err, bool (*report) (void *ctx),
-			   void *ctx)
-{
-	size_t		used = strlen(err->path);
-
-	if (m->field == SD_MEMBER_TAG)
-		return true;
-	sd_path_member(err->path, m->name, m->len);
-	if (m->field >= 0)
-	{
-		const sd_field *f = &n->fields[m->field];
-
-		if (!f->nullable)
-		{
-			err->code = SD_E_NOTNULL;
-			snprintf(err->problem, sizeof(err->problem), "null is not allowed for column \"%s\"",
-					 f->column);
-			if (!report(ctx))
-				return false;
-		}
-	}
-	else
-	{
-		for (int i = 0; i < m->group->n; i++)
-			if (!sd_null_prefix(n, &m->group->m[i], err, report, ctx))
-				return false;
-	}
-	err->path[used] = '\0';
-	return true;
-}
-
 /* ---- serde_errors' answers of the engine (walker.h) ------------------------------------ */
 
 int

@@ -586,14 +586,6 @@ int			sd_members_find(const sd_members *ms, const char *name, size_t len, uint32
 /* An XML table's member of key (kind, ns, local name); hash = sd_hash_name(local, len). */
 int			sd_members_find_xml(const sd_members *ms, uint8_t kind, const char *ns, size_t ns_len,
 								const char *name, size_t len, uint32_t hash);
-/* A path prefix member m of node n whose value is null: every value below it is null, not its
- * default (a default is for a missing member; DESIGN §3.2).  For each field below m that is not
- * nullable, in member order: err gets code 23502 and path = err->path as the caller set it (the
- * object holding m) + the names from m down to the field; then report(ctx) is called, which
- * records or raises it (err->offset is left as the caller set it).  Returns false as soon as
- * report does.  err->path is restored to the caller's before a true return. */
-bool		sd_null_prefix(const sd_node *n, const sd_member *m, sd_error *err,
-						   bool (*report) (void *ctx), void *ctx);
 
 /* ---- scalar conversion (scalar_to_tape.c), shared by the input walkers -------------------------- */
 /* Each sets out (tag, payload; not offset) or fails with err->code/problem (err->offset is

@@ -68,8 +68,8 @@ name_arg(sqlite3_value *v, sq_err *e)
 	len = (size_t) sqlite3_value_bytes(v);
 	if (strlen(name) != len)
 	{
-		sq_err_printf(e, SD_E_OPTIONS, "serde: shape name \"%s\" contains a NUL character (at byte %zu)",
-					  name, strlen(name));
+		sq_err_printf(e, SD_E_OPTIONS, "serde: shape name \"%s\" contains a NUL character (at byte %lld)",
+					  name, (long long) strlen(name));
 		return NULL;
 	}
 	if (!name[0])

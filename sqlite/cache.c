@@ -21,7 +21,9 @@
  * plan found out of date).  Call sites keep the plan they got for the rest of their statement
  * (functions.c: sqlite3_set_auxdata; the virtual tables: their cursor).
  *
- * The cache is bounded, by bytes of compiled plans (sd_plan_bytes) and by number of plans:
+ * The cache is bounded, by bytes (what each compiled shape holds: the core's descriptor, plan
+ * and writer, counted by the allocator they are built with, plus the adapter's copies of the
+ * descriptors) and by number of plans:
  * serde_config('cache_bytes', n) (default 64 MB) and serde_config('cache_entries', n) (default
  * 64).  Past either bound the least recently used plans are evicted (statistics: evictions);
  * the plan a lookup returns stays, even alone above the bound, until the next lookup.  A plan
@@ -222,9 +224,9 @@ shape_build(sq_conn *c, const char *name, const char *json, size_t len, sq_dep *
 			goto nomem;
 		memset(root, 0, sizeof(*root));   /* owned by s now */
 	}
-	if (!(s->desc = sd_descriptor_build(name, json, len, &lk, &c->hooks, &err)) ||
-		!(s->plan = sd_descriptor_compile(s->desc, &c->hooks, &err)) ||
-		!(s->writer = sd_jwriter_create(s->plan, &c->hooks, &err)) ||
+	if (!(s->desc = sd_descriptor_build(name, json, len, &lk, &c->plan_hooks, &err)) ||
+		!(s->plan = sd_descriptor_compile(s->desc, &c->plan_hooks, &err)) ||
+		!(s->writer = sd_jwriter_create(s->plan, &c->plan_hooks, &err)) ||
 		!build_defaults(c, s, &err))
 	{
 		sq_catalog_finish(c, &b.stmt);
@@ -353,6 +355,7 @@ sq_shape_get(sq_conn *c, const char *name, sq_err *e)
 	sq_shape   *s;
 	sq_dep		root;
 	sqlite3_stmt *st = NULL;
+	int64_t		held;
 	int			r;
 
 	c->clock++;
@@ -398,6 +401,7 @@ sq_shape_get(sq_conn *c, const char *name, sq_err *e)
 		sq_err_printf(e, SQ_E_UNDEFINED, "shape \"%s\" does not exist", name);
 		return NULL;
 	}
+	held = c->plan_bytes;
 	s = shape_build(c, name, root.descriptor, root.dlen, &root, e);
 	sq_dep_free(&root);
 	if (!s)
@@ -405,9 +409,11 @@ sq_shape_get(sq_conn *c, const char *name, sq_err *e)
 	c->compiles++;
 	stamp(c, s);
 	s->last_used = c->clock;
-	s->bytes = sd_plan_bytes(s->plan);
+	/* what the core holds for it (descriptor, plan, writer), and the adapter's own copies */
+	s->bytes = (size_t) (c->plan_bytes > held ? c->plan_bytes - held : 0) + sizeof(sq_shape) +
+		strlen(s->columns) + 1 + sizeof(sq_value) * (size_t) s->ndefaults;
 	for (int i = 0; i < s->ndeps; i++)
-		s->bytes += s->deps[i].dlen;
+		s->bytes += sizeof(sq_dep) + s->deps[i].dlen + strlen(s->deps[i].name) + 2;
 	if (c->nshapes == c->cap)
 	{
 		int			ncap = c->cap ? c->cap * 2 : 8;

@@ -11,6 +11,7 @@
  */
 #include "serde_sqlite.h"
 
+#include <malloc.h>
 #include <stdlib.h>
 
 /* sqlite3_is_interrupted() is in the API table from 3.41 on, right after the last 3.40 member:
@@ -90,6 +91,41 @@ sq_conn_unref(void *p)
 	free(c);
 }
 
+/* The allocator of compiled shapes: malloc, counting what is held (malloc_usable_size), so that
+ * the plan cache's bound is in the bytes a plan really holds. */
+static void *
+plan_alloc(void *ud, size_t size)
+{
+	sq_conn    *c = ud;
+	void	   *p = malloc(size);
+
+	if (p)
+		c->plan_bytes += (int64_t) malloc_usable_size(p);
+	return p;
+}
+
+static void *
+plan_realloc(void *ud, void *ptr, size_t size)
+{
+	sq_conn    *c = ud;
+	size_t		old = ptr ? malloc_usable_size(ptr) : 0;
+	void	   *p = realloc(ptr, size);
+
+	if (p)
+		c->plan_bytes += (int64_t) malloc_usable_size(p) - (int64_t) old;
+	return p;
+}
+
+static void
+plan_free(void *ud, void *ptr)
+{
+	sq_conn    *c = ud;
+
+	if (ptr)
+		c->plan_bytes -= (int64_t) malloc_usable_size(ptr);
+	free(ptr);
+}
+
 sq_conn *
 sq_conn_new(sqlite3 *db)
 {
@@ -106,6 +142,10 @@ sq_conn_new(sqlite3 *db)
 	c->cache_entries = SQ_CACHE_ENTRIES_DEFAULT;
 	c->hooks.should_stop = should_stop;
 	c->hooks.ud = c;
+	c->plan_hooks = c->hooks;
+	c->plan_hooks.alloc = plan_alloc;
+	c->plan_hooks.realloc = plan_realloc;
+	c->plan_hooks.free = plan_free;
 	c->is_interrupted = interrupted_fn();
 	sd_buf_init(&c->out, &c->hooks);
 	return c;

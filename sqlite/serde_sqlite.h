@@ -107,6 +107,8 @@ typedef struct sq_conn
 	int			catalog_depth;      /* > 0 while serde reads or writes serde_shapes */
 	sd_limits	limits;
 	sd_hooks	hooks;              /* malloc, and should_stop polling is_interrupted */
+	sd_hooks	plan_hooks;         /* the same, counting into plan_bytes: for compiled shapes */
+	int64_t		plan_bytes;         /* bytes the core holds through plan_hooks */
 	int			(*is_interrupted) (sqlite3 *);     /* SQLite >= 3.41, else NULL */
 } sq_conn;
 

@@ -1,7 +1,7 @@
 /*
 ** serde.c — serde for SQLite: validate JSON documents against registered shapes and decode them
-** into typed values.  This comment is the manual (SQLite ext/misc style); DESIGN.md §2 and §3 are
-** the contract, docs/reference.md the full reference.
+** into typed values.  This comment is the manual (SQLite ext/misc style); docs/reference.md
+** (section 7, SQLite) is the full reference.
 **
 ** BUILD AND LOAD
 **
@@ -23,7 +23,7 @@
 **              "total": {"type": "integer", "name": "amount_due"},
 **              "lines": {"type": {"list": {"shape": "Line"}}}}}');
 **
-** A descriptor is the shape options of DESIGN §3 (fields, rename, unknown, extra, coerce,
+** A descriptor is the shape options of docs/reference.md section 3 (fields, rename, unknown, extra, coerce,
 ** optional, tag/variants, xml; per field name, path, optional, default, nullable, skip, format,
 ** shape, xml, xml_item) plus a "type" for every field:
 **
@@ -49,7 +49,7 @@
 **
 ** DECODING
 **
-**     serde_decode(shape, doc)     the row as canonical JSON text (DESIGN §2): keys are column
+**     serde_decode(shape, doc)     the row as canonical JSON text: keys are column
 **                                  names in column order; integers and reals as numbers; numerics
 **                                  as the exact literal; booleans as true/false; timestamps as
 **                                  RFC 3339 UTC strings ending in Z; dates "2024-06-30"; uuids
@@ -63,8 +63,10 @@
 **                                  one row
 **     serde_describe(shape)        the compiled shape as JSON (every field, its document name,
 **                                  type, optional/default/nullable)
-**     serde_cache_stats()          table-valued: plans, compiles, hits, invalidations, bytes of
-**                                  this connection's plan cache
+**     serde_cache_stats()          table-valued: plans, compiles, hits, invalidations, bytes,
+**                                  evictions, cache_bytes, cache_entries of this connection's
+**                                  plan cache
+**     serde_config(name[, value])  a setting of this connection (PLANS, CACHES, CHANGES below)
 **
 ** doc is TEXT or a BLOB of UTF-8 bytes; a NULL doc gives NULL (no rows from serde_errors); a NULL
 ** shape is an error (22004), an unknown one too (42704: `shape "Nope" does not exist`).
@@ -84,7 +86,7 @@
 ** serde(Invoice)`; a change that keeps the columns (a rename option, a new default) takes effect.
 **
 ** XML: serde_decode_xml(shape, doc) and serde_valid_xml(shape, doc) decode XML documents with
-** the same shapes (the descriptor's xml options, DESIGN §3); SELECT * FROM serde_errors_xml(shape,
+** the same shapes (the descriptor's xml options, docs/reference.md 3.4, 3.5); SELECT * FROM serde_errors_xml(shape,
 ** doc) lists every violation, in document order, with XPath paths.  A union's tag is an
 ** attribute or a child element; `extra` receives the unmapped elements and attributes as JSON.
 **
@@ -104,8 +106,33 @@
 **     SQLITE_CONSTRAINT_NOTNULL  null where the field is not nullable (23502)
 **     SQLITE_TOOBIG     nested deeper than 512 levels (54001), larger than 1 GB (54000)
 **     SQLITE_NOMEM, SQLITE_INTERRUPT, SQLITE_INTERNAL
-** serde_errors.code is the SQLSTATE of DESIGN §4 (22032, 2203A, ...) and byte_offset the 0-based
-** byte offset of the offending value.
+**     SQLITE_ERROR      also: a shape feature the input format does not support (0A000; a json
+**                       field cannot be decoded from XML), serde_shapes not serde's catalog,
+**                       a serde call from inside serde's own catalog access (below)
+**     SQLITE_CORRUPT_VTAB  a virtual table's shadow table <name>_columns was tampered with
+**     SQLITE_BUSY, SQLITE_READONLY, SQLITE_INTERRUPT, ...  reading or writing serde_shapes
+**                       failed: SQLite's own result code, passed on
+** One result code per condition, whatever the input format (JSON or XML).  Messages use
+** SQLite's words: no PostgreSQL setting (the depth limit is "the depth limit (512)").
+** serde_errors.code is the SQLSTATE of docs/reference.md section 4 (22032, 2203A, ...) and
+** byte_offset the 0-based byte offset of the offending value; what is no fault of the document
+** (out of memory, an interrupt, an unsupported feature) is raised, not listed.
+**
+** NAMES
+**
+** Registration refuses what SQLite would refuse or cut later: a NUL in the shape name or
+** anywhere in the descriptor (a byte or \u0000: field names, labels, defaults), and fields whose
+** virtual-table columns differ only in ASCII case ("A" and "a") or take the document column's
+** name ("doc", "serde_doc", any case).  serde_unregister of a name with a NUL returns 0.
+**
+** UNTRUSTED DATABASE FILES
+**
+** serde uses main.serde_shapes only when it is an ordinary table of exactly the columns (name
+** TEXT PRIMARY KEY, descriptor TEXT, version INTEGER), none generated; a view, a virtual table or
+** other columns are refused ("serde: main.serde_shapes is not serde's catalog: it is a view").
+** A serde function called while serde itself reads or writes serde_shapes (by a trigger on it)
+** fails instead of reading it again, so no database file can make serde recurse, whatever
+** PRAGMA trusted_schema says.
 **
 ** PLANS, CACHES, CHANGES
 **
@@ -114,12 +141,24 @@
 ** serde_register, plain SQL, another connection, or a rolled-back transaction — is honoured by
 ** the next statement; a write to any other table recompiles nothing (cache.c explains how).
 **
+** The cache is bounded by bytes (what compiled shapes hold) and by plans; past either bound the
+** least recently used plans are evicted:
+**
+**     serde_config('cache_bytes')           the byte bound (default 67108864, 64 MB)
+**     serde_config('cache_bytes', n)        sets it for this connection (0..2^63-1), returns n
+**     serde_config('cache_entries'[, n])    the plan bound (default 64; 0..1000000)
+**
+** The plan a call just used is always kept; a plan evicted while a statement still uses it lives
+** until that statement is done.  serde_cache_stats() also has evictions, cache_bytes and
+** cache_entries.  serde_config is SQLITE_DIRECTONLY (no view or trigger may change it).
+**
 ** THREADS AND INTERRUPTS
 **
 ** Every connection has its own cache and decoders; nothing is shared between connections but
 ** read-only data, so connections may run in different threads (each used by one thread at a
-** time, as SQLite requires); the decoder may use up to 1 MB of C stack.  sqlite3_interrupt stops a statement between rows and between
-** documents.  Inside one document, the decoder polls sqlite3_is_interrupted() when the running
+** time, as SQLite requires); the decoder may use up to 1 MB of C stack.  sqlite3_interrupt
+** stops a statement between rows and between documents, and while serde reads serde_shapes
+** (SQLITE_INTERRUPT).  Inside one document, the decoder polls sqlite3_is_interrupted() when the running
 ** SQLite has it (3.41 and later, looked up at run time); SQLite 3.40 offers an extension no way
 ** to see an interrupt, so there one document is always decoded to its end (bounded by its size).
 */

@@ -40,9 +40,58 @@ static const char catalog_sql[] =
 	"   WHERE rowid = NEW.rowid;\n"
 	"END;\n";
 
-/* 1: main.serde_shapes is a catalog serde can use; 0: there is none; -1: error (*e). */
+/* main's schema cookie (PRAGMA schema_version: changes with every change of the schema, also
+ * one not yet committed), or -1 with *e set. */
+static int64_t
+schema_cookie(sq_conn *c, sq_err *e)
+{
+	sqlite3_stmt *st = NULL;
+	int			rc = sqlite3_prepare_v2(c->db, "PRAGMA main.schema_version", -1, &st, NULL);
+	int64_t		v = -1;
+
+	if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	else
+	{
+		if (rc != SQLITE_OK)
+			rc = sqlite3_reset(st);
+		sq_err_sqlite(e, c->db, rc == SQLITE_OK ? SQLITE_ERROR : rc, "cannot read main's schema version");
+	}
+	sqlite3_finalize(st);
+	return v;
+}
+
+static int	catalog_inspect(sq_conn *c, sq_err *e);
+
+/* 1: main.serde_shapes is a catalog serde can use; 0: there is none; -1: error (*e).  An answer
+ * is kept for as long as main's schema version is the same: committed versions only grow, and a
+ * change inside a transaction bumps it.  A version seen inside a transaction may come again
+ * after a ROLLBACK, so an answer found there is dropped at the first check out of it (and the
+ * re-entry guard, enter(), stands behind the check whatever it answers). */
 static int
 catalog_check(sq_conn *c, sq_err *e)
+{
+	int64_t		cookie = schema_cookie(c, e);
+	bool		autocommit = sqlite3_get_autocommit(c->db) != 0;
+	int			r;
+
+	if (cookie < 0)
+		return -1;
+	if (autocommit && c->catalog_in_txn)
+		c->catalog_cookie = -1;
+	if (cookie == c->catalog_cookie)
+		return c->catalog_state;
+	if ((r = catalog_inspect(c, e)) >= 0)
+	{
+		c->catalog_cookie = cookie;
+		c->catalog_state = r;
+		c->catalog_in_txn = !autocommit;
+	}
+	return r;
+}
+
+static int
+catalog_inspect(sq_conn *c, sq_err *e)
 {
 	static const char *const want[3][2] = {{"name", "TEXT"}, {"descriptor", "TEXT"},
 										   {"version", "INTEGER"}};

@@ -140,6 +140,7 @@ sq_conn_new(sqlite3 *db)
 	c->limits.stack_budget = 0;
 	c->cache_bytes = SQ_CACHE_BYTES_DEFAULT;
 	c->cache_entries = SQ_CACHE_ENTRIES_DEFAULT;
+	c->catalog_cookie = -1;
 	c->hooks.should_stop = should_stop;
 	c->hooks.ud = c;
 	c->plan_hooks = c->hooks;

@@ -105,6 +105,9 @@ typedef struct sq_conn
 	int64_t		cache_bytes;        /* bounds of the plan cache (serde_config) */
 	int			cache_entries;
 	int			catalog_depth;      /* > 0 while serde reads or writes serde_shapes */
+	int64_t		catalog_cookie;     /* main's schema version when serde_shapes was checked */
+	int			catalog_state;      /* then: 1 serde's catalog, 0 none (catalog.c) */
+	bool		catalog_in_txn;     /* ... found inside a transaction */
 	sd_limits	limits;
 	sd_hooks	hooks;              /* malloc, and should_stop polling is_interrupted */
 	sd_hooks	plan_hooks;         /* the same, counting into plan_bytes: for compiled shapes */

@@ -84,6 +84,16 @@ UPDATE serde_shapes SET descriptor = '{"fields": {"x": {"type": "integer"}}}' WH
 SELECT v FROM log;
 DROP TRIGGER t_log;
 SELECT serde_decode('T', '{"x": 2}');
+-- the check is kept while main's schema version stays; a view swapped in inside a transaction
+-- (after a check there) is seen at once, and the rollback that removes it too
+BEGIN;
+SELECT serde_decode('T', '{"x": 3}');
+ALTER TABLE serde_shapes RENAME TO kept_shapes;
+CREATE VIEW serde_shapes AS SELECT name, descriptor, version FROM kept_shapes
+  WHERE serde_valid(name, '{"x": 1}') IS NOT NULL;
+SELECT serde_decode('T', '{"x": 4}');
+ROLLBACK;
+SELECT serde_decode('T', '{"x": 5}');
 -- ---- 3. names --------------------------------------------------------------------------------
 -- a NUL in a shape name (was cut: 'N' registered) or in a field name (\u0000 in the descriptor)
 SELECT serde_register('N' || char(0) || 'x', '{"fields": {}}');

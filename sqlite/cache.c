@@ -242,6 +242,7 @@ shape_build(sq_conn *c, const char *name, const char *json, size_t len, sq_dep *
 		return NULL;
 	}
 	sq_catalog_finish(c, &b.stmt);
+	sq_err_clear(&b.e);
 	if (!(s->columns = columns_of(sd_plan_root(s->plan))))
 		goto nomem;
 	return s;

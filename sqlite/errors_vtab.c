@@ -67,7 +67,7 @@ ev_connect(sqlite3 *db, void *aux, int argc, const char *const *argv, sqlite3_vt
 							  "byte_offset INTEGER, shape HIDDEN, doc HIDDEN)");
 	if (rc != SQLITE_OK)
 		return rc;
-	/* innocuous: see the function flags in serde.c */
+	/* innocuous: see the function flags in functions.c */
 	sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
 	if (!(t = sqlite3_malloc64(sizeof(ev_tab))))
 		return SQLITE_NOMEM;

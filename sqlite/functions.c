@@ -184,7 +184,8 @@ fn_register(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	len = (size_t) sqlite3_value_bytes(argv[1]);
 	if (!desc)
 	{
-		sqlite3_result_error_nomem(ctx);
+		sq_err_printf(&e, SD_E_NOMEM, "serde: out of memory");
+		sq_result_err(ctx, &e);
 		return;
 	}
 	if ((at = descriptor_nul(desc, len)) >= 0)
@@ -231,7 +232,8 @@ fn_unregister(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	}
 	if (!(name = (const char *) sqlite3_value_text(argv[0])))
 	{
-		sqlite3_result_error_nomem(ctx);
+		sq_err_printf(&e, SD_E_NOMEM, "serde: out of memory");
+		sq_result_err(ctx, &e);
 		return;
 	}
 	if ((size_t) sqlite3_value_bytes(argv[0]) != strlen(name))
@@ -397,7 +399,10 @@ fn_describe(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		return;
 	}
 	if (!(json = sd_plan_describe(s->plan, &len)))
-		sqlite3_result_error_nomem(ctx);
+	{
+		sq_err_printf(&e, SD_E_NOMEM, "serde: out of memory");
+		sq_result_err(ctx, &e);
+	}
 	else
 	{
 		sqlite3_result_text(ctx, json, (int) len, SQLITE_TRANSIENT);

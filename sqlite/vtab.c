@@ -150,8 +150,14 @@ declare(sqlite3 *db, sq_vtab *v, const char *doc, char **pzErr)
 	rc = sqlite3_declare_vtab(db, sql);
 	sqlite3_free(sql);
 	if (rc != SQLITE_OK)
-		*pzErr = sqlite3_mprintf("serde: cannot declare virtual table \"%s\": %s", v->name,
-								 sqlite3_errmsg(db));
+	{
+		sq_err		e = SQ_ERR_INIT;
+		char	   *what = sqlite3_mprintf("cannot declare virtual table \"%s\"", v->name);
+
+		sq_err_sqlite(&e, db, rc, what ? what : "cannot declare a virtual table");
+		sqlite3_free(what);
+		return sq_err_take(&e, pzErr);
+	}
 	return rc;
 }
 
@@ -162,12 +168,13 @@ vtab_init(sqlite3 *db, void *aux, int argc, const char *const *argv, sqlite3_vta
 	sq_vtab    *v;
 	int			rc = SQLITE_OK;
 	char	   *doc = NULL;
+	sq_err		e = SQ_ERR_INIT;
 
 	if (argc != 4)
 	{
-		*pzErr = sqlite3_mprintf("serde: CREATE VIRTUAL TABLE %s USING serde(Shape) takes one shape "
-								 "name, not %d arguments", argv[2], argc - 3);
-		return SQLITE_ERROR;
+		sq_err_printf(&e, SQ_E_USAGE, "serde: CREATE VIRTUAL TABLE %s USING serde(Shape) takes one "
+					  "shape name, not %d arguments", argv[2], argc - 3);
+		return sq_err_take(&e, pzErr);
 	}
 	if (!(v = sqlite3_malloc64(sizeof(sq_vtab))))
 		return SQLITE_NOMEM;
@@ -184,7 +191,6 @@ vtab_init(sqlite3 *db, void *aux, int argc, const char *const *argv, sqlite3_vta
 	}
 	if (create)
 	{
-		sq_err		e = SQ_ERR_INIT;
 		sq_shape   *s = sq_shape_get(v->c, v->shape, &e);
 		char	   *sql;
 
@@ -226,19 +232,26 @@ vtab_init(sqlite3 *db, void *aux, int argc, const char *const *argv, sqlite3_vta
 			else if (v->ncols < 0 || sqlite3_column_type(st, 1) != SQLITE_INTEGER ||
 					 sqlite3_column_int64(st, 1) != v->ncols)
 			{
-				rc = SQLITE_CORRUPT_VTAB;
-				*pzErr = sqlite3_mprintf("serde: virtual table \"%s\": its shadow table %s_columns "
-										 "was changed (columns and ncols disagree); recreate it: "
-										 "DROP TABLE %s; CREATE VIRTUAL TABLE %s USING serde(%s)",
-										 v->name, v->name, v->name, v->name, v->shape);
+				sq_err_printf(&e, SQ_E_USAGE, "serde: virtual table \"%s\": its shadow table %s_columns "
+							  "was changed (columns and ncols disagree); recreate it: "
+							  "DROP TABLE %s; CREATE VIRTUAL TABLE %s USING serde(%s)",
+							  v->name, v->name, v->name, v->name, v->shape);
+				e.rc = rc = SQLITE_CORRUPT_VTAB;
 			}
 		}
 		else if (rc == SQLITE_OK)
 			rc = SQLITE_CORRUPT_VTAB;
-		if (rc != SQLITE_OK && rc != SQLITE_NOMEM && !*pzErr)
-			*pzErr = sqlite3_mprintf("serde: virtual table \"%s\": its shadow table %s_columns is "
-									 "missing or empty: %s", v->name, v->name, sqlite3_errmsg(db));
+		if (rc != SQLITE_OK && rc != SQLITE_NOMEM && e.code == SD_OK)
+		{
+			char	   *what = sqlite3_mprintf("virtual table \"%s\": its shadow table %s_columns is "
+											   "missing or empty", v->name, v->name);
+
+			sq_err_sqlite(&e, db, rc, what ? what : "a shadow table is missing");
+			sqlite3_free(what);
+		}
 		sqlite3_finalize(st);
+		if (e.code != SD_OK)
+			rc = sq_err_take(&e, pzErr);
 	}
 	if (rc == SQLITE_OK)
 		rc = declare(db, v, doc, pzErr);

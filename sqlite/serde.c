@@ -164,10 +164,6 @@
 */
 #include "serde_sqlite.h"
 
-SQLITE_EXTENSION_INIT1
-
-#include <pthread.h>
-
 /* the one exported symbol (the objects are built with -fvisibility=hidden) */
 __attribute__((visibility("default"))) int
 sqlite3_serde_init(sqlite3 *db, char **errmsg, const sqlite3_api_routines *api)
@@ -175,27 +171,11 @@ sqlite3_serde_init(sqlite3 *db, char **errmsg, const sqlite3_api_routines *api)
 	sq_conn    *c;
 	int			rc;
 
-	/*
-	 * SQLITE_EXTENSION_INIT2 stores the API table in a global on every load; connections of
-	 * several threads load the extension concurrently, so the store is made once, under a lock
-	 * (later loads read it after taking the same lock: no data race, ThreadSanitizer agrees).
-	 * One process, one SQLite library: a second library's table is refused.
-	 */
+	if (!sq_api_set(api))
 	{
-		static pthread_mutex_t api_lock = PTHREAD_MUTEX_INITIALIZER;
-		bool		other;
-
-		pthread_mutex_lock(&api_lock);
-		if (sqlite3_api == NULL)
-			SQLITE_EXTENSION_INIT2(api);
-		other = sqlite3_api != api;
-		pthread_mutex_unlock(&api_lock);
-		if (other)
-		{
-			if (api->mprintf)
-				*errmsg = api->mprintf("serde: already loaded by another SQLite library in this process");
-			return SQLITE_ERROR;
-		}
+		if (api->mprintf)
+			*errmsg = api->mprintf("serde: already loaded by another SQLite library in this process");
+		return SQLITE_ERROR;
 	}
 	if (sqlite3_libversion_number() < 3037000)
 	{

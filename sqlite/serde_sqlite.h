@@ -14,6 +14,7 @@
  *   catalog.c      the serde_shapes table: its checks, its triggers, reading and writing rows
  *   values.c       decoded values as SQLite column values; document arguments
  *   errors.c       core and SQLite errors -> SQLite result codes and messages (the one path)
+ *   api.c          the SQLite API table (sqlite3_api), set once per process
  */
 #ifndef SERDE_SQLITE_H
 #define SERDE_SQLITE_H
@@ -126,6 +127,10 @@ typedef struct sq_err
 } sq_err;
 
 #define SQ_ERR_INIT {SD_OK, 0, NULL, -1}
+
+/* ---- api.c ------------------------------------------------------------------------------ */
+/* Sets the API table once per process; false when it is another SQLite library's. */
+bool		sq_api_set(const sqlite3_api_routines *api);
 
 /* ---- errors.c: the one error path ------------------------------------------------------- */
 int			sq_result_code(sd_code code);

@@ -107,7 +107,9 @@ SELECT serde_decode('N', '{"a\\u0000b": "ok"}');
 SELECT serde_unregister('N' || char(0) || 'x');
 -- columns differ only in case, or take the document column's name: refused at registration
 SELECT serde_register('C', '{"fields": {"A": {"type": "text"}, "a": {"type": "text"}}}');
+SELECT serde_register('C', '{"fields": {"doc": {"type": "text"}, "serde_doc": {"type": "text"}}}');
 SELECT serde_register('C', '{"fields": {"doc": {"type": "text"}, "SERDE_DOC": {"type": "text"}}}');
+SELECT serde_register('C', '{"fields": {"x": {"type": "text"}, "y": {"type": "text", "name": "X"}, "X2": {"type": "text"}}}');
 SELECT serde_register('C', '{"fields": {"x": {"type": "text"}, "Doc": {"type": "text"}}}');
 CREATE VIRTUAL TABLE c USING serde(C);
 SELECT * FROM c('{"x": "1", "Doc": "2"}');

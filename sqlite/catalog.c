@@ -52,11 +52,7 @@ schema_cookie(sq_conn *c, sq_err *e)
 	if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW)
 		v = sqlite3_column_int64(st, 0);
 	else
-	{
-		if (rc != SQLITE_OK)
-			rc = sqlite3_reset(st);
-		sq_err_sqlite(e, c->db, rc == SQLITE_OK ? SQLITE_ERROR : rc, "cannot read main's schema version");
-	}
+		sq_err_sqlite(e, c->db, rc == SQLITE_DONE ? SQLITE_ERROR : rc, "cannot read main's schema version");
 	sqlite3_finalize(st);
 	return v;
 }
@@ -231,8 +227,8 @@ sq_catalog_read(sq_conn *c, sqlite3_stmt **stmt, const char *name, sq_dep *dep, 
 	}
 	if (rc != SQLITE_ROW)
 	{
-		rc = sqlite3_reset(*stmt);
 		sq_err_sqlite(e, c->db, rc, "cannot read main.serde_shapes");
+		sqlite3_reset(*stmt);
 		leave(c);
 		return -1;
 	}
@@ -286,8 +282,6 @@ catalog_exec(sq_conn *c, const char *sql, const char *name, const char *descript
 		rc = sqlite3_step(st);
 		if (rc == SQLITE_DONE || rc == SQLITE_ROW)
 			rc = SQLITE_OK;
-		else
-			rc = sqlite3_reset(st);
 	}
 	if (rc != SQLITE_OK)
 		sq_err_sqlite(e, c->db, rc, what);

@@ -2,13 +2,15 @@
  * errors_vtab.c — the eponymous table-valued functions of the SQLite adapter:
  *
  *     SELECT * FROM serde_errors(shape, doc);   -- path, code, message, byte_offset
- *     SELECT * FROM serde_cache_stats();        -- plans, compiles, hits, invalidations, bytes
+ *     SELECT * FROM serde_cache_stats();        -- plans, compiles, hits, invalidations, bytes,
+ *                                               -- evictions, cache_bytes, cache_entries
  *
  * serde_errors lists every violation of the document, in document order, at most SQ_MAX_ERRORS
  * (the core's sd_check_json_found; malformed input is one row).  code is the SQLSTATE of the
- * table in docs/reference.md, message `<shape>: <path>: <problem>`, byte_offset the 0-based offset of the offending value
- * (NULL when there is none).  shape and doc are HIDDEN columns taking the arguments.  A cursor
- * keeps the plan of the shape it last used for the rest of its statement, and its own decoder.
+ * table in docs/reference.md (section 4), message `<shape>: <path>: <problem>`, byte_offset the
+ * 0-based offset of the offending value (NULL when there is none).  shape and doc are HIDDEN
+ * columns taking the arguments.  A cursor keeps the plan of the shape it last used for the rest
+ * of its statement, and its own decoder.
  *
  *     SELECT * FROM serde_errors_xml(shape, doc); -- the same for an XML document
  *
@@ -159,7 +161,6 @@ ev_close(sqlite3_vtab_cursor *base)
 	sqlite3_free(cur);
 	return SQLITE_OK;
 }
-
 
 static int
 ev_filter(sqlite3_vtab_cursor *base, int idxNum, const char *idxStr, int argc, sqlite3_value **argv)

@@ -87,8 +87,9 @@
 **
 ** XML: serde_decode_xml(shape, doc) and serde_valid_xml(shape, doc) decode XML documents with
 ** the same shapes (the descriptor's xml options, docs/reference.md 3.4, 3.5); SELECT * FROM
-** serde_errors_xml(shape, doc) lists every violation, in document order, with XPath paths.  A union's tag is an
-** attribute or a child element; `extra` receives the unmapped elements and attributes as JSON.
+** serde_errors_xml(shape, doc) lists every violation, in document order, with XPath paths.  A
+** union's tag is an attribute or a child element; `extra` receives the unmapped elements and
+** attributes as JSON.  A json field cannot be decoded from XML (SQLITE_ERROR).
 **
 ** LIMITS
 **

@@ -78,7 +78,7 @@
 ** gives one row per document with one column per field: INTEGER (integer, boolean 0/1), REAL,
 ** TEXT (text, numeric exact, timestamp, date, uuid, enum label), BLOB, and JSON text for json
 ** (as the document has it), lists, maps and nested shapes (canonical JSON).  The document is
-** the hidden column `doc` (`serde_doc` when the shape has a field named doc; it reads as NULL);
+** the hidden column `doc` (`serde_doc` when a field is named doc, in any case; it reads as NULL);
 ** a NULL document gives no row.  The table records the columns it was created with (in its shadow
 ** table <name>_columns): after the shape's columns change (a field added, removed, renamed or of
 ** another SQL type), using it fails with `Invoice: the shape's columns changed since virtual

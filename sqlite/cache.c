@@ -1,5 +1,5 @@
 /*
- * cache.c — the plan cache of one SQLite connection (DESIGN §2, §5): a shape is compiled once
+ * cache.c — the plan cache of one SQLite connection: a shape is compiled once
  * per connection and reused until the shape, or a shape it refers to, changed in serde_shapes.
  *
  * When is a cached plan still current?  Each entry remembers every shape it was built from
@@ -19,7 +19,17 @@
  * write to another table re-checks but recompiles nothing; cache statistics count compiles, hits
  * (a lookup answered by a cached plan, with or without a re-check) and invalidations (a cached
  * plan found out of date).  Call sites keep the plan they got for the rest of their statement
- * (serde.c: sqlite3_set_auxdata; the virtual tables: their cursor).
+ * (functions.c: sqlite3_set_auxdata; the virtual tables: their cursor).
+ *
+ * The cache is bounded, by bytes (what each compiled shape holds: the core's descriptor, plan
+ * and writer, counted by the allocator they are built with, plus the adapter's copies of the
+ * descriptors) and by number of plans:
+ * serde_config('cache_bytes', n) (default 64 MB) and serde_config('cache_entries', n) (default
+ * 64).  Past either bound the least recently used plans are evicted (statistics: evictions);
+ * the plan a lookup returns stays, even alone above the bound, until the next lookup.  A plan
+ * evicted while a statement still holds it lives until that statement lets it go.
+ *
+ * Calls catalog.c, values.c, errors.c.
  */
 #include "serde_sqlite.h"
 
@@ -63,26 +73,6 @@ sq_shape_unref(void *p)
 		shape_free(s);
 }
 
-const char *
-sq_column_type(const sd_node *n)
-{
-	switch (n->kind)
-	{
-		case SD_K_INT2:
-		case SD_K_INT4:
-		case SD_K_INT8:
-		case SD_K_BOOL:
-			return "INTEGER";
-		case SD_K_FLOAT4:
-		case SD_K_FLOAT8:
-			return "REAL";
-		case SD_K_BYTEA:
-			return "BLOB";
-		default:
-			return "TEXT";      /* text, numeric (exact), dates, uuid, enum; JSON text */
-	}
-}
-
 /* "\"id\" TEXT, \"amount\" INTEGER": the columns a virtual table is created with. */
 static char *
 columns_of(const sd_node *root)
@@ -117,7 +107,7 @@ typedef struct build_ctx
 	sq_shape   *s;
 	sq_conn    *c;
 	sqlite3_stmt *stmt;
-	char	   *errmsg;
+	sq_err		e;              /* a failed catalog read */
 } build_ctx;
 
 static bool
@@ -146,9 +136,10 @@ lookup_shape(void *ud, const char *shape, const char **json, size_t *len, sd_err
 			*len = b->s->deps[i].dlen;
 			return true;
 		}
-	r = sq_catalog_read(b->c->db, &b->stmt, shape, &dep, &b->errmsg);
-	if (r < 0)
-		return sd_error_set(err, SD_E_INTERNAL, -1, "%s", b->errmsg ? b->errmsg : "catalog read failed");
+	r = sq_catalog_read(b->c, &b->stmt, shape, &dep, &b->e);
+	if (r < 0)              /* the host's error, kept in b->e: the core passes it on */
+		return sd_error_set(err, b->e.code == SD_E_NOMEM ? SD_E_NOMEM : SD_E_INTERNAL, -1,
+							"reading the catalog failed");
 	if (r == 0)
 	{
 		*json = NULL;
@@ -219,7 +210,7 @@ static sq_shape *
 shape_build(sq_conn *c, const char *name, const char *json, size_t len, sq_dep *root, sq_err *e)
 {
 	sq_shape   *s = calloc(1, sizeof(sq_shape));
-	build_ctx	b = {s, c, NULL, NULL};
+	build_ctx	b = {s, c, NULL, SQ_ERR_INIT};
 	sd_descriptor_lookup lk = {lookup_shape, &b};
 	sd_error	err;
 
@@ -233,34 +224,32 @@ shape_build(sq_conn *c, const char *name, const char *json, size_t len, sq_dep *
 			goto nomem;
 		memset(root, 0, sizeof(*root));   /* owned by s now */
 	}
-	if (!(s->desc = sd_descriptor_build(name, json, len, &lk, &c->hooks, &err)) ||
-		!(s->plan = sd_descriptor_compile(s->desc, &c->hooks, &err)) ||
-		!(s->writer = sd_jwriter_create(s->plan, &c->hooks, &err)) ||
+	if (!(s->desc = sd_descriptor_build(name, json, len, &lk, &c->plan_hooks, &err)) ||
+		!(s->plan = sd_descriptor_compile(s->desc, &c->plan_hooks, &err)) ||
+		!(s->writer = sd_jwriter_create(s->plan, &c->plan_hooks, &err)) ||
 		!build_defaults(c, s, &err))
 	{
-		sq_catalog_finish(&b.stmt);
-		if (b.errmsg && err.code == SD_E_INTERNAL)
+		sq_catalog_finish(c, &b.stmt);
+		if (b.e.code != SD_OK)
 		{
-			sq_err_printf(e, SD_E_INTERNAL, "%s", b.errmsg);
-			sqlite3_free(b.errmsg);
+			sq_err_clear(e);
+			*e = b.e;           /* the catalog's error, with its SQLite result code */
 		}
 		else
-		{
-			sqlite3_free(b.errmsg);
-			sq_err_set(e, name, &err);
-		}
+			sq_err_core(e, name, &err);
 		if (s)
 			shape_free(s);
 		return NULL;
 	}
-	sq_catalog_finish(&b.stmt);
+	sq_catalog_finish(c, &b.stmt);
+	sq_err_clear(&b.e);
 	if (!(s->columns = columns_of(sd_plan_root(s->plan))))
 		goto nomem;
 	return s;
 
 nomem:
-	sq_catalog_finish(&b.stmt);
-	sqlite3_free(b.errmsg);
+	sq_catalog_finish(c, &b.stmt);
+	sq_err_clear(&b.e);
 	if (s)
 		shape_free(s);
 	sq_err_printf(e, SD_E_NOMEM, "serde: out of memory");
@@ -305,15 +294,10 @@ recheck(sq_conn *c, sq_shape *s, sq_err *e)
 	for (int i = 0; same == 1 && i < s->ndeps; i++)
 	{
 		sq_dep		now;
-		char	   *msg = NULL;
-		int			r = sq_catalog_read(c->db, &st, s->deps[i].name, &now, &msg);
+		int			r = sq_catalog_read(c, &st, s->deps[i].name, &now, e);
 
 		if (r < 0)
-		{
-			sq_err_printf(e, SD_E_INTERNAL, "%s", msg);
-			sqlite3_free(msg);
 			same = -1;
-		}
 		else if (r == 0)
 			same = 0;
 		else
@@ -324,7 +308,7 @@ recheck(sq_conn *c, sq_shape *s, sq_err *e)
 			sq_dep_free(&now);
 		}
 	}
-	sq_catalog_finish(&st);
+	sq_catalog_finish(c, &st);
 	return same;
 }
 
@@ -337,15 +321,45 @@ cache_remove(sq_conn *c, int i)
 	sq_shape_unref(s);
 }
 
+/* Evicts least recently used plans, never keep, until the cache is within its bounds. */
+static void
+trim(sq_conn *c, const sq_shape *keep)
+{
+	size_t		total = sq_cache_bytes(c);
+
+	while (c->nshapes > 0 &&
+		   (c->nshapes > c->cache_entries || total > (uint64_t) c->cache_bytes))
+	{
+		int			lru = -1;
+
+		for (int i = 0; i < c->nshapes; i++)
+			if (c->shapes[i] != keep &&
+				(lru < 0 || c->shapes[i]->last_used < c->shapes[lru]->last_used))
+				lru = i;
+		if (lru < 0)
+			break;              /* only keep is left */
+		total -= c->shapes[lru]->bytes;
+		c->evictions++;
+		cache_remove(c, lru);
+	}
+}
+
+void
+sq_cache_trim(sq_conn *c)
+{
+	trim(c, NULL);
+}
+
 sq_shape *
 sq_shape_get(sq_conn *c, const char *name, sq_err *e)
 {
 	sq_shape   *s;
 	sq_dep		root;
 	sqlite3_stmt *st = NULL;
-	char	   *msg = NULL;
+	int64_t		held;
 	int			r;
 
+	c->clock++;
 	for (int i = 0; i < c->nshapes; i++)
 	{
 		unsigned int dv;
@@ -359,6 +373,7 @@ sq_shape_get(sq_conn *c, const char *name, sq_err *e)
 			tc == s->total_changes)
 		{
 			c->hits++;
+			s->last_used = c->clock;
 			sq_shape_ref(s);
 			return s;
 		}
@@ -369,6 +384,7 @@ sq_shape_get(sq_conn *c, const char *name, sq_err *e)
 		{
 			stamp(c, s);
 			c->hits++;
+			s->last_used = c->clock;
 			sq_shape_ref(s);
 			return s;
 		}
@@ -377,25 +393,28 @@ sq_shape_get(sq_conn *c, const char *name, sq_err *e)
 		break;
 	}
 
-	r = sq_catalog_read(c->db, &st, name, &root, &msg);
-	sq_catalog_finish(&st);
+	r = sq_catalog_read(c, &st, name, &root, e);
+	sq_catalog_finish(c, &st);
 	if (r < 0)
-	{
-		sq_err_printf(e, SD_E_INTERNAL, "%s", msg);
-		sqlite3_free(msg);
 		return NULL;
-	}
 	if (r == 0)
 	{
 		sq_err_printf(e, SQ_E_UNDEFINED, "shape \"%s\" does not exist", name);
 		return NULL;
 	}
+	held = c->plan_bytes;
 	s = shape_build(c, name, root.descriptor, root.dlen, &root, e);
 	sq_dep_free(&root);
 	if (!s)
 		return NULL;
 	c->compiles++;
 	stamp(c, s);
+	s->last_used = c->clock;
+	/* what the core holds for it (descriptor, plan, writer), and the adapter's own copies */
+	s->bytes = (size_t) (c->plan_bytes > held ? c->plan_bytes - held : 0) + sizeof(sq_shape) +
+		strlen(s->columns) + 1 + sizeof(sq_value) * (size_t) s->ndefaults;
+	for (int i = 0; i < s->ndeps; i++)
+		s->bytes += sizeof(sq_dep) + s->deps[i].dlen + strlen(s->deps[i].name) + 2;
 	if (c->nshapes == c->cap)
 	{
 		int			ncap = c->cap ? c->cap * 2 : 8;
@@ -412,6 +431,7 @@ sq_shape_get(sq_conn *c, const char *name, sq_err *e)
 	}
 	c->shapes[c->nshapes++] = s;
 	sq_shape_ref(s);            /* the cache's and the caller's */
+	trim(c, s);
 	return s;
 }
 
@@ -431,6 +451,6 @@ sq_cache_bytes(const sq_conn *c)
 	size_t		n = 0;
 
 	for (int i = 0; i < c->nshapes; i++)
-		n += sd_plan_bytes(c->shapes[i]->plan);
+		n += c->shapes[i]->bytes;
 	return n;
 }

@@ -5,6 +5,17 @@
  * of its name or descriptor (so that writers need not load the extension, and the plan caches of
  * every connection see the change).  The triggers reject nothing: a bad descriptor written by
  * plain SQL is reported at its first use, with the shape's name.  Reading and writing rows.
+ *
+ * What serde takes for its catalog: main.serde_shapes must be an ordinary table (not a view, not
+ * a virtual table) with exactly the columns name TEXT PRIMARY KEY, descriptor TEXT, version
+ * INTEGER, none generated; anything else is refused ("serde: main.serde_shapes is not serde's
+ * catalog: ..."), so that a database file cannot make reading a shape run SQL of its own.  And
+ * serde never re-enters itself: a serde function called while serde reads or writes the catalog
+ * (by a trigger, a generated column, ...) fails instead of reading it again (which would recurse
+ * until the stack overflows).  Failed SQLite calls keep their result code (SQLITE_BUSY,
+ * SQLITE_READONLY, SQLITE_INTERRUPT, ...).
+ *
+ * Calls errors.c.
  */
 #include "serde_sqlite.h"
 
@@ -29,25 +40,142 @@ static const char catalog_sql[] =
 	"   WHERE rowid = NEW.rowid;\n"
 	"END;\n";
 
-static char *
-dup_errmsg(sqlite3 *db)
+/* main's schema cookie (PRAGMA schema_version: changes with every change of the schema, also
+ * one not yet committed), or -1 with *e set. */
+static int64_t
+schema_cookie(sq_conn *c, sq_err *e)
 {
-	return sqlite3_mprintf("%s", sqlite3_errmsg(db));
+	sqlite3_stmt *st = NULL;
+	int			rc = sqlite3_prepare_v2(c->db, "PRAGMA main.schema_version", -1, &st, NULL);
+	int64_t		v = -1;
+
+	if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	else
+		sq_err_sqlite(e, c->db, rc == SQLITE_DONE ? SQLITE_ERROR : rc, "cannot read main's schema version");
+	sqlite3_finalize(st);
+	return v;
 }
 
-int
-sq_catalog_create(sqlite3 *db, char **errmsg)
-{
-	char	   *e = NULL;
-	int			rc = sqlite3_exec(db, catalog_sql, NULL, NULL, &e);
+static int	catalog_inspect(sq_conn *c, sq_err *e);
 
-	if (rc != SQLITE_OK)
+/* 1: main.serde_shapes is a catalog serde can use; 0: there is none; -1: error (*e).  An answer
+ * is kept for as long as main's schema version is the same: committed versions only grow, and a
+ * change inside a transaction bumps it.  A version seen inside a transaction may come again
+ * after a ROLLBACK, so an answer found there is dropped at the first check out of it (and the
+ * re-entry guard, enter(), stands behind the check whatever it answers). */
+static int
+catalog_check(sq_conn *c, sq_err *e)
+{
+	int64_t		cookie = schema_cookie(c, e);
+	bool		autocommit = sqlite3_get_autocommit(c->db) != 0;
+	int			r;
+
+	if (cookie < 0)
+		return -1;
+	if (autocommit && c->catalog_in_txn)
+		c->catalog_cookie = -1;
+	if (cookie == c->catalog_cookie)
+		return c->catalog_state;
+	if ((r = catalog_inspect(c, e)) >= 0)
 	{
-		*errmsg = sqlite3_mprintf("serde: cannot create the catalog main.serde_shapes: %s",
-								  e ? e : sqlite3_errstr(rc));
-		sqlite3_free(e);
+		c->catalog_cookie = cookie;
+		c->catalog_state = r;
+		c->catalog_in_txn = !autocommit;
 	}
-	return rc;
+	return r;
+}
+
+static int
+catalog_inspect(sq_conn *c, sq_err *e)
+{
+	static const char *const want[3][2] = {{"name", "TEXT"}, {"descriptor", "TEXT"},
+										   {"version", "INTEGER"}};
+	sqlite3_stmt *st = NULL;
+	int			rc;
+	int			n = 0;
+	const char *why = NULL;
+
+	rc = sqlite3_prepare_v2(c->db, "SELECT type, sql FROM main.sqlite_schema "
+							"WHERE name = 'serde_shapes' COLLATE NOCASE AND type IN ('table', 'view')",
+							-1, &st, NULL);
+	if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW)
+	{
+		const char *type = (const char *) sqlite3_column_text(st, 0);
+		const char *sql = (const char *) sqlite3_column_text(st, 1);
+
+		if (!type || strcmp(type, "table") != 0)
+			why = "it is a view";
+		else if (sql && sqlite3_strnicmp(sql, "CREATE VIRTUAL", 14) == 0)
+			why = "it is a virtual table";
+		rc = SQLITE_ROW;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (rc == SQLITE_DONE)
+		return 0;
+	if (rc != SQLITE_ROW)
+	{
+		sq_err_sqlite(e, c->db, rc, "cannot read main.sqlite_schema");
+		return -1;
+	}
+	if (!why)
+	{
+		rc = sqlite3_prepare_v2(c->db, "SELECT name, type, pk, hidden FROM "
+								"pragma_table_xinfo('serde_shapes', 'main') ORDER BY cid",
+								-1, &st, NULL);
+		while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW)
+		{
+			const char *name = (const char *) sqlite3_column_text(st, 0);
+			const char *type = (const char *) sqlite3_column_text(st, 1);
+
+			rc = SQLITE_OK;
+			if (n >= 3 || !name || !type || sqlite3_stricmp(name, want[n][0]) != 0 ||
+				sqlite3_stricmp(type, want[n][1]) != 0 || sqlite3_column_int(st, 2) != (n == 0) ||
+				sqlite3_column_int(st, 3) != 0)
+			{
+				why = "its columns are not (name TEXT PRIMARY KEY, descriptor TEXT, version INTEGER)";
+				break;
+			}
+			n++;
+		}
+		sqlite3_finalize(st);
+		if (rc != SQLITE_DONE && rc != SQLITE_OK)
+		{
+			sq_err_sqlite(e, c->db, rc, "cannot read the columns of main.serde_shapes");
+			return -1;
+		}
+		if (!why && n != 3)
+			why = "its columns are not (name TEXT PRIMARY KEY, descriptor TEXT, version INTEGER)";
+	}
+	if (why)
+	{
+		sq_err_printf(e, SQ_E_CATALOG, "serde: main.serde_shapes is not serde's catalog: %s; "
+					  "serde refuses to use it", why);
+		return -1;
+	}
+	return 1;
+}
+
+/* Refuses a catalog access from inside another one (false, *e set). */
+static bool
+enter(sq_conn *c, sq_err *e)
+{
+	if (c->catalog_depth > 0)
+	{
+		sq_err_printf(e, SQ_E_REENTRY, "serde: a serde function was called while serde was reading "
+					  "or writing main.serde_shapes (by a view, a trigger or a generated column); "
+					  "refused");
+		return false;
+	}
+	c->catalog_depth++;
+	return true;
+}
+
+static void
+leave(sq_conn *c)
+{
+	c->catalog_depth--;
 }
 
 void
@@ -60,25 +188,30 @@ sq_dep_free(sq_dep *dep)
 
 /* Prepares the reading statement once per use of *stmt (the caller finishes it with
  * sq_catalog_finish: a statement kept past the function call would keep sqlite3_close from
- * closing the connection). */
+ * closing the connection); the catalog is checked when it is prepared. */
 int
-sq_catalog_read(sqlite3 *db, sqlite3_stmt **stmt, const char *name, sq_dep *dep, char **errmsg)
+sq_catalog_read(sq_conn *c, sqlite3_stmt **stmt, const char *name, sq_dep *dep, sq_err *e)
 {
 	int			rc;
+	int			r;
 
 	memset(dep, 0, sizeof(*dep));
+	if (!enter(c, e))
+		return -1;
 	if (*stmt == NULL)
 	{
-		rc = sqlite3_prepare_v2(db, "SELECT version, descriptor FROM main.serde_shapes WHERE name = ?1",
+		if ((r = catalog_check(c, e)) <= 0)
+		{
+			leave(c);
+			return r;
+		}
+		rc = sqlite3_prepare_v2(c->db, "SELECT version, descriptor FROM main.serde_shapes WHERE name = ?1",
 								-1, stmt, NULL);
 		if (rc != SQLITE_OK)
 		{
-			const char *m = sqlite3_errmsg(db);
-
 			*stmt = NULL;
-			if (strstr(m, "no such table") != NULL)
-				return 0;       /* no catalog yet: no shape */
-			*errmsg = sqlite3_mprintf("serde: cannot read main.serde_shapes: %s", m);
+			sq_err_sqlite(e, c->db, rc, "cannot read main.serde_shapes");
+			leave(c);
 			return -1;
 		}
 	}
@@ -87,10 +220,16 @@ sq_catalog_read(sqlite3 *db, sqlite3_stmt **stmt, const char *name, sq_dep *dep,
 	sqlite3_bind_text(*stmt, 1, name, -1, SQLITE_STATIC);
 	rc = sqlite3_step(*stmt);
 	if (rc == SQLITE_DONE)
+	{
+		sqlite3_reset(*stmt);
+		leave(c);
 		return 0;
+	}
 	if (rc != SQLITE_ROW)
 	{
-		*errmsg = sqlite3_mprintf("serde: cannot read main.serde_shapes: %s", sqlite3_errmsg(db));
+		sq_err_sqlite(e, c->db, rc, "cannot read main.serde_shapes");
+		sqlite3_reset(*stmt);
+		leave(c);
 		return -1;
 	}
 	{
@@ -103,7 +242,9 @@ sq_catalog_read(sqlite3 *db, sqlite3_stmt **stmt, const char *name, sq_dep *dep,
 		if (!dep->name || !dep->descriptor)
 		{
 			sq_dep_free(dep);
-			*errmsg = sqlite3_mprintf("serde: out of memory");
+			sqlite3_reset(*stmt);
+			sq_err_printf(e, SD_E_NOMEM, "serde: out of memory");
+			leave(c);
 			return -1;
 		}
 		memcpy(dep->descriptor, t ? (const char *) t : "", (size_t) n);
@@ -111,66 +252,96 @@ sq_catalog_read(sqlite3 *db, sqlite3_stmt **stmt, const char *name, sq_dep *dep,
 		dep->dlen = (size_t) n;
 	}
 	sqlite3_reset(*stmt);
+	leave(c);
 	return 1;
 }
 
 void
-sq_catalog_finish(sqlite3_stmt **stmt)
+sq_catalog_finish(sq_conn *c, sqlite3_stmt **stmt)
 {
+	(void) c;
 	if (*stmt)
 		sqlite3_finalize(*stmt);
 	*stmt = NULL;
 }
 
-int
-sq_catalog_write(sqlite3 *db, const char *name, const char *descriptor, size_t len, char **errmsg)
+/* Runs one statement on the catalog binding name (and descriptor); SQLITE_OK or rc with *e. */
+static int
+catalog_exec(sq_conn *c, const char *sql, const char *name, const char *descriptor, size_t len,
+			 const char *what, sq_err *e)
 {
 	sqlite3_stmt *st = NULL;
-	int			rc;
+	int			rc = sqlite3_prepare_v2(c->db, sql, -1, &st, NULL);
 
-	if ((rc = sq_catalog_create(db, errmsg)) != SQLITE_OK)
-		return rc;
-	rc = sqlite3_prepare_v2(db,
-							"INSERT INTO main.serde_shapes(name, descriptor, version) VALUES (?1, ?2, 1) "
-							"ON CONFLICT(name) DO UPDATE SET descriptor = excluded.descriptor",
-							-1, &st, NULL);
 	if (rc == SQLITE_OK)
 	{
-		sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 2, descriptor, (int) len, SQLITE_STATIC);
+		if (name)
+			sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+		if (descriptor)
+			sqlite3_bind_text(st, 2, descriptor, (int) len, SQLITE_STATIC);
 		rc = sqlite3_step(st);
-		if (rc == SQLITE_DONE)
+		if (rc == SQLITE_DONE || rc == SQLITE_ROW)
 			rc = SQLITE_OK;
 	}
 	if (rc != SQLITE_OK)
-		*errmsg = sqlite3_mprintf("serde: cannot write main.serde_shapes: %s", sqlite3_errmsg(db));
+		sq_err_sqlite(e, c->db, rc, what);
 	sqlite3_finalize(st);
 	return rc;
 }
 
 int
-sq_catalog_delete(sqlite3 *db, const char *name, char **errmsg)
+sq_catalog_write(sq_conn *c, const char *name, const char *descriptor, size_t len, sq_err *e)
+{
+	int			rc = SQLITE_OK;
+	int			r;
+
+	if (!enter(c, e))
+		return sq_err_rc(e);
+	if ((r = catalog_check(c, e)) < 0)
+	{
+		leave(c);
+		return sq_err_rc(e);
+	}
+	if (r == 0)
+	{
+		char	   *msg = NULL;
+
+		rc = sqlite3_exec(c->db, catalog_sql, NULL, NULL, &msg);
+		if (rc != SQLITE_OK)
+		{
+			sq_err_sqlite(e, c->db, rc, "cannot create the catalog main.serde_shapes");
+			if (msg)
+			{
+				sqlite3_free(e->msg);
+				e->msg = sqlite3_mprintf("serde: cannot create the catalog main.serde_shapes: %s", msg);
+			}
+		}
+		sqlite3_free(msg);
+	}
+	if (rc == SQLITE_OK)
+		rc = catalog_exec(c, "INSERT INTO main.serde_shapes(name, descriptor, version) VALUES (?1, ?2, 1) "
+						  "ON CONFLICT(name) DO UPDATE SET descriptor = excluded.descriptor",
+						  name, descriptor, len, "cannot write main.serde_shapes", e);
+	leave(c);
+	return rc;
+}
+
+/* Looks first (a read, which a read-only or locked database allows), deletes only what is there. */
+int
+sq_catalog_delete(sq_conn *c, const char *name, sq_err *e)
 {
 	sqlite3_stmt *st = NULL;
-	int			rc = sqlite3_prepare_v2(db, "DELETE FROM main.serde_shapes WHERE name = ?1", -1, &st, NULL);
-	int			n;
+	sq_dep		dep;
+	int			r = sq_catalog_read(c, &st, name, &dep, e);
 
-	if (rc != SQLITE_OK)
-	{
-		if (strstr(sqlite3_errmsg(db), "no such table") != NULL)
-			return 0;
-		*errmsg = dup_errmsg(db);
+	sq_catalog_finish(c, &st);
+	sq_dep_free(&dep);
+	if (r <= 0)
+		return r;
+	if (!enter(c, e))
 		return -1;
-	}
-	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	if (rc != SQLITE_DONE)
-	{
-		*errmsg = sqlite3_mprintf("serde: cannot write main.serde_shapes: %s", sqlite3_errmsg(db));
-		sqlite3_finalize(st);
-		return -1;
-	}
-	n = sqlite3_changes(db);
-	sqlite3_finalize(st);
-	return n > 0 ? 1 : 0;
+	r = catalog_exec(c, "DELETE FROM main.serde_shapes WHERE name = ?1", name, NULL, 0,
+					 "cannot write main.serde_shapes", e) == SQLITE_OK ? 1 : -1;
+	leave(c);
+	return r;
 }

@@ -2,18 +2,27 @@
  * errors_vtab.c — the eponymous table-valued functions of the SQLite adapter:
  *
  *     SELECT * FROM serde_errors(shape, doc);   -- path, code, message, byte_offset
- *     SELECT * FROM serde_cache_stats();        -- plans, compiles, hits, invalidations, bytes
+ *     SELECT * FROM serde_cache_stats();        -- plans, compiles, hits, invalidations, bytes,
+ *                                               -- evictions, cache_bytes, cache_entries
  *
  * serde_errors lists every violation of the document, in document order, at most SQ_MAX_ERRORS
- * (the core's sd_check_json_found; malformed input is one row).  code is the SQLSTATE of DESIGN
- * §4, message `<shape>: <path>: <problem>`, byte_offset the 0-based offset of the offending value
- * (NULL when there is none).  shape and doc are HIDDEN columns taking the arguments.  A cursor
- * keeps the plan of the shape it last used for the rest of its statement, and its own decoder.
+ * (the core's sd_check_json_found; malformed input is one row).  code is the SQLSTATE of the
+ * table in docs/reference.md (section 4), message `<shape>: <path>: <problem>`, byte_offset the
+ * 0-based offset of the offending value (NULL when there is none).  shape and doc are HIDDEN
+ * columns taking the arguments.  A cursor keeps the plan of the shape it last used for the rest
+ * of its statement, and its own decoder.
  *
  *     SELECT * FROM serde_errors_xml(shape, doc); -- the same for an XML document
  *
  * serde_errors_xml lists every violation, in document order (malformed XML is one row, 2200M),
- * with the XPath of DESIGN §4 and byte_offset the offending node's offset.
+ * with the XPath of docs/reference.md and byte_offset the offending node's offset.
+ *
+ * What is no fault of the document (out of memory, an interrupt, a shape feature the format does
+ * not support, a bug) is raised, with the result code of errors.c, not listed.  serde_cache_stats
+ * has one row: plans, compiles, hits, invalidations, bytes, evictions, and the bounds in force
+ * (cache_bytes, cache_entries: serde_config).
+ *
+ * Calls conn.c, cache.c, errors.c.
  */
 #include "serde_sqlite.h"
 #include "xml_decode.h"
@@ -60,7 +69,7 @@ ev_connect(sqlite3 *db, void *aux, int argc, const char *const *argv, sqlite3_vt
 							  "byte_offset INTEGER, shape HIDDEN, doc HIDDEN)");
 	if (rc != SQLITE_OK)
 		return rc;
-	/* innocuous: see the function flags in serde.c */
+	/* innocuous: see the function flags in functions.c */
 	sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
 	if (!(t = sqlite3_malloc64(sizeof(ev_tab))))
 		return SQLITE_NOMEM;
@@ -154,14 +163,6 @@ ev_close(sqlite3_vtab_cursor *base)
 }
 
 static int
-ev_error(ev_tab *t, sd_code code, char *msg)
-{
-	sqlite3_free(t->base.zErrMsg);
-	t->base.zErrMsg = msg;
-	return code == SD_E_NOMEM ? SQLITE_NOMEM : sq_result_code(code);
-}
-
-static int
 ev_filter(sqlite3_vtab_cursor *base, int idxNum, const char *idxStr, int argc, sqlite3_value **argv)
 {
 	ev_cursor  *cur = (ev_cursor *) base;
@@ -171,27 +172,30 @@ ev_filter(sqlite3_vtab_cursor *base, int idxNum, const char *idxStr, int argc, s
 	size_t		len = 0;
 	int			total = 0;
 	uint32_t	root;
+	sq_err		e = SQ_ERR_INIT;
 
 	(void) idxStr;
 	cur->n = cur->i = 0;
 	if (idxNum != 3 || argc != 2)
-		return ev_error(t, SQ_E_USAGE, sqlite3_mprintf("serde_errors: needs a shape and a document: "
-													   "SELECT * FROM serde_errors(shape, doc)"));
+	{
+		sq_err_printf(&e, SQ_E_USAGE, "%s: needs a shape and a document: SELECT * FROM %s(shape, doc)",
+					  t->xml ? "serde_errors_xml" : "serde_errors",
+					  t->xml ? "serde_errors_xml" : "serde_errors");
+		return sq_vtab_err(&t->base, &e);
+	}
 	if (sqlite3_value_type(argv[0]) == SQLITE_NULL)
-		return ev_error(t, SQ_E_NULL, sqlite3_mprintf("serde: shape name must not be NULL"));
+	{
+		sq_err_printf(&e, SQ_E_NULL, "serde: shape name must not be NULL");
+		return sq_vtab_err(&t->base, &e);
+	}
 	name = (const char *) sqlite3_value_text(argv[0]);
 	if (cur->s && strcmp(cur->s->name, name) != 0)
 	{
 		sq_shape_unref(cur->s);
 		cur->s = NULL;
 	}
-	if (!cur->s)
-	{
-		sq_err		e = {SD_OK, NULL, -1};
-
-		if (!(cur->s = sq_shape_get(t->c, name, &e)))
-			return ev_error(t, e.code, e.msg);
-	}
+	if (!cur->s && !(cur->s = sq_shape_get(t->c, name, &e)))
+		return sq_vtab_err(&t->base, &e);
 	if ((doc = sq_value_doc(argv[1], &len)) == NULL)
 		return SQLITE_OK;
 	if (!cur->d && !(cur->d = sq_decoder_get(t->c)))
@@ -203,16 +207,13 @@ ev_filter(sqlite3_vtab_cursor *base, int idxNum, const char *idxStr, int argc, s
 		cur->n = sd_check_json_found(cur->d, cur->s->plan, sd_plan_root(cur->s->plan), doc, len,
 									 &t->c->limits, SQ_MAX_ERRORS, &cur->found, &total, &root);
 	/* what is no fault of the document is raised, not listed */
-	if (cur->n == 1 && (cur->found[0].code == SD_E_NOMEM || cur->found[0].code == SD_E_CANCELED ||
-						cur->found[0].code == SD_E_INTERNAL))
-	{
-		sd_code		code = cur->found[0].code;
-
-		cur->n = 0;
-		if (code == SD_E_CANCELED)
-			return ev_error(t, code, sqlite3_mprintf("%s: interrupted", cur->s->name));
-		return ev_error(t, code, sq_message(cur->s->name, "", cur->found[0].problem));
-	}
+	for (int i = 0; i < cur->n; i++)
+		if (!sq_code_is_document(cur->found[i].code))
+		{
+			sq_err_found(&e, cur->s->name, t->xml ? cur->s->plan : NULL, &cur->found[i]);
+			cur->n = 0;
+			return sq_vtab_err(&t->base, &e);
+		}
 	return SQLITE_OK;
 }
 
@@ -315,7 +316,8 @@ cs_connect(sqlite3 *db, void *aux, int argc, const char *const *argv, sqlite3_vt
 	(void) argv;
 	(void) err;
 	rc = sqlite3_declare_vtab(db, "CREATE TABLE x(plans INTEGER, compiles INTEGER, hits INTEGER, "
-							  "invalidations INTEGER, bytes INTEGER)");
+							  "invalidations INTEGER, bytes INTEGER, evictions INTEGER, "
+							  "cache_bytes INTEGER, cache_entries INTEGER)");
 	if (rc != SQLITE_OK)
 		return rc;
 	if (!(t = sqlite3_malloc64(sizeof(ev_tab))))
@@ -399,8 +401,17 @@ cs_column(sqlite3_vtab_cursor *base, sqlite3_context *ctx, int col)
 		case 3:
 			sqlite3_result_int64(ctx, c->invalidations);
 			break;
-		default:
+		case 4:
 			sqlite3_result_int64(ctx, (sqlite3_int64) sq_cache_bytes(c));
+			break;
+		case 5:
+			sqlite3_result_int64(ctx, c->evictions);
+			break;
+		case 6:
+			sqlite3_result_int64(ctx, c->cache_bytes);
+			break;
+		default:
+			sqlite3_result_int64(ctx, c->cache_entries);
 	}
 	return SQLITE_OK;
 }

@@ -1,5 +1,5 @@
 /*
- * vtab.c — the virtual table module "serde" (DESIGN §2):
+ * vtab.c — the virtual table module "serde":
  *
  *     CREATE VIRTUAL TABLE inv USING serde(Invoice);
  *     SELECT * FROM inv(body);                     -- one row per document, one column per field
@@ -10,7 +10,14 @@
  * document is the HIDDEN column `doc` (`serde_doc` if the shape has a field named doc), given as
  * the table-valued-function argument or by `WHERE doc = ?`.  A cursor (one per statement
  * execution) holds the plan it got first for the rest of its statement, and its own decoder,
- * whose tape its xColumn calls read.  Also the conversion of a decoded value into a column value.
+ * whose tape its xColumn calls read.
+ *
+ * The shadow table is not trusted to say which column is the document: its `columns` are parsed
+ * (quoted names and types) and the document is the column after them; an `ncols` that disagrees,
+ * or `columns` that do not parse, make the table unusable (SQLITE_CORRUPT_VTAB) rather than
+ * another column the document.
+ *
+ * Calls conn.c, cache.c, values.c, errors.c.
  */
 #include "serde_sqlite.h"
 
@@ -38,118 +45,6 @@ typedef struct sq_cursor
 	sqlite3_int64 rowid;
 	sd_buf		buf;
 } sq_cursor;
-
-/* ---- values ------------------------------------------------------------------------------ */
-
-bool
-sq_field_value(const sq_shape *s, const sd_node *node, const sd_val *tape, uint32_t i,
-			   sd_buf *buf, sq_value *out)
-{
-	const sd_val *v = &tape[i];
-	char		tmp[SD_FMT_TIMESTAMP_MAX + 16];
-	size_t		n;
-
-	memset(out, 0, sizeof(*out));
-	switch (v->tag)
-	{
-		case SD_V_NULL:
-			out->type = SQLITE_NULL;
-			return true;
-		case SD_V_DEFAULT:
-			if ((int) v->len < s->ndefaults)
-			{
-				*out = s->defaults[v->len];
-				return true;
-			}
-			out->type = SQLITE_NULL;
-			return true;
-		case SD_V_BOOL:
-			out->type = SQLITE_INTEGER;
-			out->i = v->u.b ? 1 : 0;
-			return true;
-		case SD_V_INT:
-			out->type = SQLITE_INTEGER;
-			out->i = v->u.i;
-			return true;
-		case SD_V_FLOAT:
-			out->type = SQLITE_FLOAT;
-			out->f = v->u.f;
-			return true;
-		case SD_V_STR:
-		case SD_V_NUMERIC:
-			out->type = SQLITE_TEXT;
-			out->s = (char *) (v->u.s ? v->u.s : "");
-			out->len = v->len;
-			return true;
-		case SD_V_BYTES:
-			out->type = SQLITE_BLOB;
-			out->s = (char *) (v->u.bytes ? (const char *) v->u.bytes : "");
-			out->len = v->len;
-			return true;
-		case SD_V_ENUM:
-			out->type = SQLITE_TEXT;
-			out->s = (char *) node->type->labels[v->u.i];
-			out->len = strlen(out->s);
-			return true;
-		case SD_V_TIMESTAMP:
-			n = sd_format_timestamp(tmp, v->u.i, node->kind != SD_K_TIMESTAMP);
-			break;
-		case SD_V_DATE:
-			n = sd_format_date(tmp, v->u.i);
-			break;
-		case SD_V_TIME:
-			n = sd_format_time(tmp, v->u.i);
-			break;
-		case SD_V_UUID:
-			n = sd_format_uuid(tmp, v->u.bytes);
-			break;
-		case SD_V_DECIMAL:
-			n = sd_format_decimal(tmp, v->u.i, v->len);
-			break;
-		case SD_V_JSON:
-			/* a json column: its text as the document has it (validated; DESIGN §3.3 "copied
-			 * as is"), not re-written -- serde_decode's canonical JSON minifies it */
-			out->type = SQLITE_TEXT;
-			out->s = (char *) (v->u.s ? v->u.s : "null");
-			out->len = v->u.s ? v->len : 4;
-			return true;
-		default:                /* json, lists, maps, nested shapes: canonical JSON text */
-			if (!sd_jwriter_write(s->writer, node, tape, i, buf) || !buf->s)
-				return false;
-			out->type = SQLITE_TEXT;
-			out->s = buf->s;
-			out->len = buf->len;
-			return true;
-	}
-	if (!sd_buf_put(buf, tmp, n) || !buf->s)
-		return false;
-	out->type = SQLITE_TEXT;
-	out->s = buf->s;
-	out->len = buf->len;
-	return true;
-}
-
-static void
-result_value(sqlite3_context *ctx, const sq_value *v)
-{
-	switch (v->type)
-	{
-		case SQLITE_INTEGER:
-			sqlite3_result_int64(ctx, v->i);
-			break;
-		case SQLITE_FLOAT:
-			sqlite3_result_double(ctx, v->f);
-			break;
-		case SQLITE_TEXT:
-			sqlite3_result_text(ctx, v->s, (int) v->len, SQLITE_TRANSIENT);
-			break;
-		case SQLITE_BLOB:
-			sqlite3_result_blob(ctx, v->s, (int) v->len, SQLITE_TRANSIENT);
-			break;
-		default:
-			sqlite3_result_null(ctx);
-	}
-}
 
 /* ---- create / connect -------------------------------------------------------------------- */
 
@@ -196,9 +91,52 @@ has_doc_field(const sq_shape *s)
 	const sd_node *root = sd_plan_root(s->plan);
 
 	for (int i = 0; i < root->nfields; i++)
-		if (strcmp(root->fields[i].column, "doc") == 0)
+		if (sqlite3_stricmp(root->fields[i].column, "doc") == 0)
 			return true;
 	return false;
+}
+
+/* The number of columns in "\"a\" TEXT, \"b\"\"c\" INTEGER" (columns_of in cache.c), or -1 when
+ * the text is not such a list. */
+static int
+count_columns(const char *p)
+{
+	int			n = 0;
+
+	if (!*p)
+		return 0;
+	for (;;)
+	{
+		if (*p++ != '"')
+			return -1;
+		for (;; p++)
+		{
+			if (!*p)
+				return -1;
+			if (*p == '"')
+			{
+				if (p[1] != '"')
+					break;
+				p++;
+			}
+		}
+		p++;
+		if (*p++ != ' ')
+			return -1;
+		if (strncmp(p, "INTEGER", 7) == 0)
+			p += 7;
+		else if (strncmp(p, "REAL", 4) == 0 || strncmp(p, "TEXT", 4) == 0 ||
+				 strncmp(p, "BLOB", 4) == 0)
+			p += 4;
+		else
+			return -1;
+		n++;
+		if (!*p)
+			return n;
+		if (p[0] != ',' || p[1] != ' ')
+			return -1;
+		p += 2;
+	}
 }
 
 static int
@@ -212,8 +150,14 @@ declare(sqlite3 *db, sq_vtab *v, const char *doc, char **pzErr)
 	rc = sqlite3_declare_vtab(db, sql);
 	sqlite3_free(sql);
 	if (rc != SQLITE_OK)
-		*pzErr = sqlite3_mprintf("serde: cannot declare virtual table \"%s\": %s", v->name,
-								 sqlite3_errmsg(db));
+	{
+		sq_err		e = SQ_ERR_INIT;
+		char	   *what = sqlite3_mprintf("cannot declare virtual table \"%s\"", v->name);
+
+		sq_err_sqlite(&e, db, rc, what ? what : "cannot declare a virtual table");
+		sqlite3_free(what);
+		return sq_err_take(&e, pzErr);
+	}
 	return rc;
 }
 
@@ -224,12 +168,13 @@ vtab_init(sqlite3 *db, void *aux, int argc, const char *const *argv, sqlite3_vta
 	sq_vtab    *v;
 	int			rc = SQLITE_OK;
 	char	   *doc = NULL;
+	sq_err		e = SQ_ERR_INIT;
 
 	if (argc != 4)
 	{
-		*pzErr = sqlite3_mprintf("serde: CREATE VIRTUAL TABLE %s USING serde(Shape) takes one shape "
-								 "name, not %d arguments", argv[2], argc - 3);
-		return SQLITE_ERROR;
+		sq_err_printf(&e, SQ_E_USAGE, "serde: CREATE VIRTUAL TABLE %s USING serde(Shape) takes one "
+					  "shape name, not %d arguments", argv[2], argc - 3);
+		return sq_err_take(&e, pzErr);
 	}
 	if (!(v = sqlite3_malloc64(sizeof(sq_vtab))))
 		return SQLITE_NOMEM;
@@ -246,15 +191,13 @@ vtab_init(sqlite3 *db, void *aux, int argc, const char *const *argv, sqlite3_vta
 	}
 	if (create)
 	{
-		sq_err		e = {SD_OK, NULL, -1};
 		sq_shape   *s = sq_shape_get(v->c, v->shape, &e);
 		char	   *sql;
 
 		if (!s)
 		{
-			*pzErr = e.msg;
 			vtab_free(v);
-			return sq_result_code(e.code);
+			return sq_err_take(&e, pzErr);
 		}
 		v->columns = sqlite3_mprintf("%s", s->columns);
 		v->ncols = sd_plan_root(s->plan)->nfields;
@@ -282,17 +225,33 @@ vtab_init(sqlite3 *db, void *aux, int argc, const char *const *argv, sqlite3_vta
 		if (rc == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
 		{
 			v->columns = sqlite3_mprintf("%s", sqlite3_column_text(st, 0));
-			v->ncols = sqlite3_column_int(st, 1);
+			v->ncols = count_columns(v->columns);
 			doc = sqlite3_mprintf("%s", sqlite3_column_text(st, 2));
 			if (!v->columns || !doc)
 				rc = SQLITE_NOMEM;
+			else if (v->ncols < 0 || sqlite3_column_type(st, 1) != SQLITE_INTEGER ||
+					 sqlite3_column_int64(st, 1) != v->ncols)
+			{
+				sq_err_printf(&e, SQ_E_USAGE, "serde: virtual table \"%s\": its shadow table %s_columns "
+							  "was changed (columns and ncols disagree); recreate it: "
+							  "DROP TABLE %s; CREATE VIRTUAL TABLE %s USING serde(%s)",
+							  v->name, v->name, v->name, v->name, v->shape);
+				e.rc = rc = SQLITE_CORRUPT_VTAB;
+			}
 		}
 		else if (rc == SQLITE_OK)
 			rc = SQLITE_CORRUPT_VTAB;
-		if (rc != SQLITE_OK && rc != SQLITE_NOMEM)
-			*pzErr = sqlite3_mprintf("serde: virtual table \"%s\": its shadow table %s_columns is "
-									 "missing or empty: %s", v->name, v->name, sqlite3_errmsg(db));
+		if (rc != SQLITE_OK && rc != SQLITE_NOMEM && e.code == SD_OK)
+		{
+			char	   *what = sqlite3_mprintf("virtual table \"%s\": its shadow table %s_columns is "
+											   "missing or empty", v->name, v->name);
+
+			sq_err_sqlite(&e, db, rc, what ? what : "a shadow table is missing");
+			sqlite3_free(what);
+		}
 		sqlite3_finalize(st);
+		if (e.code != SD_OK)
+			rc = sq_err_take(&e, pzErr);
 	}
 	if (rc == SQLITE_OK)
 		rc = declare(db, v, doc, pzErr);
@@ -431,14 +390,6 @@ x_close(sqlite3_vtab_cursor *base)
 }
 
 static int
-vtab_error(sq_vtab *v, int rc, char *msg)
-{
-	sqlite3_free(v->base.zErrMsg);
-	v->base.zErrMsg = msg;
-	return rc;
-}
-
-static int
 x_filter(sqlite3_vtab_cursor *base, int idxNum, const char *idxStr, int argc, sqlite3_value **argv)
 {
 	sq_cursor  *cur = (sq_cursor *) base;
@@ -446,30 +397,31 @@ x_filter(sqlite3_vtab_cursor *base, int idxNum, const char *idxStr, int argc, sq
 	const char *doc;
 	size_t		len = 0;
 	sd_error	err;
+	sq_err		e = SQ_ERR_INIT;
 
 	(void) idxStr;
 	cur->eof = true;
 	if (idxNum != 1 || argc < 1)
-		return vtab_error(v, SQLITE_ERROR,
-						  sqlite3_mprintf("serde: virtual table \"%s\" needs a document: "
-										  "SELECT * FROM %s(doc)", v->name, v->name));
+	{
+		sq_err_printf(&e, SQ_E_USAGE, "serde: virtual table \"%s\" needs a document: "
+					  "SELECT * FROM %s(doc)", v->name, v->name);
+		return sq_vtab_err(&v->base, &e);
+	}
 	if ((doc = sq_value_doc(argv[0], &len)) == NULL)
 		return SQLITE_OK;
 	if (!cur->s)
 	{
-		sq_err		e = {SD_OK, NULL, -1};
-
 		if (!(cur->s = sq_shape_get(v->c, v->shape, &e)))
-			return vtab_error(v, sq_result_code(e.code), e.msg);
+			return sq_vtab_err(&v->base, &e);
 		if (strcmp(cur->s->columns, v->columns) != 0)
 		{
 			sq_shape_unref(cur->s);
 			cur->s = NULL;
-			return vtab_error(v, SQLITE_ERROR,
-							  sqlite3_mprintf("%s: the shape's columns changed since virtual table "
-											  "\"%s\" was created; recreate it: DROP TABLE %s; "
-											  "CREATE VIRTUAL TABLE %s USING serde(%s)",
-											  v->shape, v->name, v->name, v->name, v->shape));
+			sq_err_printf(&e, SQ_E_USAGE, "%s: the shape's columns changed since virtual table "
+						  "\"%s\" was created; recreate it: DROP TABLE %s; "
+						  "CREATE VIRTUAL TABLE %s USING serde(%s)",
+						  v->shape, v->name, v->name, v->name, v->shape);
+			return sq_vtab_err(&v->base, &e);
 		}
 	}
 	if (!cur->d && !(cur->d = sq_decoder_get(v->c)))
@@ -477,11 +429,8 @@ x_filter(sqlite3_vtab_cursor *base, int idxNum, const char *idxStr, int argc, sq
 	if (!sd_decode_json(cur->d, cur->s->plan, sd_plan_root(cur->s->plan), doc, len,
 						&v->c->limits, &cur->root, &err))
 	{
-		if (err.code == SD_E_NOMEM)
-			return SQLITE_NOMEM;
-		return vtab_error(v, sq_result_code(err.code),
-						  err.code == SD_E_CANCELED ? sqlite3_mprintf("%s: interrupted", v->shape)
-						  : sq_format_error(cur->s->name, &err));
+		sq_err_core(&e, cur->s->name, &err);
+		return sq_vtab_err(&v->base, &e);
 	}
 	cur->eof = false;
 	cur->rowid++;
@@ -522,7 +471,7 @@ x_column(sqlite3_vtab_cursor *base, sqlite3_context *ctx, int col)
 	if (!sq_field_value(cur->s, root->fields[col].node, tape, tape[cur->root].u.first + (uint32_t) col,
 						&cur->buf, &val))
 		return SQLITE_NOMEM;
-	result_value(ctx, &val);
+	sq_result_value(ctx, &val);
 	return SQLITE_OK;
 }
 

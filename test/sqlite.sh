@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# sqlite.sh — the SQLite extension (issue 14, DESIGN §2), from its three kinds of clients:
-#   1. the sqlite3 shell: test/sqlite/{functions,vtab,cache}.sql, output (stdout and stderr)
+# sqlite.sh — the SQLite extension (issue 14, docs/reference.md section 7), from its three kinds of clients:
+#   0. sqlite/'s file-level call graph (nm over sqlite/build/*.o) has no cycle;
+#   1. the sqlite3 shell: test/sqlite/{functions,vtab,cache,hostile}.sql, output (stdout and stderr)
 #      compared with test/sqlite/expected/*.out (pinned messages and result codes); and the same
 #      scripts under valgrind memcheck (no invalid access, no definite leak; SERDE_SQLITE_VALGRIND=0
 #      skips it);
@@ -32,8 +33,46 @@ cleanup() {
 trap cleanup EXIT
 fail=0
 
+# ---- 0. sqlite/'s files call each other without circles -----------------------------------------
+# (nm over the adapter's objects: an edge a -> b when a.o needs a symbol, function or data, that
+# b.o defines; the graph must have no cycle)
+if /usr/bin/python3 - sqlite/build >"$TMP/graph.out" 2>&1 <<'PY'
+import os, subprocess, sys
+d = sys.argv[1]
+objs = sorted(f[:-2] for f in os.listdir(d) if f.endswith(".o") and not f.startswith("core_")
+              and os.path.exists(os.path.join(d, "..", f[:-2] + ".c")))
+defs, uses = {}, {}
+for o in objs:
+    out = subprocess.run(["nm", os.path.join(d, o + ".o")], capture_output=True, text=True, check=True).stdout
+    uses[o] = {l.split()[-1] for l in out.splitlines() if l.split()[0] == "U"}
+    for l in out.splitlines():
+        f = l.split()
+        if len(f) == 3 and f[1] in "TDBR":
+            defs[f[2]] = o
+edges = {o: sorted({defs[u] for u in uses[o] if u in defs and defs[u] != o}) for o in objs}
+for o in objs:
+    print(f"  {o} -> {' '.join(edges[o])}")
+state = {}
+def visit(o, path):
+    if state.get(o) == 1:
+        sys.exit("cycle: " + " -> ".join(path[path.index(o):] + [o]))
+    if state.get(o) == 2:
+        return
+    state[o] = 1
+    for n in edges[o]:
+        visit(n, path + [o])
+    state[o] = 2
+for o in objs:
+    visit(o, [])
+PY
+then
+    echo "ok: sqlite/ call graph (nm) has no cycle"
+else
+    echo "FAIL: sqlite/ call graph (nm) has a cycle"; cat "$TMP/graph.out"; fail=1
+fi
+
 # ---- 1. the sqlite3 shell ------------------------------------------------------------------
-for t in functions vtab cache; do
+for t in functions vtab cache hostile; do
     db=$TMP/$t.db
     sed "s#DBFILE#$db#" "test/sqlite/$t.sql" | sqlite3 "$db" >"$TMP/$t.out" 2>&1 || true
     if diff -u "test/sqlite/expected/$t.out" "$TMP/$t.out" >"$TMP/$t.diff"; then
@@ -46,7 +85,7 @@ done
 # ---- 1b. the same under valgrind memcheck: no invalid access, no definite leak -------------------
 if [[ ${SERDE_SQLITE_VALGRIND:-1} == 1 ]] && command -v valgrind >/dev/null; then
     vg_fail=0
-    for t in functions vtab cache; do
+    for t in functions vtab cache hostile; do
         db=$TMP/vg_$t.db
         sed "s#DBFILE#$db#" "test/sqlite/$t.sql" |
             valgrind -q --leak-check=full --errors-for-leak-kinds=definite sqlite3 "$db" >/dev/null 2>"$TMP/vg_$t.log" || true
@@ -54,7 +93,7 @@ if [[ ${SERDE_SQLITE_VALGRIND:-1} == 1 ]] && command -v valgrind >/dev/null; the
             echo "FAIL: valgrind: $t.sql"; grep '^==[0-9]*==' "$TMP/vg_$t.log" | head -40; vg_fail=1; fail=1
         fi
     done
-    ((vg_fail)) || echo "ok: valgrind memcheck: functions.sql, vtab.sql, cache.sql clean"
+    ((vg_fail)) || echo "ok: valgrind memcheck: functions.sql, vtab.sql, cache.sql, hostile.sql clean"
 fi
 
 # ---- 2. Python -----------------------------------------------------------------------------

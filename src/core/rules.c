@@ -1,8 +1,8 @@
 /*
- * rules.c — small pieces of the plan's rules that the rule engine (engine.c, engine_xml.c) and
+ * rules.c — small pieces of the plan's rules that the rule engine (engine.c) and
  * the decoder share, kept below both so that neither calls back into the other: the limits a
- * decode runs under, the duplicate-key set of a map, a null's NOT NULL check through a path
- * prefix, and serde_errors' collection of the violations found (one found entry, the mark of a
+ * decode runs under, the duplicate-key set of a map,
+ * and serde_errors' collection of the violations found (one found entry, the mark of a
  * value's errors, the one-error answer of a decode that could not go on).
  */
 #include "internal.h"

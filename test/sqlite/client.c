@@ -3,7 +3,10 @@
  * load it): sqlite3_load_extension, prepared statements with bound documents, re-executing one
  * statement after sqlite3_reset (a call site keeps its plan for one execution only: a change
  * between two executions is seen), the virtual table stepped row by row, result codes, and
- * sqlite3_interrupt from another thread stopping a long statement between documents.
+ * sqlite3_interrupt from another thread stopping a long statement between documents, and the
+ * result codes of the catalog's own failures (catalog_codes): an interrupt while serde reads
+ * serde_shapes is SQLITE_INTERRUPT, a locked catalog SQLITE_BUSY, a read-only one
+ * SQLITE_READONLY (and serde_unregister of a shape that is not there 0, as it writes nothing).
  *     gcc -o client test/sqlite/client.c -lsqlite3 -lpthread && ./client ./sqlite/serde
  */
 #include <sqlite3.h>
@@ -69,6 +72,137 @@ interrupt_later(void *arg)
 	usleep((useconds_t) s->after_ms * 1000);
 	sqlite3_interrupt(s->db);
 	return NULL;
+}
+
+/* the extended result code of the single-value statement sql (SQLITE_ROW: SQLITE_OK), the value
+ * in *out when there is one */
+static int
+code_of(sqlite3 *db, const char *sql, char *out, size_t size)
+{
+	sqlite3_stmt *st;
+	int			rc;
+
+	if (out)
+		out[0] = '\0';
+	if ((rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL)) != SQLITE_OK)
+		return rc;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+	{
+		if (out)
+			snprintf(out, size, "%s", sqlite3_column_text(st, 0) ? (const char *) sqlite3_column_text(st, 0) : "NULL");
+		rc = SQLITE_OK;
+	}
+	else
+		rc = sqlite3_extended_errcode(db);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static sqlite3 *
+open_with(const char *path, int flags, const char *ext)
+{
+	sqlite3    *db;
+	char	   *err = NULL;
+
+	if (sqlite3_open_v2(path, &db, flags, NULL) != SQLITE_OK)
+	{
+		printf("FAIL: open %s: %s\n", path, sqlite3_errmsg(db));
+		failures++;
+		return db;
+	}
+	sqlite3_enable_load_extension(db, 1);
+	if (sqlite3_load_extension(db, ext, NULL, &err) != SQLITE_OK)
+	{
+		printf("FAIL: load %s: %s\n", ext, err);
+		failures++;
+		sqlite3_free(err);
+	}
+	return db;
+}
+
+/* progress handler: interrupts whatever statement serde runs on its catalog */
+static int
+stop_catalog_reads(void *arg)
+{
+	sqlite3    *db = arg;
+
+	for (sqlite3_stmt *p = sqlite3_next_stmt(db, NULL); p; p = sqlite3_next_stmt(db, p))
+		if (sqlite3_stmt_busy(p) && strstr(sqlite3_sql(p), "serde_shapes") != NULL &&
+			strstr(sqlite3_sql(p), "serde_decode") == NULL)
+			return 1;
+	return 0;
+}
+
+static void
+catalog_codes(const char *ext)
+{
+	char		path[] = "/tmp/serde_client_XXXXXX";
+	int			fd = mkstemp(path);
+	sqlite3    *db;
+	sqlite3    *other;
+	char		v[256];
+	int			rc;
+
+	if (fd < 0)
+	{
+		printf("FAIL: mkstemp\n");
+		failures++;
+		return;
+	}
+	close(fd);
+	db = open_with(path, SQLITE_OPEN_READWRITE, ext);
+	exec(db, "SELECT serde_register('K', '{\"fields\": {\"x\": {\"type\": \"integer\"}}}')");
+
+	/* an interrupt while serde reads the catalog (a progress handler returning non-zero is
+	 * one): SQLITE_INTERRUPT, not SQLITE_INTERNAL */
+	sqlite3_progress_handler(db, 1, stop_catalog_reads, db);
+	rc = code_of(db, "SELECT serde_decode('K', '{\"x\": 1}')", v, sizeof(v));
+	CHECK("an interrupt during the catalog read: SQLITE_INTERRUPT", rc == SQLITE_INTERRUPT);
+	if (rc != SQLITE_INTERRUPT)
+		printf("  rc %d: %s\n", rc, sqlite3_errmsg(db));
+	rc = code_of(db, "SELECT serde_valid('K', '{\"x\": 1}')", v, sizeof(v));
+	CHECK("... serde_valid too", rc == SQLITE_INTERRUPT);
+	rc = code_of(db, "SELECT count(*) FROM serde_errors('K', '{\"x\": 1}')", v, sizeof(v));
+	CHECK("... serde_errors too", rc == SQLITE_INTERRUPT);
+	sqlite3_progress_handler(db, 0, NULL, NULL);
+	CHECK("... and the next call works", code_of(db, "SELECT serde_decode('K', '{\"x\": 1}')", v, sizeof(v)) == SQLITE_OK &&
+		  strcmp(v, "{\"x\":1}") == 0);
+
+	/* a catalog locked by another connection: SQLITE_BUSY, not SQLITE_ERROR */
+	other = open_with(path, SQLITE_OPEN_READWRITE, ext);
+	exec(other, "BEGIN IMMEDIATE; INSERT INTO serde_shapes(name, descriptor) VALUES ('Z', '{\"fields\": {\"z\": {\"type\": \"text\"}}}')");
+	rc = code_of(db, "SELECT serde_register('K2', '{\"fields\": {\"x\": {\"type\": \"integer\"}}}')", v, sizeof(v));
+	CHECK("serde_register on a locked catalog: SQLITE_BUSY", rc == SQLITE_BUSY);
+	if (rc != SQLITE_BUSY)
+		printf("  rc %d: %s\n", rc, sqlite3_errmsg(db));
+	rc = code_of(db, "SELECT serde_unregister('K')", v, sizeof(v));
+	CHECK("serde_unregister on a locked catalog: SQLITE_BUSY", rc == SQLITE_BUSY);
+	exec(other, "COMMIT; BEGIN EXCLUSIVE; UPDATE serde_shapes SET descriptor = descriptor || ' ' WHERE name = 'Z'");
+	rc = code_of(db, "SELECT serde_decode('Z', '{\"z\": \"a\"}')", v, sizeof(v));
+	CHECK("reading a catalog another connection holds exclusively: SQLITE_BUSY", rc == SQLITE_BUSY);
+	if (rc != SQLITE_BUSY)
+		printf("  rc %d: %s\n", rc, sqlite3_errmsg(db));
+	exec(other, "ROLLBACK");
+	sqlite3_close(other);
+	sqlite3_close(db);
+
+	/* a read-only database: writing is SQLITE_READONLY; nothing to delete is 0 */
+	db = open_with(path, SQLITE_OPEN_READONLY, ext);
+	rc = code_of(db, "SELECT serde_register('K3', '{\"fields\": {\"x\": {\"type\": \"integer\"}}}')", v, sizeof(v));
+	CHECK("serde_register on a read-only database: SQLITE_READONLY", (rc & 0xff) == SQLITE_READONLY);
+	if ((rc & 0xff) != SQLITE_READONLY)
+		printf("  rc %d: %s\n", rc, sqlite3_errmsg(db));
+	rc = code_of(db, "SELECT serde_unregister('K')", v, sizeof(v));
+	CHECK("serde_unregister of a shape on a read-only database: SQLITE_READONLY", (rc & 0xff) == SQLITE_READONLY);
+	rc = code_of(db, "SELECT serde_unregister('Unknown')", v, sizeof(v));
+	CHECK("serde_unregister of an unknown shape on a read-only database: 0", rc == SQLITE_OK && strcmp(v, "0") == 0);
+	if (rc != SQLITE_OK)
+		printf("  rc %d: %s\n", rc, sqlite3_errmsg(db));
+	CHECK("... and decoding works", code_of(db, "SELECT serde_decode('K', '{\"x\": 2}')", v, sizeof(v)) == SQLITE_OK &&
+		  strcmp(v, "{\"x\":2}") == 0);
+	sqlite3_close(db);
+	unlink(path);
 }
 
 int
@@ -178,6 +312,7 @@ main(int argc, char **argv)
 	/* serde keeps no statement of its own open: the plain sqlite3_close succeeds (it refuses a
 	 * connection with unfinalized statements) */
 	CHECK("sqlite3_close: SQLITE_OK (no statement left open)", sqlite3_close(db) == SQLITE_OK);
+	catalog_codes(ext);
 	printf("client.c: %s (%d failed)\n", failures ? "FAIL" : "ok", failures);
 	return failures ? 1 : 0;
 }

@@ -534,96 +534,6 @@ check_domain(SdConvert *cx, SdPgType *h, Datum d, bool isnull, const ConvFrame *
 
 /* ---- scalars -------------------------------------------------------------------------------- */
 
-/*
- * numeric_in raises for literals beyond numeric's storage limits (more than 131072 digits before
- * the decimal point, a display scale above 16383, absurd exponents); check that here so that it
- * stays one of serde's own (soft) range errors.  s is a valid JSON number.
- */
-static bool
-numeric_literal_fits(const char *s, size_t len)
-{
-	const char *p = s;
-	const char *end = s + len;
-	const char *int_start,
-			   *frac_start = NULL;
-	int64		int_digits,
-				frac_digits = 0,
-				exp = 0,
-				dscale,
-				w10 = 0;
-	bool		nonzero = false;
-
-	if (p < end && *p == '-')
-		p++;
-	int_start = p;
-	while (p < end && *p >= '0' && *p <= '9')
-		p++;
-	int_digits = p - int_start;
-	if (p < end && *p == '.')
-	{
-		frac_start = ++p;
-		while (p < end && *p >= '0' && *p <= '9')
-			p++;
-		frac_digits = p - frac_start;
-	}
-	if (p < end && (*p == 'e' || *p == 'E'))
-	{
-		bool		neg = false;
-
-		p++;
-		if (p < end && (*p == '+' || *p == '-'))
-			neg = *p++ == '-';
-		while (p < end && *p >= '0' && *p <= '9')
-		{
-			if (exp < INT64CONST(100000000000))
-				exp = exp * 10 + (*p - '0');
-			p++;
-		}
-		if (neg)
-			exp = -exp;
-	}
-	if (exp >= PG_INT32_MAX / 2 || exp <= -(PG_INT32_MAX / 2))
-		return false;
-	dscale = frac_digits - exp;
-	if (dscale > 16383)			/* NUMERIC_DSCALE_MAX */
-		return false;
-	for (int64 i = 0; i < int_digits; i++)
-		if (int_start[i] != '0')
-		{
-			w10 = int_digits - i - 1 + exp;
-			nonzero = true;
-			break;
-		}
-	if (!nonzero)
-		for (int64 i = 0; i < frac_digits; i++)
-			if (frac_start[i] != '0')
-			{
-				w10 = -(i + 1) + exp;
-				nonzero = true;
-				break;
-			}
-	return !nonzero || w10 <= 131071;	/* NUMERIC_WEIGHT_MAX * DEC_DIGITS + 3 */
-}
-
-/* True if the JSON text contains the escape \u0000 (jsonb cannot store it). */
-static bool
-json_has_nul_escape(const char *s, size_t len)
-{
-	const char *p = s;
-	const char *end = s + len;
-
-	while ((p = memchr(p, '\\', end - p)) != NULL)
-	{
-		if (end - p >= 6 && p[1] == 'u' && p[2] == '0' && p[3] == '0' && p[4] == '0' &&
-			p[5] == '0')
-			return true;
-		p += 2;					/* skip the escaped character (\\ included) */
-		if (p >= end)
-			break;
-	}
-	return false;
-}
-
 static Datum
 conv_string(SdConvert *cx, const sd_node *node, SdPgType *h, const sd_val *v,
 			const ConvFrame *f)
@@ -666,12 +576,12 @@ conv_numeric(SdConvert *cx, const sd_node *node, SdPgType *h, const sd_val *v,
 	/* plain decimals that fit int64: built directly, exactly as numeric_in would */
 	if (sd_numeric_fast(v->u.s, v->len, h->basetypmod, &num))
 		return NumericGetDatum(num);
-	if (!numeric_literal_fits(v->u.s, v->len))
-	{
-		conv_fail(cx, f, v, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
-				  "value overflows numeric format");
-		return (Datum) 0;
-	}
+	/*
+	 * numeric's storage limits (131072 integer digits, display scale 16383, the exponents) are
+	 * the core's check (sd_check_numeric, 22003 "value ... overflows numeric format"): every
+	 * SD_V_NUMERIC passed it, a default when the plan was compiled, so numeric_in below cannot
+	 * raise for them (sql/numeric_limits.sql shows it for JSON text, jsonb and XML).
+	 */
 	if (v->len < sizeof(buf))
 	{
 		memcpy(buf, v->u.s, v->len);
@@ -753,14 +663,13 @@ conv_json(SdConvert *cx, const sd_node *node, SdPgType *h, const sd_val *v, cons
 	jb = build_jsonb_prefixed(cx, f, v);
 	if (jb)
 		return PointerGetDatum(jb);
-	/* the builder declines \u0000 (among others): checked only then */
-	if (json_has_nul_escape(v->u.s, v->len))
-	{
-		conv_fail(cx, f, v, ERRCODE_UNTRANSLATABLE_CHARACTER,
-				  "\\u0000 cannot be stored in %s", h->name);
-		return (Datum) 0;
-	}
-	/* what the builder leaves to jsonb_in (which raises the right error) */
+	/*
+	 * What the builder leaves to jsonb_in (which raises the right error).  \u0000 never gets
+	 * here from a document: the core refuses it in every value kept as jsonb (22032 "\u0000
+	 * cannot be stored in jsonb", engine_skip.h), jsonb input cannot hold it and XML refuses
+	 * jsonb columns (0A000); a `default` holding it is refused at registration (22023).
+	 * sql/numeric_limits.sql shows all three.
+	 */
 	return call_prefixed(cx, f, NULL, jsonb_in, pnstrdup(v->u.s, v->len), InvalidOid, -1);
 }
 

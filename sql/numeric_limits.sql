@@ -7,6 +7,7 @@ SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS serde;
 RESET client_min_messages;
 \set SHOW_CONTEXT never
+SET TimeZone = 'UTC';
 
 CREATE FUNCTION pg_temp.d(shape text, doc anyelement) RETURNS text LANGUAGE plpgsql AS $f$
 DECLARE r text; st text; msg text;
@@ -43,7 +44,6 @@ SELECT pg_temp.d('NlRow', '{"v": 1, "t": 0}'::jsonb) AS r;
 SELECT pg_temp.d('NlRow', '{"v": 1, "t": 253402300799}'::jsonb) AS r;
 SELECT pg_temp.d('NlRow', '{"v": 1, "t": 253402300800}'::jsonb) AS r;
 SELECT pg_temp.d('NlRow', '{"v": 1, "t": 253402300800}'::text) AS r;
-SELECT pg_temp.d('NlRow', '<r><v>1</v><t>253402300800</t></r>'::xml) AS r;
 SELECT pg_temp.d('NlRow', '{"v": 1, "t": -62135596801}'::jsonb) AS r;
 SELECT pg_temp.d('NlRow', '{"v": 1, "t": -62135596801}'::text) AS r;
 SELECT path, code FROM serde_errors('NlRow', '{"v": 1, "t": 253402300800}'::jsonb);
@@ -55,11 +55,11 @@ SELECT pg_temp.d('NlJson', '{"j": {"a": "x\u0000y"}}'::text) AS r;
 SELECT pg_temp.d('NlJson', '{"j": "\u0000"}'::text) AS r;
 SELECT path, code, message FROM serde_errors('NlJson', '{"j": ["ok", "\u0000"]}');
 SELECT serde_valid('NlJson', '{"j": "\u0000"}') AS valid;
--- a default holding it is refused when the shape is registered
+-- a default cannot hold it: options are jsonb, whose own input refuses it before serde runs
 DO $$
 BEGIN
     PERFORM serde_register('NlJsonDefault', 'pg_temp.nl_json'::regtype,
-                           '{"fields": {"j": {"default": "\\u0000"}}}');
+                           '{"fields": {"j": {"default": "\u0000"}}}');
 EXCEPTION WHEN OTHERS THEN
     RAISE NOTICE '% %', SQLSTATE, SQLERRM;
 END $$;

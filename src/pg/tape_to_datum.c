@@ -667,7 +667,8 @@ conv_json(SdConvert *cx, const sd_node *node, SdPgType *h, const sd_val *v, cons
 	 * What the builder leaves to jsonb_in (which raises the right error).  \u0000 never gets
 	 * here from a document: the core refuses it in every value kept as jsonb (22032 "\u0000
 	 * cannot be stored in jsonb", engine_skip.h), jsonb input cannot hold it and XML refuses
-	 * jsonb columns (0A000); a `default` holding it is refused at registration (22023).
+	 * jsonb columns (0A000); a `default` cannot hold it (options are jsonb, whose input
+	 * refuses it before serde sees them).
 	 * sql/numeric_limits.sql shows all three.
 	 */
 	return call_prefixed(cx, f, NULL, jsonb_in, pnstrdup(v->u.s, v->len), InvalidOid, -1);

@@ -5,7 +5,8 @@
  * and target rules of docs/reference.md, runs the core's JSON decoder (backend-wide, malloc-based,
  * interruptible, bounded by serde.max_depth, serde.max_document_bytes and the stack left) or,
  * for jsonb documents, the jsonb walker (jsonb_walk.c, no text round trip), and converts the
- * tape into the result.  serde_errors and serde_decode_each materialize their rows.
+ * tape into the result.  serde_errors and serde_decode_each materialize their rows.  Every
+ * document error leaves through errors.c.
  */
 #include "postgres.h"
 
@@ -1010,11 +1011,15 @@ each_jsonb(EachState *st)
 				found = v.type == jbvString ? "string" : v.type == jbvNumeric ? "number" :
 					v.type == jbvBool ? (v.val.boolean ? "true" : "false") : "null";
 		}
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_JSON_TEXT),
-				 errmsg("%s: $: expected array (serde_decode_each over jsonb takes a JSON array), found %s",
-						plan->display, found),
-				 errhint("For newline-delimited JSON, pass the document as text.")));
+		sd_error	err;
+
+		sd_error_clear(&err);
+		strcpy(err.path, "$");
+		sd_error_set(&err, SD_E_KIND, -1,
+					 "expected array (serde_decode_each over jsonb takes a JSON array), found %s",
+					 found);
+		pgs_raise_core_error_hint(plan->display, &err, false,
+								  "For newline-delimited JSON, pass the document as text.");
 	}
 	check_jsonb_size(plan, jb);
 	walkcxt = AllocSetContextCreate(caller, "serde jsonb walk", ALLOCSET_DEFAULT_SIZES);

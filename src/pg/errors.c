@@ -164,6 +164,14 @@ where_of(const SdPgDoc *doc, int64 offset, char *where, size_t size)
 void
 pgs_raise_core_error(const char *prefix, const sd_error *err, bool offsets)
 {
+	pgs_raise_core_error_hint(prefix, err, offsets, NULL);
+}
+
+/* The same with a HINT (NULL: none). */
+void
+pgs_raise_core_error_hint(const char *prefix, const sd_error *err, bool offsets,
+						  const char *hint)
+{
 	size_t		size = strlen(prefix) + SD_PATH_MAX + SD_PROBLEM_MAX + 8;
 	char	   *msg = palloc(size);
 	char		where[64];
@@ -186,7 +194,8 @@ pgs_raise_core_error(const char *prefix, const sd_error *err, bool offsets)
 	ereport(ERROR,
 			(errcode(pgs_sqlstate(err->code)),
 			 errmsg("%s", msg),
-			 where[0] ? errdetail("%s", where) : 0));
+			 where[0] ? errdetail("%s", where) : 0,
+			 hint ? errhint("%s", hint) : 0));
 }
 
 /* One entry of a core's found list (serde_errors' mode) raised like the first-error mode's. */

@@ -339,6 +339,8 @@ extern bool pgs_soft_code(sd_code code);
  * (offsets false: none); a stop raises the pending interrupt's error. */
 extern void pgs_raise_core_error(const char *prefix, const sd_error *err, bool offsets)
 			pg_attribute_noreturn();
+extern void pgs_raise_core_error_hint(const char *prefix, const sd_error *err, bool offsets,
+									  const char *hint) pg_attribute_noreturn();
 /* The same for one entry of the core's found list of doc (NULL: no location). */
 extern void pgs_raise_found(const char *prefix, const sd_found *f, const SdPgDoc *doc)
 			pg_attribute_noreturn();

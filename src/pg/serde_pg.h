@@ -1,7 +1,10 @@
 /*
  * serde_pg.h — declarations shared by the PostgreSQL adapter's files (src/pg): the host data
  * hung on sd_type nodes, cached plans and their invalidation counters, catalog access, the
- * tape-to-Datum converter and the backend-wide decoder.  Only src/pg includes this file.
+ * tape-to-Datum converter, the one error path (errors.c) and the decoders.  Only src/pg includes
+ * this file.  Calls between src/pg files go one way, never back up: the entry points (decode.c,
+ * then decode_xml.c) call the plan cache (cache.c), the converter (tape_to_datum.c, which the
+ * cache also calls for defaults) and errors.c, which calls only module.c's settings.
  */
 #ifndef SERDE_PG_H
 #define SERDE_PG_H

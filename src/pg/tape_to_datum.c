@@ -1,8 +1,10 @@
 /*
  * tape_to_datum.c — turns the core's value tape into PostgreSQL Datums: walks the plan node and the
  * tape together, builds scalars, arrays and composite tuples, applies domain constraints, and
- * reports what it finds wrong as "<shape>: <path>: <problem>" (or, for serde_valid, softly).
- * The jsonpath of a value is only rendered when an error needs it.
+ * hands what it finds wrong to errors.c with the value's path — jsonpath for JSON, XPath for XML
+ * (rendered only when an error needs it) — to raise, or for serde_valid / serde_errors to keep
+ * softly.  Also converts a plan's `default` values (kept in the plan or converted per use) and
+ * runs serde_errors' soft conversion of a checked tape for every input format.
  */
 #include "postgres.h"
 

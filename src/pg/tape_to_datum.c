@@ -318,26 +318,28 @@ conv_fail(SdConvert *cx, const ConvFrame *f, const sd_val *v, int sqlstate, cons
 {
 	char		problem[SD_PROBLEM_MAX];
 	va_list		ap;
-	int64		offset = v ? conv_offset(cx, v) : -1;
 
+	/* serde_valid: only the verdict */
+	if (cx->soft && !cx->option_path && (!cx->collect || cx->failed))
+	{
+		cx->failed = true;
+		return;
+	}
 	va_start(ap, fmt);
 	vsnprintf(problem, sizeof(problem), fmt, ap);
 	va_end(ap);
 	if (cx->soft && !cx->option_path)
 	{
-		if (cx->collect && !cx->failed)
-		{
-			/* serde_errors: every adapter-side violation becomes a row */
-			char		path[SD_PATH_MAX];
+		/* serde_errors: every adapter-side violation becomes a row */
+		char		path[SD_PATH_MAX];
 
-			render_path(cx, f, path);
-			pgs_found_add(cx, path, offset, sqlstate, problem);
-		}
+		render_path(cx, f, path);
+		pgs_found_add(cx, path, v ? conv_offset(cx, v) : -1, sqlstate, problem);
 		cx->failed = true;
 		return;
 	}
-	pgs_raise_value(conv_prefix(cx, f), sqlstate, problem, &cx->doc, offset,
-					cx->option_path != NULL);
+	pgs_raise_value(conv_prefix(cx, f), sqlstate, problem, &cx->doc,
+					v ? conv_offset(cx, v) : -1, cx->option_path != NULL);
 }
 
 static void

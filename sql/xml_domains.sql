@@ -116,6 +116,13 @@ SELECT 'ok' FROM serde_register('XdNs', 'pg_temp.xd_ns'::regtype, '{
   "xml": {"root": "doc", "namespace": "urn:x"}}');
 SELECT * FROM pg_temp.e('XdNs', '<x:doc xmlns:x="urn:x"><x:n>0</x:n></x:doc>');
 SELECT pg_temp.x('XdNs', '<x:doc xmlns:x="urn:x"><x:n>0</x:n></x:doc>') AS r;
+-- ... under a `path` prefix and in a flattened list, next to the core's own violation there
+CREATE TYPE pg_temp.xd_nsp AS (city pg_temp.xd_pos, tags pg_temp.xd_pos[]);
+SELECT 'ok' FROM serde_register('XdNsPath', 'pg_temp.xd_nsp'::regtype, '{
+  "xml": {"namespace": "urn:x"},
+  "fields": {"city": {"path": ["addr", "city"]}, "tags": {"optional": true}}}');
+SELECT * FROM pg_temp.e('XdNsPath', '<x:doc xmlns:x="urn:x"><x:addr><x:city>0</x:city></x:addr><x:tags>1</x:tags><x:tags>-1</x:tags><x:tags>y</x:tags></x:doc>');
+SELECT * FROM pg_temp.ej('XdNsPath', '{"addr": {"city": 0}, "tags": [1, -1, "y"]}');
 
 -- not supported (0A000, the core's SD_E_UNSUPPORTED): the same SQLSTATE from every form, with
 -- the line and column in DETAIL, never a row or false: a jsonb column from an element ...

@@ -207,9 +207,13 @@ render_xpath(SdConvert *cx, const ConvFrame *const *steps, int n, char *buf)
 						nl2;
 			int64		at = s->v ? s->v->offset : -1;
 
-			/* a flattened list's value starts at its first element */
+			/* a flattened list: the name as written at the element the path goes on to */
 			if (xml_name_at(cx, at, fld->xml_kind == SD_XML_ELEMENT, fld->xml.local, &p2, &pl2,
-							&n2, &nl2))
+							&n2, &nl2) ||
+				(i + 1 < n && steps[i + 1]->field == NULL && steps[i + 1]->key == NULL &&
+				 steps[i + 1]->v &&
+				 xml_name_at(cx, steps[i + 1]->v->offset, true, fld->xml.local, &p2, &pl2, &n2,
+							 &nl2)))
 			{
 				p = p2;
 				pl = pl2;

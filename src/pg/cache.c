@@ -1,6 +1,7 @@
 /*
  * cache.c — the backend's plan cache: builds plans (type tree, referenced shapes, sd_compile,
- * defaults as Datums from their compiled values) each in its own memory context under CacheMemoryContext, keeps them
+ * defaults as Datums from their compiled values, converted by tape_to_datum.c) each in its own
+ * memory context under CacheMemoryContext, keeps them
  * by shape name (or by type OID for the default-options plan of the typed two-argument form),
  * re-validates them when the invalidation generations moved (shape versions re-read with a
  * fresh snapshot, type identities compared) and recompiles only what really changed.  Plans are
@@ -269,18 +270,8 @@ collect_references(SdPgPlan *p, SdTypeBuilder *b, Jsonb *options, const SdShapeO
 }
 
 /*
- * default_state of a default: converted on first need and kept in the plan, or — when what it
- * converts to may depend on the role or the settings in use — converted at every use, exactly
- * as the same value in the document would be.
- */
-#define SD_DEFAULT_NEW			0
-#define SD_DEFAULT_CONVERTING	1
-#define SD_DEFAULT_READY		2
-#define SD_DEFAULT_PER_USE		3
-
-/*
  * True if every value of t converts to the same Datum whoever converts it, under any settings:
- * the scalars serde parses itself (DESIGN §3.3: independent of DateStyle and TimeZone), enums,
+ * the scalars serde parses itself (docs/reference.md, types: independent of DateStyle and TimeZone), enums,
  * json, and arrays and composites of those.  Not: a type read through its input function
  * (timetz follows TimeZone, interval IntervalStyle, regclass search_path, money lc_monetary, a
  * user's type anything), nor a domain, whose CHECK runs with the rights of the role using it.
@@ -349,17 +340,9 @@ build_plan(SdPgPlan *p, const char *shape, Oid typid, int32 typmod, const char *
 	resolver.ud = &rs;
 	p->plan = sd_compile_ex(p->display, options, strlen(options), p->target, &p->hooks,
 							&resolver, (size_t) pgs_max_plan_bytes, &err);
+	/* memory, a stop (the caller's PG_CATCH drops the half-built plan), bad options: errors.c */
 	if (p->plan == NULL)
-	{
-		if (err.code == SD_E_NOMEM)
-			ereport(ERROR,
-					(errcode(ERRCODE_OUT_OF_MEMORY),
-					 errmsg("out of memory"),
-					 errdetail("%s: %s", p->display, err.problem)));
-		if (err.code == SD_E_CANCELED)
-			pgs_raise_stop();	/* the caller's PG_CATCH drops the half-built plan */
 		pgs_raise_core_error(p->display, &err, false);
-	}
 	/* types reached through referenced shapes were built after the target: keep them all */
 	p->types = b.built;
 
@@ -475,76 +458,6 @@ pgs_plan_build(const char *shape, Oid typid, int32 typmod, const char *options,
 		return NULL;
 	}
 	return p;
-}
-
-Datum
-pgs_plan_default(SdPgPlan *p, int idx, bool *isnull)
-{
-	const sd_field *f;
-	char		option_path[SD_PATH_MAX];
-	MemoryContext tmp;
-	MemoryContext old;
-	Datum		d;
-	SdPgType   *h;
-	const sd_val *tape;
-	uint32		root;
-
-	if (idx < 0 || idx >= p->ndefaults)
-		elog(ERROR, "serde: default %d out of range", idx);
-	if (p->default_state[idx] == SD_DEFAULT_READY)
-	{
-		*isnull = p->default_nulls[idx];
-		return p->defaults[idx];
-	}
-	if (p->default_state[idx] == SD_DEFAULT_CONVERTING)
-		elog(ERROR, "serde: default %d of %s refers to itself", idx, p->display);
-	f = sd_plan_default(p->plan, idx);
-	if (f == NULL || !f->has_default)
-		elog(ERROR, "serde: default %d of %s is missing", idx, p->display);
-
-	strcpy(option_path, "$");
-	sd_path_member(option_path, "fields", 6);
-	sd_path_member(option_path, f->column, strlen(f->column));
-	sd_path_member(option_path, "default", 7);
-
-	tape = sd_plan_default_value(p->plan, idx, &root);
-	if (tape == NULL)
-		elog(ERROR, "serde: default %d of %s was not compiled", idx, p->display);
-
-	if (p->default_state[idx] == SD_DEFAULT_PER_USE)
-	{
-		/*
-		 * Converted for this use, in the caller's memory, like a document value.  (Re-entry —
-		 * a CHECK decoding with this plan — is fine: the conversion keeps no state, and a
-		 * default cannot contain itself, composite types being acyclic.)
-		 */
-		return pgs_convert_default(p, f->node, tape, root, option_path, isnull);
-	}
-
-	p->default_state[idx] = SD_DEFAULT_CONVERTING;
-	tmp = AllocSetContextCreate(CurrentMemoryContext, "serde default", ALLOCSET_SMALL_SIZES);
-	old = MemoryContextSwitchTo(tmp);
-	PG_TRY();
-	{
-		d = pgs_convert_default(p, f->node, tape, root, option_path, isnull);
-	}
-	PG_CATCH();
-	{
-		p->default_state[idx] = SD_DEFAULT_NEW;
-		MemoryContextSwitchTo(old);
-		MemoryContextDelete(tmp);
-		PG_RE_THROW();
-	}
-	PG_END_TRY();
-	h = pgs_host(f->node->type);
-	MemoryContextSwitchTo(p->cxt);
-	p->default_nulls[idx] = *isnull;
-	p->defaults[idx] = *isnull ? (Datum) 0 : datumCopy(d, h->typbyval, h->typlen);
-	MemoryContextSwitchTo(old);
-	MemoryContextDelete(tmp);
-	p->default_state[idx] = SD_DEFAULT_READY;
-	*isnull = p->default_nulls[idx];
-	return p->defaults[idx];
 }
 
 /* ---- reference counting ---------------------------------------------------------------------- */

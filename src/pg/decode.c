@@ -2,10 +2,11 @@
  * decode.c — the decode entry points: serde_decode, serde_valid, serde_errors and
  * serde_decode_each in their typed and record forms for text/json/jsonb/bytea documents.
  * Resolves the plan through the call site's fn_extra (kept for the statement), applies the NULL
- * and target rules of DESIGN §1, runs the core's JSON decoder (backend-wide, malloc-based,
+ * and target rules of docs/reference.md, runs the core's JSON decoder (backend-wide, malloc-based,
  * interruptible, bounded by serde.max_depth, serde.max_document_bytes and the stack left) or,
  * for jsonb documents, the jsonb walker (jsonb_walk.c, no text round trip), and converts the
- * tape into the result.  serde_errors and serde_decode_each materialize their rows.
+ * tape into the result.  serde_errors and serde_decode_each materialize their rows.  Every
+ * document error leaves through errors.c.
  */
 #include "postgres.h"
 
@@ -41,85 +42,6 @@ PG_FUNCTION_INFO_V1(serde_errors_shape);
 PG_FUNCTION_INFO_V1(serde_decode_each_typed);
 PG_FUNCTION_INFO_V1(serde_decode_each_shape);
 
-/* ---- errors ----------------------------------------------------------------------------------- */
-
-void
-pgs_require_utf8(void)
-{
-	if (GetDatabaseEncoding() != PG_UTF8)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("serde requires the server encoding UTF8, not %s",
-						GetDatabaseEncodingName())));
-}
-
-static int
-core_sqlstate(sd_code code)
-{
-	const char *s = sd_code_sqlstate(code);
-
-	if (s == NULL || strlen(s) != 5)
-		return ERRCODE_INTERNAL_ERROR;
-	return MAKE_SQLSTATE(s[0], s[1], s[2], s[3], s[4]);
-}
-
-/* Raises what the core formatted: its message, its SQLSTATE, its location as DETAIL. */
-void
-pgs_raise_core_error(const char *prefix, const sd_error *err, bool offsets)
-{
-	size_t		size = strlen(prefix) + SD_PATH_MAX + SD_PROBLEM_MAX + 8;
-	char	   *msg = palloc(size);
-	char		where[64];
-
-	if (err->code == SD_E_NOMEM)
-	{
-		sd_message(msg, size, prefix, "", err->problem);
-		ereport(ERROR,
-				(errcode(ERRCODE_OUT_OF_MEMORY),
-				 errmsg("out of memory"),
-				 errdetail("%s", msg)));
-	}
-	sd_error_message(err, prefix, msg, size);
-	if (!offsets)
-		where[0] = '\0';
-	else
-		sd_error_location(err, where, sizeof(where));
-	ereport(ERROR,
-			(errcode(core_sqlstate(err->code)),
-			 errmsg("%s", msg),
-			 where[0] ? errdetail("%s", where) : 0));
-}
-
-/*
- * Document errors serde_valid answers with false (and serde_errors with a row), among them a
- * limit the document exceeds — serde.max_depth (or the stack behind it), serde.max_document_bytes
- * (DESIGN §1); memory and cancels still raise.
- */
-static bool
-soft_code(sd_code code)
-{
-	switch (code)
-	{
-		case SD_E_DEPTH:
-		case SD_E_SIZE:
-		case SD_E_SYNTAX:
-		case SD_E_KIND:
-		case SD_E_MISSING:
-		case SD_E_UNKNOWN:
-		case SD_E_DUPLICATE:
-		case SD_E_RANGE:
-		case SD_E_DATETIME:
-		case SD_E_LENGTH:
-		case SD_E_NOTNULL:
-		case SD_E_CHECK:
-		case SD_E_XML_SYNTAX:
-		case SD_E_XML_KIND:
-			return true;
-		default:
-			return false;
-	}
-}
-
 /* ---- the decoders ------------------------------------------------------------------------------- */
 
 /*
@@ -138,34 +60,6 @@ typedef struct DecoderSlot
 } DecoderSlot;
 
 static DecoderSlot decoders[SD_KEPT_DECODERS];
-
-/*
- * Only an interrupt that ends the query stops the core: InterruptPending alone is also set for
- * interrupts PostgreSQL merely services (client_connection_check_interval's timer, another
- * session's pg_log_backend_memory_contexts, a procsignal barrier, a config reload), and stopping
- * for those threw away the work done so far.  Those wait for the next CHECK_FOR_INTERRUPTS after
- * the core returns (at most one row of serde_decode_each, or the whole document otherwise).
- */
-bool
-pgs_should_stop(void *ud)
-{
-	if ((QueryCancelPending || ProcDiePending || ClientConnectionLost) &&
-		INTERRUPTS_CAN_BE_PROCESSED())
-		return true;
-	return stack_is_too_deep();
-}
-
-/* A core call stopped (SD_E_CANCELED): raise what stopped it.  Nothing is retried. */
-void
-pgs_raise_stop(void)
-{
-	CHECK_FOR_INTERRUPTS();
-	check_stack_depth();
-	/* the interrupt was served without an error (it cannot be, short of a bug): still stop */
-	ereport(ERROR,
-			(errcode(ERRCODE_QUERY_CANCELED),
-			 errmsg("canceling statement: serde decode interrupted")));
-}
 
 static const sd_hooks decoder_hooks = {
 	.alloc = NULL,
@@ -213,78 +107,18 @@ decoder_release(DecoderSlot *slot)
 		sd_decoder_trim(slot->d, SD_DECODER_KEEP_BYTES);
 }
 
-/* Bytes of C stack the walker may use: max_stack_depth less what is in use, less a margin. */
-static size_t
-stack_budget(void)
-{
-	char		here;
-	pg_stack_base_t base = set_stack_base();
-	long		used;
-	long		budget;
-
-	restore_stack_base(base);
-	if (base == NULL)
-		return 256 * 1024;
-	used = (long) ((char *) base - &here);
-	if (used < 0)
-		used = -used;
-	budget = (long) max_stack_depth * 1024L - used - 64 * 1024L;
-	return budget < 8192 ? 8192 : (size_t) budget;
-}
-
 /* ---- decode + convert --------------------------------------------------------------------------- */
 
-static void
-limits_init(sd_limits *lim)
-{
-	lim->max_depth = (uint32) pgs_max_depth;
-	lim->max_document_bytes = (uint64) pgs_max_document_bytes;
-	lim->stack_budget = stack_budget();
-}
-
-/* The limits of a decode (the jsonb walker's too). */
-void
-pgs_limits(sd_limits *lim)
-{
-	limits_init(lim);
-}
-
-void
-convert_init(SdConvert *cx, SdPgPlan *plan, const sd_val *tape, bool soft, bool offsets,
-			 const char *option_path)
-{
-	cx->plan = plan;
-	cx->tape = tape;
-	cx->events = NULL;
-	cx->soft = soft;
-	cx->failed = false;
-	cx->offsets = offsets;
-	cx->option_path = option_path;
-	cx->locate = NULL;
-	cx->locate_arg = NULL;
-	cx->located = false;
-	cx->root_path[0] = '\0';
-	cx->offset_base = 0;
-	cx->collect = false;
-	cx->key = 0;
-	cx->dirty = 0;
-	cx->max_found = 0;
-	cx->nfound = 0;
-	cx->found_cap = 0;
-	cx->found = NULL;
-	cx->core_paths = NULL;
-	cx->ncore_paths = 0;
-}
-
-SdDecodeStatus
-pgs_decode(SdPgPlan *plan, const sd_node *node, const char *doc, size_t len, bool offsets,
-			 bool soft, Datum *result, bool *isnull)
+/* JSON text (text, json, bytea): the core's JSON decoder, then the conversion. */
+static SdDecodeStatus
+decode_text(SdPgPlan *plan, const sd_node *node, const char *doc, size_t len, bool soft,
+			Datum *result, bool *isnull)
 {
 	sd_limits	lim;
 	DecoderSlot *volatile slot;
 	volatile SdDecodeStatus status = SD_DECODED;
 
-	limits_init(&lim);
+	pgs_limits(&lim);
 	*result = (Datum) 0;
 	*isnull = true;
 
@@ -297,20 +131,19 @@ pgs_decode(SdPgPlan *plan, const sd_node *node, const char *doc, size_t len, boo
 		bool		ok;
 
 		ok = sd_decode_json(slot->d, plan->plan, node, doc, len, &lim, &root, &err);
-		if (!ok && err.code == SD_E_CANCELED)
-			pgs_raise_stop();
 		if (!ok)
 		{
-			if (soft && soft_code(err.code))
+			if (soft && pgs_soft_code(err.code))
 				status = SD_INVALID;
 			else
-				pgs_raise_core_error(plan->display, &err, offsets);
+				pgs_raise_core_error(plan->display, &err, true);
 		}
 		else
 		{
 			SdConvert	cx;
+			SdPgDoc		d = {SD_PG_DOC_JSON, NULL, 0};
 
-			convert_init(&cx, plan, sd_decoder_tape(slot->d), soft, offsets, NULL);
+			pgs_convert_init(&cx, plan, sd_decoder_tape(slot->d), soft, &d, NULL);
 			cx.events = sd_decoder_events(slot->d);
 			*result = pgs_convert(&cx, node, root, isnull);
 			if (cx.failed)
@@ -330,71 +163,10 @@ pgs_decode(SdPgPlan *plan, const sd_node *node, const char *doc, size_t len, boo
 	return status;
 }
 
-/*
- * A default's value compiled with the plan (sd_plan_default_value) as a Datum of its column, in
- * the caller's memory, under the caller's settings and role; what the conversion raises (domain
- * CHECK, input functions) is "<shape>: <option path>: ..." 22023.  No decode runs.
- */
-static pg_noinline Datum
-convert_default(SdPgPlan *plan, const sd_node *node, const sd_val *tape, uint32 root,
-				const char *option_path, bool *isnull)
-{
-	SdConvert	cx;
-
-	convert_init(&cx, plan, tape, false, false, option_path);
-	return pgs_convert(&cx, node, root, isnull);
-}
-
-Datum
-pgs_convert_default(SdPgPlan *plan, const sd_node *node, const sd_val *tape, uint32 root,
-					  const char *option_path, bool *isnull)
-{
-	volatile Datum d = (Datum) 0;
-
-	plan->refcount++;			/* nothing may free the plan under this call */
-	PG_TRY();
-	{
-		d = convert_default(plan, node, tape, root, option_path, isnull);
-	}
-	PG_CATCH();
-	{
-		pgs_plan_release(plan);
-		PG_RE_THROW();
-	}
-	PG_END_TRY();
-	pgs_plan_release(plan);
-	return d;
-}
-
-/*
- * serde.max_document_bytes for a document of size bytes (a jsonb document: its binary size; text,
- * json, bytea: the core raises the same for the bytes it is given).
- */
-static bool
-doc_too_big(Size size, bool is_jsonb, sd_error *err)
-{
-	if ((uint64) size <= (uint64) pgs_max_document_bytes)
-		return false;
-	sd_error_clear(err);
-	strcpy(err->path, "$");
-	sd_error_set(err, SD_E_SIZE, -1, "%sdocument of %zu bytes exceeds serde.max_document_bytes (%d)",
-				 is_jsonb ? "jsonb " : "", (size_t) size, pgs_max_document_bytes);
-	return true;
-}
-
-static void
-check_doc_size(SdPgPlan *plan, Size size, bool is_jsonb)
-{
-	sd_error	err;
-
-	if (doc_too_big(size, is_jsonb, &err))
-		pgs_raise_core_error(plan->display, &err, false);
-}
-
 static inline void
 check_jsonb_size(SdPgPlan *plan, Jsonb *jb)
 {
-	check_doc_size(plan, VARSIZE(jb) - VARHDRSZ, true);
+	pgs_check_doc_size(plan->display, VARSIZE(jb) - VARHDRSZ, SD_PG_DOC_JSONB);
 }
 
 /*
@@ -402,9 +174,9 @@ check_jsonb_size(SdPgPlan *plan, Jsonb *jb)
  * converted in the caller's context.  Results equal those from text input apart from jsonb's
  * normalisation; errors carry paths but no offsets.
  */
-SdDecodeStatus
-pgs_decode_jsonb(SdPgPlan *plan, const sd_node *node, Jsonb *jb, bool soft, Datum *result,
-				   bool *isnull)
+static SdDecodeStatus
+decode_jsonb(SdPgPlan *plan, const sd_node *node, Jsonb *jb, bool soft, Datum *result,
+			 bool *isnull)
 {
 	MemoryContext caller = CurrentMemoryContext;
 	MemoryContext walkcxt;
@@ -427,7 +199,7 @@ pgs_decode_jsonb(SdPgPlan *plan, const sd_node *node, Jsonb *jb, bool soft, Datu
 		MemoryContextSwitchTo(caller);
 		if (!ok)
 		{
-			if (soft && soft_code(err.code))
+			if (soft && pgs_soft_code(err.code))
 				status = SD_INVALID;
 			else
 				pgs_raise_core_error(plan->display, &err, false);
@@ -435,8 +207,9 @@ pgs_decode_jsonb(SdPgPlan *plan, const sd_node *node, Jsonb *jb, bool soft, Datu
 		else
 		{
 			SdConvert	cx;
+			SdPgDoc		d = {SD_PG_DOC_JSONB, NULL, 0};
 
-			convert_init(&cx, plan, tape, soft, false, NULL);
+			pgs_convert_init(&cx, plan, tape, soft, &d, NULL);
 			*result = pgs_convert(&cx, node, root, isnull);
 			if (cx.failed)
 			{
@@ -554,7 +327,7 @@ callsite_get(FunctionCallInfo fcinfo, bool typed, const char *fname)
 }
 
 /*
- * A call site keeps its plan for the rest of the statement (DESIGN §5): once a plan served this
+ * A call site keeps its plan for the rest of the statement (docs/reference.md: plan cache): once a plan served this
  * statement, invalidations arriving while it runs wait for the next statement, so all rows of
  * one statement come from one shape version.  Between statements the plan is reused while
  * neither invalidation counter moved.
@@ -779,7 +552,8 @@ doc_fetch(SdDoc *doc)
 static inline void
 doc_check_size(SdPgPlan *p, Datum raw, bool is_jsonb)
 {
-	check_doc_size(p, toast_raw_datum_size(raw) - VARHDRSZ, is_jsonb);
+	pgs_check_doc_size(p->display, toast_raw_datum_size(raw) - VARHDRSZ,
+					   is_jsonb ? SD_PG_DOC_JSONB : SD_PG_DOC_JSON);
 }
 
 static void
@@ -914,20 +688,21 @@ decode_common(FunctionCallInfo fcinfo, bool typed, bool soft)
 		{
 			sd_error	err;
 
-			/* a document over serde.max_document_bytes is invalid, not an error (DESIGN §1) */
-			if (doc_too_big(toast_raw_datum_size(PG_GETARG_DATUM(1)) - VARHDRSZ, cs->doc_jsonb, &err))
+			/* a document over serde.max_document_bytes is invalid, not an error (docs/reference.md, serde_valid) */
+			if (!pgs_doc_size_ok(toast_raw_datum_size(PG_GETARG_DATUM(1)) - VARHDRSZ,
+								 cs->doc_jsonb ? SD_PG_DOC_JSONB : SD_PG_DOC_JSON, &err))
 				PG_RETURN_BOOL(false);
 		}
 		doc_check_size(p, PG_GETARG_DATUM(1), cs->doc_jsonb);
 		if (cs->doc_jsonb)
-			status = pgs_decode_jsonb(p, sd_plan_root(p->plan), PG_GETARG_JSONB_P(1), soft,
-										&result, &isnull);
+			status = decode_jsonb(p, sd_plan_root(p->plan), PG_GETARG_JSONB_P(1), soft,
+								  &result, &isnull);
 		else
 		{
 			struct varlena *v = PG_GETARG_VARLENA_PP(1);
 
-			status = pgs_decode(p, sd_plan_root(p->plan), VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v),
-								  true, soft, &result, &isnull);
+			status = decode_text(p, sd_plan_root(p->plan), VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v),
+								 soft, &result, &isnull);
 		}
 	}
 	if (soft)
@@ -969,114 +744,6 @@ serde_valid_shape(PG_FUNCTION_ARGS)
 
 /* ---- serde_errors ---------------------------------------------------------------------------------- */
 
-/* One row: (path, code, message "<shape>: <path>: <problem>", byte_offset or NULL). */
-static void
-errors_put(ReturnSetInfo *rsinfo, SdPgPlan *plan, const char *path, const char *sqlstate,
-		   const char *problem, int64 offset)
-{
-	Datum		values[4];
-	bool		nulls[4] = {false, false, false, false};
-	char	   *message;
-
-	values[0] = CStringGetTextDatum(path);
-	values[1] = CStringGetTextDatum(sqlstate);
-	message = psprintf("%s: %s: %s", plan->display, path, problem);
-	values[2] = PointerGetDatum(cstring_to_text(message));
-	pfree(message);
-	if (offset >= 0)
-		values[3] = Int64GetDatum(offset);
-	else
-	{
-		values[3] = (Datum) 0;
-		nulls[3] = true;
-	}
-	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
-	/* the tuplestore has its copy: a row's memory does not add up over many rows */
-	for (int i = 0; i < 3; i++)
-		pfree(DatumGetPointer(values[i]));
-}
-
-/* One row of a core error (a limit the document exceeds, found before it is read). */
-static void
-errors_put_core(ReturnSetInfo *rsinfo, SdPgPlan *plan, const sd_error *e, bool offsets)
-{
-	errors_put(rsinfo, plan, e->path, sd_code_sqlstate(e->code), e->problem,
-			   offsets ? e->offset : -1);
-}
-
-static int
-errors_path_cmp(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *) a, *(const char *const *) b);
-}
-
-/*
- * Every violation of the document, in document order, at most serde.max_errors: the core's
- * (found[0..n), with the tape it left, marks in sd_val.aux) and, merged among them, the
- * adapter's own checks (NOT NULL and CHECK of domains, numeric storage limits ...) run softly
- * over every value the core found whole.  A limit, memory or a cancel (root UINT32_MAX) raises.
- * Errors raised inside other types' input functions or CHECK expressions propagate (DESIGN §1
- * Soft errors).  Memory: the entries found, never the cap.
- */
-static void
-errors_report(ReturnSetInfo *rsinfo, SdPgPlan *plan, const sd_node *node, const sd_val *tape,
-			  uint32 root, const sd_found *found, int n, bool offsets)
-{
-	SdConvert	cx;
-	bool		isnull;
-	int			i = 0,
-				j = 0;
-
-	for (int k = 0; k < n; k++)
-		if (!soft_code(found[k].code))
-		{
-			sd_error	err;
-
-			err.code = found[k].code;
-			err.offset = found[k].offset;
-			strlcpy(err.path, found[k].path, sizeof(err.path));
-			strlcpy(err.problem, found[k].problem, sizeof(err.problem));
-			pgs_raise_core_error(plan->display, &err, offsets);
-		}
-	if (root == UINT32_MAX)
-	{
-		/* malformed input: that one error (never converted) */
-		for (int k = 0; k < n; k++)
-			errors_put(rsinfo, plan, found[k].path, sd_code_sqlstate(found[k].code),
-					   found[k].problem, offsets ? found[k].offset : -1);
-		return;
-	}
-	convert_init(&cx, plan, tape, true, offsets, NULL);
-	cx.collect = true;
-	cx.max_found = pgs_max_errors;
-	if (n > 0)
-	{
-		cx.core_paths = palloc(sizeof(char *) * n);
-		for (int k = 0; k < n; k++)
-			cx.core_paths[k] = found[k].path;
-		qsort(cx.core_paths, n, sizeof(char *), errors_path_cmp);
-		cx.ncore_paths = n;
-	}
-	(void) pgs_convert(&cx, node, root, &isnull);
-	pgs_found_sort(&cx);
-	/* a core error goes before an adapter's found at a value completed after it */
-	for (int rows = 0; rows < pgs_max_errors && (i < n || j < cx.nfound); rows++)
-	{
-		if (j >= cx.nfound || (i < n && found[i].seq < cx.found[j].key))
-		{
-			errors_put(rsinfo, plan, found[i].path, sd_code_sqlstate(found[i].code),
-					   found[i].problem, offsets ? found[i].offset : -1);
-			i++;
-		}
-		else
-		{
-			errors_put(rsinfo, plan, cx.found[j].path, unpack_sql_state(cx.found[j].sqlstate),
-					   cx.found[j].problem, cx.found[j].offset);
-			j++;
-		}
-	}
-}
-
 static void
 errors_text(ReturnSetInfo *rsinfo, SdPgPlan *plan, const sd_node *node, const char *doc,
 			size_t len)
@@ -1086,7 +753,7 @@ errors_text(ReturnSetInfo *rsinfo, SdPgPlan *plan, const sd_node *node, const ch
 	MemoryContext caller = CurrentMemoryContext;
 	MemoryContext tmp = AllocSetContextCreate(caller, "serde_errors", ALLOCSET_DEFAULT_SIZES);
 
-	limits_init(&lim);
+	pgs_limits(&lim);
 	plan->refcount++;
 	slot = decoder_acquire();
 	PG_TRY();
@@ -1095,13 +762,12 @@ errors_text(ReturnSetInfo *rsinfo, SdPgPlan *plan, const sd_node *node, const ch
 		int			n = 0;
 		int			total = 0;
 		uint32		root = UINT32_MAX;
+		SdPgDoc		d = {SD_PG_DOC_JSON, NULL, 0};
 
 		n = sd_check_json_found(slot->d, plan->plan, node, doc, len, &lim, pgs_max_errors,
 								&found, &total, &root);
-		if (n == 1 && found[0].code == SD_E_CANCELED)
-			pgs_raise_stop();
 		MemoryContextSwitchTo(tmp);
-		errors_report(rsinfo, plan, node, sd_decoder_tape(slot->d), root, found, n, true);
+		pgs_errors_report(rsinfo, plan, node, sd_decoder_tape(slot->d), root, found, n, &d);
 		MemoryContextSwitchTo(caller);
 	}
 	PG_FINALLY();
@@ -1129,10 +795,11 @@ errors_jsonb(ReturnSetInfo *rsinfo, SdPgPlan *plan, const sd_node *node, Jsonb *
 		int			total = 0;
 		uint32		root;
 		int			n;
+		SdPgDoc		d = {SD_PG_DOC_JSONB, NULL, 0};
 
 		MemoryContextSwitchTo(tmp);
 		n = pgs_jsonb_check(jb, node, pgs_max_errors, &found, &total, &tape, &root);
-		errors_report(rsinfo, plan, node, tape, root, found, n, false);
+		pgs_errors_report(rsinfo, plan, node, tape, root, found, n, &d);
 		MemoryContextSwitchTo(caller);
 	}
 	PG_FINALLY();
@@ -1157,22 +824,17 @@ errors_common(FunctionCallInfo fcinfo, bool typed)
 		return (Datum) 0;
 	if (cs->doc_xml)
 	{
-		sd_found   *found;
-		int			n = pgs_xml_errors(p, sd_plan_root(p->plan), PG_GETARG_DATUM(1), &found);
-
-		/* the one document error (malformed, a limit), or every violation */
-		for (int i = 0; i < n; i++)
-			errors_put(rsinfo, p, found[i].path, sd_code_sqlstate(found[i].code),
-					   found[i].problem, found[i].offset);
+		pgs_xml_errors(rsinfo, p, sd_plan_root(p->plan), PG_GETARG_DATUM(1));
 		return (Datum) 0;
 	}
 	{
 		sd_error	err;
 
 		/* over serde.max_document_bytes: one 54000 row, like any other document error */
-		if (doc_too_big(toast_raw_datum_size(PG_GETARG_DATUM(1)) - VARHDRSZ, cs->doc_jsonb, &err))
+		if (!pgs_doc_size_ok(toast_raw_datum_size(PG_GETARG_DATUM(1)) - VARHDRSZ,
+							 cs->doc_jsonb ? SD_PG_DOC_JSONB : SD_PG_DOC_JSON, &err))
 		{
-			errors_put_core(rsinfo, p, &err, false);
+			pgs_errors_put_error(rsinfo, p, &err);
 			return (Datum) 0;
 		}
 	}
@@ -1239,8 +901,9 @@ each_put(EachState *st, const sd_val *tape, const sd_jev *events, uint32 root, b
 	SdConvert	cx;
 	Datum		d;
 	bool		isnull;
+	SdPgDoc		doc = {offsets ? SD_PG_DOC_JSON : SD_PG_DOC_JSONB, NULL, 0};
 
-	convert_init(&cx, st->plan, tape, false, offsets, NULL);
+	pgs_convert_init(&cx, st->plan, tape, false, &doc, NULL);
 	cx.events = events;
 	cx.locate = each_locate;
 	cx.locate_arg = st;
@@ -1283,7 +946,7 @@ each_text(EachState *st)
 	sd_limits	lim;
 	DecoderSlot *volatile slot;
 
-	limits_init(&lim);
+	pgs_limits(&lim);
 	plan->refcount++;
 	slot = decoder_acquire();
 	PG_TRY();
@@ -1302,11 +965,7 @@ each_text(EachState *st)
 		st->ndjson = !(i < st->doc->len && st->doc->text[i] == '[');
 		if (!sd_each_begin(slot->d, plan->plan, st->node, st->doc->text, st->doc->len, &lim,
 						   &err))
-		{
-			if (err.code == SD_E_CANCELED)
-				pgs_raise_stop();
 			pgs_raise_core_error(plan->display, &err, true);
-		}
 		/* an array is copied by the core: let the detoasted one go (peak memory); NDJSON is
 		 * read in place, line by line, so it stays */
 		if (!st->ndjson)
@@ -1316,11 +975,7 @@ each_text(EachState *st)
 		while ((r = sd_each_next(slot->d, &root, &err)) != 0)
 		{
 			if (r < 0)
-			{
-				if (err.code == SD_E_CANCELED)
-					pgs_raise_stop();
 				pgs_raise_core_error(plan->display, &err, true);
-			}
 			each_put(st, sd_decoder_tape(slot->d), sd_decoder_events(slot->d), root, true);
 		}
 	}
@@ -1356,11 +1011,15 @@ each_jsonb(EachState *st)
 				found = v.type == jbvString ? "string" : v.type == jbvNumeric ? "number" :
 					v.type == jbvBool ? (v.val.boolean ? "true" : "false") : "null";
 		}
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_JSON_TEXT),
-				 errmsg("%s: $: expected array (serde_decode_each over jsonb takes a JSON array), found %s",
-						plan->display, found),
-				 errhint("For newline-delimited JSON, pass the document as text.")));
+		sd_error	err;
+
+		sd_error_clear(&err);
+		strcpy(err.path, "$");
+		sd_error_set(&err, SD_E_KIND, -1,
+					 "expected array (serde_decode_each over jsonb takes a JSON array), found %s",
+					 found);
+		pgs_raise_core_error_hint(plan->display, &err, false,
+								  "For newline-delimited JSON, pass the document as text.");
 	}
 	check_jsonb_size(plan, jb);
 	walkcxt = AllocSetContextCreate(caller, "serde jsonb walk", ALLOCSET_DEFAULT_SIZES);

@@ -1,5 +1,6 @@
 /*
- * jsonb_build.c — builds jsonb and numeric values without going through jsonb_in/numeric_in.
+ * jsonb_build.c — builds jsonb values without going through jsonb_in (their numbers written by
+ * numeric_build.c without numeric_in).
  *
  * sd_jsonb_from_text() turns the text of an already validated JSON value into the Jsonb that
  * jsonb_in would give, byte for byte, writing jsonb's binary format itself (no JsonbValue tree,
@@ -10,7 +11,7 @@
  *      pointer to the string — into the text or, when it holds escapes, into one buffer of
  *      unescaped bytes — or the offset of its numeric's bytes in a numeric buffer).  Numbers
  *      become numerics as numeric_in makes them: plain literals of up to 19 significant digits
- *      are encoded directly (jb_numeric_encode), others go through numeric_in as jsonb_in calls
+ *      are encoded directly (sd_numeric_encode), others go through numeric_in as jsonb_in calls
  *      it.  When a container closes, its exact binary size is computed (jsonb_util.c's
  *      convertJsonbArray/Object: header, JEntries, data with numerics and nested containers
  *      INTALIGNed, the padding counted in the entry's length); an object's members are first
@@ -32,10 +33,6 @@
  * escapes to scan, keys and strings already unescaped — and 1..9999 become JT_INT tokens whose
  * numeric is written at emit; pass 2 is shared.
  *
- * sd_numeric_fast() builds the numeric of a plain decimal literal, applying a numeric(p,s)
- * typmod the way numeric_in does (scale filled up or trailing zeros dropped; what needs
- * rounding or overflows goes to numeric_in).
- *
  * The work arrays live in a memory context of their own and are kept between calls (freed
  * when a value made them big); the result is allocated in the caller's context.
  */
@@ -50,15 +47,12 @@
 #include "utils/memutils.h"
 
 #include "jsonb_build.h"
+#include "numeric_build.h"
 
 /* jsonb_util.c's limits on the members of one container (not exported) */
 #define SD_JSONB_MAX_ELEMS	(Min(MaxAllocSize / sizeof(JsonbValue), JB_CMASK))
 #define SD_JSONB_MAX_PAIRS	(Min(MaxAllocSize / sizeof(JsonbPair), JB_CMASK))
 
-/* fast numerics: literals with at most this many fraction digits (and exponents this big) */
-#define SD_FAST_MAX_SCALE	1000
-
-#include "jsonb_build_numeric.h"
 
 /* ---- jsonb: pass 1, the tape ---------------------------------------------------------------- */
 
@@ -595,7 +589,7 @@ jb_number(JbBuild *b, JbTok *t)
 	{
 		jb_nbuf_room(b, SD_NUMERIC_MAX_FAST);
 		/* numeric_in: the display scale is the fraction digits less the exponent, >= 0 */
-		size = jb_numeric_encode(neg, mag, exp - scale, Max(scale - exp, 0),
+		size = sd_numeric_encode(neg, mag, exp - scale, Max(scale - exp, 0),
 								 b->w->nbuf + b->nlen);
 	}
 	else
@@ -957,7 +951,7 @@ jb_put_scalar(const JbBufs *w, const JbTok *t, char *out, Size *wp)
 				Size		pad = INTALIGN(pos) - pos;
 
 				jb_zero_pad(out + pos);
-				jb_small_int(out + pos + pad, false, (uint16) t->u.off);
+				sd_numeric_small_int(out + pos + pad, false, (uint16) t->u.off);
 				*wp = pos + pad + len;
 				return JENTRY_ISNUMERIC | (uint32) (pad + len);
 			}
@@ -1257,7 +1251,7 @@ jb_parse_events(JbBuild *b, const sd_jev *ev)
 			case SD_JEV_NUMBER:
 				if (jb_event_small_int(ev, &mag))
 				{
-					/* one base-10000 digit: what jb_small_int writes, varlena, short header,
+					/* one base-10000 digit: what sd_numeric_small_int writes, varlena, short header,
 					 * the digit */
 					t->head = JT_HEAD(JT_INT, VARHDRSZ + 4);
 					t->u.off = mag;

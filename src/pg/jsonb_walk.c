@@ -2,7 +2,7 @@
  * jsonb_walk.c — the jsonb walker: reads a jsonb value's binary containers directly (no text
  * round trip) and hands the core's rule engine (src/core/engine.c) one token at a time through
  * walker.h's ops, so that results and errors match text input apart from jsonb's own
- * normalisation (DESIGN §3.3: numbers already normalised, members in jsonb's key order,
+ * normalisation (docs/reference.md: numbers already normalised, members in jsonb's key order,
  * duplicates gone, no byte offsets).  Every rule of the plan is the engine's; this file only
  * reads JEntries, and offers what jsonb does faster: members come sorted (the engine merges
  * them with the plan's by_length order), numbers go straight into integer and numeric columns
@@ -135,20 +135,20 @@ jw_number_direct(bool collect, const sd_node *n, Numeric num, sd_val *out)
 		case SD_K_TIMESTAMPTZ:
 		case SD_K_TIMESTAMP:
 			{
-				/* format unix / unix_ms: integral seconds or milliseconds in 0001..9999 */
-				int64		unit = n->format == SD_FMT_UNIX ? INT64CONST(1000000) :
-					n->format == SD_FMT_UNIX_MS ? INT64CONST(1000) : 0;
-				int64		lo = sd_days_from_civil(1, 1, 1) * USECS_PER_DAY;
-				int64		end = sd_days_from_civil(10000, 1, 1) * USECS_PER_DAY;
+				/*
+				 * format unix / unix_ms: an integral number of seconds or milliseconds is
+				 * converted by the core's own rule (sd_convert_number: the range 0001..9999 is
+				 * its check, not repeated here); what it refuses takes the text path, which
+				 * reports the core's error.
+				 */
+				char		lit[32];
+				sd_error	err;
 
-				if (unit == 0 || !sd_numeric_int64(num, &i) || i < lo / unit - 1 || i > end / unit + 1)
+				if ((n->format != SD_FMT_UNIX && n->format != SD_FMT_UNIX_MS) ||
+					!sd_numeric_int64(num, &i))
 					return false;
-				i *= unit;
-				if (i < lo || i >= end)
-					return false;
-				out->tag = SD_V_TIMESTAMP;
-				out->u.i = i;
-				return true;
+				sd_error_clear(&err);
+				return sd_convert_number(n, lit, (size_t) pg_lltoa(i, lit), out, &err);
 			}
 		case SD_K_NUMERIC:
 			if (collect || !sd_numeric_fits(num, n->type->precision, n->type->scale))

@@ -1,9 +1,11 @@
 /*
- * numeric_build.h — reading and re-encoding PostgreSQL numerics without a text round trip
- * (numeric_build.c): the jsonb walker converts a stored jsonb number straight into an integer or
- * numeric column.  Results are identical to numeric_out followed by the text path (serde's own
- * parsers, then numeric_in with the column's typmod), or the functions decline (return false)
- * and the caller takes that text path, which then reports the error it always reported.
+ * numeric_build.h — reading and writing PostgreSQL numerics without a text round trip
+ * (numeric_build.c, the one place that knows numeric's on-disk layout): the jsonb walker
+ * converts a stored jsonb number straight into an integer or numeric column, the jsonb builder
+ * and the tape converter write numerics of plain literals without numeric_in.  Results are
+ * identical to the text path (numeric_out, serde's own parsers, numeric_in with the column's
+ * typmod), or the functions decline (return false) and the caller takes that text path, which
+ * then reports the error it always reported.
  */
 #ifndef SERDE_NUMERIC_BUILD_H
 #define SERDE_NUMERIC_BUILD_H
@@ -35,5 +37,36 @@ extern bool sd_numeric_fits(Numeric num, int precision, int scale);
  * sd_numeric_fits with the typmod's precision and scale: a copy (typmod < VARHDRSZ), or the same
  * digits with the typmod's scale as display scale. Palloc'd in CurrentMemoryContext. */
 extern Numeric sd_numeric_with_typmod(Numeric num, int32 typmod);
+
+/* fast numerics: literals with at most this many fraction digits (and exponents this big) */
+#define SD_FAST_MAX_SCALE	1000
+/* the largest numeric sd_numeric_encode writes: varlena + long header + 6 base-10000 digits */
+#define SD_NUMERIC_MAX_FAST		(VARHDRSZ + 4 + 6 * 2)
+
+/* The numeric of ±mag, 1 <= mag <= 9999 (display scale 0), into out: varlena header, short
+ * numeric header, one base-10000 digit of weight 0 — VARHDRSZ + 4 bytes. */
+extern void sd_numeric_small_int(char *out, bool neg, uint16 mag);
+
+/* Writes to out the numeric that numeric_in gives for the value mag * 10^e with display scale
+ * dscale (make_result's canonical form).  mag < 10^19; -2 * SD_FAST_MAX_SCALE <= e <=
+ * SD_FAST_MAX_SCALE; 0 <= dscale <= 2 * SD_FAST_MAX_SCALE.  Returns the size written (at most
+ * SD_NUMERIC_MAX_FAST). */
+extern int	sd_numeric_encode(bool neg, uint64 mag, int e, int dscale, char *out);
+
+/*
+ * The numeric that numeric_in(s, typmod) gives for a literal of the form -?[0-9]+(\.[0-9]+)?
+ * with at most 19 significant digits that fits int64 (and, with a typmod numeric(p,s),
+ * 0 <= s <= p, when it needs no rounding and fits).  Returns false (nothing raised) for
+ * anything else: the caller falls back to numeric_in.
+ */
+extern bool sd_numeric_fast(const char *s, size_t len, int32 typmod, Numeric *out);
+
+/*
+ * The numeric that numeric_in gives, with typmod, for the literal of a core SD_V_DECIMAL (value
+ * ±mag * 10^-scale, mag < 10^18, scale <= 18, already checked against the typmod by the core,
+ * so nothing is rounded): built from the digits, no text.  False for a typmod this does not
+ * handle (scale < 0 or scale > precision): the caller falls back to numeric_in.
+ */
+extern bool sd_numeric_from_decimal(bool neg, uint64 mag, int scale, int32 typmod, Numeric *out);
 
 #endif							/* SERDE_NUMERIC_BUILD_H */

@@ -1,7 +1,10 @@
 /*
  * serde_pg.h — declarations shared by the PostgreSQL adapter's files (src/pg): the host data
  * hung on sd_type nodes, cached plans and their invalidation counters, catalog access, the
- * tape-to-Datum converter and the backend-wide decoder.  Only src/pg includes this file.
+ * tape-to-Datum converter, the one error path (errors.c) and the decoders.  Only src/pg includes
+ * this file.  Calls between src/pg files go one way, never back up: the entry points (decode.c,
+ * then decode_xml.c) call the plan cache (cache.c), the converter (tape_to_datum.c, which the
+ * cache also calls for defaults) and errors.c, which calls only module.c's settings.
  */
 #ifndef SERDE_PG_H
 #define SERDE_PG_H
@@ -225,16 +228,41 @@ typedef struct SdShapeOverride
 extern SdPgPlan *pgs_plan_build(const char *shape, Oid typid, int32 typmod,
 								  const char *options, Jsonb *options_jb, int64 version,
 								  const SdShapeOverride *override, MemoryContext parent);
-/* Default number idx of the plan as a Datum of its column: converted once, on first need, or
- * at every use when the result may depend on the role or settings (a domain, an input function). */
-extern Datum pgs_plan_default(SdPgPlan *plan, int idx, bool *isnull);
 extern void pgs_cache_stats(SdCacheStats *stats);
+
+/* ---- documents --------------------------------------------------------------------------------- */
+
+/* The kind of a document, for the locations of its errors: JSON text (byte offsets), jsonb (none),
+ * XML (line and column in DETAIL, byte offsets in serde_errors' rows). */
+typedef enum SdPgDocKind
+{
+	SD_PG_DOC_JSON = 0,
+	SD_PG_DOC_JSONB,
+	SD_PG_DOC_XML
+} SdPgDocKind;
+
+typedef struct SdPgDoc
+{
+	SdPgDocKind kind;
+	const char *text;			/* XML: the document (errors are located in it), else NULL */
+	size_t		len;
+} SdPgDoc;
 
 /* ---- tape -> Datum (tape_to_datum.c) ------------------------------------------------------------ */
 
 /* sd_val.aux of an SD_V_JSON that the jsonb walker made for a jsonb column: u.s/len are a
  * JsonbContainer inside the document (the Jsonb's data), not JSON text */
 #define SD_PG_AUX_JSONB UINT32_MAX
+
+/*
+ * default_state of a plan's default: converted on first need and kept in the plan, or — when
+ * what it converts to may depend on the role or the settings in use — converted at every use,
+ * exactly as the same value in the document would be (cache.c decides, tape_to_datum.c converts).
+ */
+#define SD_DEFAULT_NEW			0
+#define SD_DEFAULT_CONVERTING	1
+#define SD_DEFAULT_READY		2
+#define SD_DEFAULT_PER_USE		3
 
 typedef struct SdConvert
 {
@@ -243,7 +271,8 @@ typedef struct SdConvert
 	const sd_jev *events;		/* the text walker's jsonb events (sd_val.aux), or NULL */
 	bool		soft;			/* serde_valid: serde's own checks set `failed` */
 	bool		failed;
-	bool		offsets;		/* the document is JSON text: byte offsets mean something */
+	SdPgDoc		doc;			/* what the tape was decoded from (locations, XPath names) */
+	const sd_val *root;			/* the root value (XML: the root element's name) */
 	const char *option_path;	/* converting a `default`: errors are 22023 at this path */
 	/* serde_decode_each: where the row's value sits in the whole input, filled in by locate()
 	 * only when an error needs it (root_path "$[41]" or "line 42: $"; offsets of NDJSON rows
@@ -254,10 +283,10 @@ typedef struct SdConvert
 	char		root_path[64];
 	int64		offset_base;
 	/*
-	 * serde_errors: with collect set, the tape is sd_check_json_found's (marks in sd_val.aux),
+	 * serde_errors: with collect set, the tape is sd_check_*_found's (marks in sd_val.aux),
 	 * a value that failed in the core or inside which the core found errors is not checked
 	 * itself (what is whole inside it still is), and every soft failure goes to found[] (sorted
-	 * by key and cut to max_found by decode.c).  core_paths: the core's error paths, sorted (a
+	 * by key and cut to max_found, errors.c).  core_paths: the core's error paths, sorted (a
 	 * missing member leaves an unmarked NULL slot behind).
 	 */
 	bool		collect;
@@ -278,24 +307,83 @@ typedef struct SdPgFound
 								 * sd_found.seq is below it */
 	uint32		order;			/* in the order found */
 	int			sqlstate;
-	int64		offset;			/* -1 when unknown (or not JSON text) */
+	int64		offset;			/* -1 when unknown (or jsonb) */
 	char	   *path;
 	char	   *problem;
 } SdPgFound;
 
-/* Sorts cx->found by (key, order) and keeps the first max_found. */
-extern void pgs_found_sort(SdConvert *cx);
-
+/* Sets up cx to convert tape decoded from doc (NULL: a default, no document). */
+extern void pgs_convert_init(SdConvert *cx, SdPgPlan *plan, const sd_val *tape, bool soft,
+							 const SdPgDoc *doc, const char *option_path);
 /* Converts tape[root] decoded with `node` into a Datum of node's type. */
-/* Sets up cx to convert tape (decode.c; the XML path uses it too). */
-extern void convert_init(SdConvert *cx, SdPgPlan *plan, const sd_val *tape, bool soft,
-						 bool offsets, const char *option_path);
 extern Datum pgs_convert(SdConvert *cx, const sd_node *node, uint32 root, bool *isnull);
+/* Default number idx of the plan as a Datum of its column: converted once, on first need, or
+ * at every use when the result may depend on the role or settings (a domain, an input function).
+ * The caller holds a reference to the plan (a decode, or the plan's builder). */
+extern Datum pgs_plan_default(SdPgPlan *plan, int idx, bool *isnull);
+/*
+ * serde_errors over any input format: the core's violations found[0..n) of a document decoded
+ * into tape (root; UINT32_MAX when malformed or over a limit) and the adapter's own, found by
+ * converting every value the core found whole softly, as rows in document order (errors.c
+ * merges).  What is no document error raises.
+ */
+extern void pgs_errors_report(ReturnSetInfo *rsinfo, SdPgPlan *plan, const sd_node *node,
+							  const sd_val *tape, uint32 root, const sd_found *found, int n,
+							  const SdPgDoc *doc);
 
+/* ---- the one error path (errors.c) ------------------------------------------------------------ */
+
+extern void pgs_require_utf8(void);
+/* The SQLSTATE (packed) of a core code; SD_E_UNSUPPORTED is ERRCODE_FEATURE_NOT_SUPPORTED. */
+extern int	pgs_sqlstate(sd_code code);
+/* The codes serde_valid answers with false and serde_errors with rows. */
+extern bool pgs_soft_code(sd_code code);
+/* Raises the error of a failed core call: "<prefix>: <path>: <problem>", the location in DETAIL
+ * (offsets false: none); a stop raises the pending interrupt's error. */
+extern void pgs_raise_core_error(const char *prefix, const sd_error *err, bool offsets)
+			pg_attribute_noreturn();
+extern void pgs_raise_core_error_hint(const char *prefix, const sd_error *err, bool offsets,
+									  const char *hint) pg_attribute_noreturn();
+/* The same for one entry of the core's found list of doc (NULL: no location). */
+extern void pgs_raise_found(const char *prefix, const sd_found *f, const SdPgDoc *doc)
+			pg_attribute_noreturn();
+/* A violation found by the adapter: "<prefix><problem>" (prefix "<shape>: <path>: ") with the
+ * location of offset in doc; option: converting a `default`, 22023 without a location. */
+extern void pgs_raise_value(const char *prefix, int sqlstate, const char *problem,
+							const SdPgDoc *doc, int64 offset, bool option) pg_attribute_noreturn();
 /* Re-raises the current error (inside PG_CATCH) with its message prefixed by prefix; when
  * sqlstate != 0 the SQLSTATE is replaced too.  oldcxt: the context before PG_TRY. */
 extern void pgs_rethrow_prefixed(MemoryContext oldcxt, const char *prefix, int sqlstate)
 			pg_attribute_noreturn();
+/* The 1-based line and column of a byte offset of an XML document (0, 0 if unknown). */
+extern void pgs_xml_locate(const char *doc, size_t len, int64 offset, uint32 *line,
+						   uint32 *column);
+
+/* The core's should_stop hook (sd_hooks): true for a pending interrupt that ends the query
+ * (cancel, statement_timeout, termination, a lost client) or a stack about to overflow; an
+ * interrupt PostgreSQL only services (client_connection_check_interval, a memory-context dump
+ * request, a barrier ...) neither stops nor restarts a decode.  Never longjmps. */
+extern bool pgs_should_stop(void *ud);
+/* After a core call stopped with SD_E_CANCELED: raises the pending interrupt's error. */
+extern void pgs_raise_stop(void) pg_attribute_noreturn();
+/* serde.max_depth, serde.max_document_bytes and the stack left. */
+extern void pgs_limits(sd_limits *lim);
+/* serde.max_document_bytes for a document of size bytes (before it is detoasted): false with
+ * err (54000) when over; pgs_check_doc_size raises it. */
+extern bool pgs_doc_size_ok(Size size, SdPgDocKind kind, sd_error *err);
+extern void pgs_check_doc_size(const char *prefix, Size size, SdPgDocKind kind);
+
+/* serde_errors' adapter side: records a violation, sorts them (keeps max_found) */
+extern void pgs_found_add(SdConvert *cx, const char *path, int64 offset, int sqlstate,
+						  const char *problem);
+extern void pgs_found_sort(SdConvert *cx);
+/* serde_errors' rows: a limit found before reading; the core's non-document errors (raise);
+ * the core's and the adapter's violations merged in document order (cx NULL: the core's only) */
+extern void pgs_errors_put_error(ReturnSetInfo *rsinfo, SdPgPlan *plan, const sd_error *e);
+extern void pgs_errors_raise_hard(SdPgPlan *plan, const sd_found *found, int n,
+								  const SdPgDoc *doc);
+extern void pgs_errors_put_merged(ReturnSetInfo *rsinfo, SdPgPlan *plan, const sd_found *found,
+								  int n, const SdConvert *cx, SdPgDocKind kind);
 
 /* ---- decoding (decode.c) ------------------------------------------------------------------- */
 
@@ -305,43 +393,15 @@ typedef enum SdDecodeStatus
 	SD_INVALID					/* soft mode only: the document fails a serde check */
 } SdDecodeStatus;
 
-/* Decodes doc against node of plan and converts it; ereports document errors unless soft. */
-extern SdDecodeStatus pgs_decode(SdPgPlan *plan, const sd_node *node, const char *doc,
-								   size_t len, bool offsets, bool soft, Datum *result,
-								   bool *isnull);
-
-/* A default's compiled value (tape[root], sd_plan_default_value) as a Datum of node's type,
- * converted for the caller's statement; errors are 22023 at option_path. */
-extern Datum pgs_convert_default(SdPgPlan *plan, const sd_node *node, const sd_val *tape,
-								   uint32 root, const char *option_path, bool *isnull);
-
-/* The same for a jsonb document, walked directly (jsonb_walk.c); errors carry no offsets. */
-extern SdDecodeStatus pgs_decode_jsonb(SdPgPlan *plan, const sd_node *node, Jsonb *jb,
-										 bool soft, Datum *result, bool *isnull);
-
 /* XML documents (decode_xml.c), doc an xml or text Datum (maybe toasted): the same contract
- * as pgs_decode (a document over serde.max_document_bytes is refused before it is detoasted;
- * soft: invalid); and serde_errors' XML form: every violation the core finds, at most
- * serde.max_errors, in document order (copies in CurrentMemoryContext: *found, the count
- * returned), or the one document error (malformed, a limit); memory, a cancel and a shape
- * XML does not support raise. */
+ * as serde_decode / serde_valid for JSON (a document over serde.max_document_bytes is refused
+ * before it is detoasted; soft: invalid); and serde_errors' XML form: its rows into rsinfo —
+ * every violation, the core's and the adapter's (domain CHECK, NOT NULL domains, other types'
+ * input errors raise as for JSON), at most serde.max_errors, in document order, or the one
+ * document error (malformed, a limit); memory, a cancel and a shape XML does not support raise. */
 extern SdDecodeStatus pgs_decode_xml(SdPgPlan *plan, const sd_node *node, Datum doc,
 									   bool soft, Datum *result, bool *isnull);
-extern int	pgs_xml_errors(SdPgPlan *plan, const sd_node *node, Datum doc, sd_found **found);
-
-/* Raises the error of a failed core call: "<prefix>: <path>: <problem>". */
-extern void pgs_raise_core_error(const char *prefix, const sd_error *err, bool offsets)
-			pg_attribute_noreturn();
-
-/* The core's should_stop hook (sd_hooks): true for a pending interrupt that ends the query
- * (cancel, statement_timeout, termination, a lost client) or a stack about to overflow; an
- * interrupt PostgreSQL only services (client_connection_check_interval, a memory-context dump
- * request, a barrier ...) neither stops nor restarts a decode.  Never longjmps. */
-extern bool pgs_should_stop(void *ud);
-/* After a core call stopped with SD_E_CANCELED: raises the pending interrupt's error. */
-extern void pgs_raise_stop(void) pg_attribute_noreturn();
-extern void pgs_limits(sd_limits *lim);
-
-extern void pgs_require_utf8(void);
+extern void pgs_xml_errors(ReturnSetInfo *rsinfo, SdPgPlan *plan, const sd_node *node,
+						   Datum doc);
 
 #endif							/* SERDE_PG_H */

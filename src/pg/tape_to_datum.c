@@ -1,8 +1,10 @@
 /*
  * tape_to_datum.c — turns the core's value tape into PostgreSQL Datums: walks the plan node and the
  * tape together, builds scalars, arrays and composite tuples, applies domain constraints, and
- * reports what it finds wrong as "<shape>: <path>: <problem>" (or, for serde_valid, softly).
- * The jsonpath of a value is only rendered when an error needs it.
+ * hands what it finds wrong to errors.c with the value's path — jsonpath for JSON, XPath for XML
+ * (rendered only when an error needs it) — to raise, or for serde_valid / serde_errors to keep
+ * softly.  Also converts a plan's `default` values (kept in the plan or converted per use) and
+ * runs serde_errors' soft conversion of a checked tape for every input format.
  */
 #include "postgres.h"
 
@@ -15,6 +17,7 @@
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/date.h"
+#include "utils/datum.h"
 #include "utils/datetime.h"
 #include "utils/expandeddatum.h"
 #include "utils/fmgrprotos.h"
@@ -38,6 +41,7 @@ typedef struct ConvFrame
 	const sd_val *key;			/* ... or a map entry's member (its key) ... */
 	uint32		index;			/* ... or an array index when both are NULL */
 	bool		silent;			/* no step: a variant column, a map entry's key/value */
+	const sd_val *v;			/* the step's value (XML: names as the document writes them) */
 } ConvFrame;
 
 static Datum conv(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame *f,
@@ -65,6 +69,182 @@ conv_offset(SdConvert *cx, const sd_val *v)
 	return (int64) v->offset + (cx->locate ? cx->offset_base : 0);
 }
 
+/*
+ * XML: the qualified name (prefix:local) written at byte offset `at` of the document, where an
+ * element ('<' first) or an attribute starts; false when none is there, or its local name is not
+ * `local` (NULL: any).
+ */
+static bool
+xml_name_at(SdConvert *cx, int64 at, bool element, const char *local, const char **prefix,
+			size_t *plen, const char **name, size_t *nlen)
+{
+	const char *d = cx->doc.text;
+	size_t		len = cx->doc.len;
+	size_t		i,
+				start,
+				colon = 0;
+
+	if (d == NULL || at < 0 || (size_t) at >= len)
+		return false;
+	i = (size_t) at;
+	if (element)
+	{
+		if (d[i] != '<')
+			return false;
+		i++;
+	}
+	start = i;
+	while (i < len && d[i] != ' ' && d[i] != '\t' && d[i] != '\n' && d[i] != '\r' &&
+		   d[i] != '>' && d[i] != '/' && d[i] != '=' && d[i] != '<' && d[i] != '"' &&
+		   d[i] != '\'')
+	{
+		if (d[i] == ':' && colon == 0)
+			colon = i;
+		i++;
+	}
+	if (i == start || i - start > 1024)
+		return false;
+	if (colon)
+	{
+		*prefix = d + start;
+		*plen = colon - start;
+		*name = d + colon + 1;
+		*nlen = i - colon - 1;
+	}
+	else
+	{
+		*prefix = NULL;
+		*plen = 0;
+		*name = d + start;
+		*nlen = i - start;
+	}
+	return local == NULL || (strlen(local) == *nlen && memcmp(local, *name, *nlen) == 0);
+}
+
+/* "[n]" after the last step of an XPath (a flattened list's element) */
+static void
+xpath_position(char *buf, uint64 position)
+{
+	size_t		used = strlen(buf);
+	char		pos[32];
+	int			n = snprintf(pos, sizeof(pos), "[" UINT64_FORMAT "]", position);
+
+	if (used >= 3 && strcmp(buf + used - 3, "...") == 0)
+		return;
+	if (used + n + 4 <= SD_PATH_MAX)
+		memcpy(buf + used, pos, n + 1);
+}
+
+/*
+ * The XPath of a value of an XML document, as the core writes its own (1-based positions on list
+ * elements, element names as the document writes them, an element's text at the element): the
+ * steps come from the plan, the names' prefixes from the document at the values' offsets (a
+ * `path` step without a value of its own takes its field's prefix when in the same namespace).
+ */
+static void
+render_xpath(SdConvert *cx, const ConvFrame *const *steps, int n, char *buf)
+{
+	const char *p,
+			   *nm;
+	size_t		pl,
+				nl;
+
+	buf[0] = '\0';
+	if (cx->root && xml_name_at(cx, cx->root->offset, true, NULL, &p, &pl, &nm, &nl))
+		sd_xpath_element(buf, p, pl, nm, nl, 0);
+	for (int i = 0; i < n; i++)
+	{
+		const ConvFrame *s = steps[i];
+		const sd_field *fld;
+
+		if (s->silent)
+			continue;
+		if (s->key)
+		{
+			/* a map entry: the element named by its key */
+			if (!xml_name_at(cx, s->v ? s->v->offset : -1, true, NULL, &p, &pl, &nm, &nl))
+			{
+				p = NULL;
+				pl = 0;
+				nm = s->key->u.s;
+				nl = s->key->len;
+			}
+			sd_xpath_element(buf, p, pl, nm, nl, 0);
+			continue;
+		}
+		if (s->field == NULL)
+		{
+			/* a list element: a wrapped list's item element, or the repeated element itself */
+			const sd_field *lf = s->up ? s->up->field : NULL;
+
+			if (lf && lf->xml_item.local)
+			{
+				if (!xml_name_at(cx, s->v ? s->v->offset : -1, true, lf->xml_item.local, &p, &pl,
+								 &nm, &nl))
+				{
+					p = NULL;
+					pl = 0;
+					nm = lf->xml_item.local;
+					nl = strlen(nm);
+				}
+				sd_xpath_element(buf, p, pl, nm, nl, (uint64) s->index + 1);
+			}
+			else
+				xpath_position(buf, (uint64) s->index + 1);
+			continue;
+		}
+		fld = s->field;
+		if (fld->is_extra || fld->xml_path == NULL)
+			continue;
+		/* the field's own name: its prefix as written where its value starts */
+		p = NULL;
+		pl = 0;
+		if (fld->xml_kind != SD_XML_TEXT && fld->xml.local)
+		{
+			const char *p2,
+					   *n2;
+			size_t		pl2,
+						nl2;
+			int64		at = s->v ? s->v->offset : -1;
+
+			/* a flattened list: the name as written at the element the path goes on to */
+			if (xml_name_at(cx, at, fld->xml_kind == SD_XML_ELEMENT, fld->xml.local, &p2, &pl2,
+							&n2, &nl2) ||
+				(i + 1 < n && steps[i + 1]->field == NULL && steps[i + 1]->key == NULL &&
+				 steps[i + 1]->v &&
+				 xml_name_at(cx, steps[i + 1]->v->offset, true, fld->xml.local, &p2, &pl2, &n2,
+							 &nl2)))
+			{
+				p = p2;
+				pl = pl2;
+			}
+		}
+		for (int k = 0; k < fld->npath; k++)
+		{
+			const sd_xml_name *x = &fld->xml_path[k];
+			bool		last = k == fld->npath - 1;
+			const char *sp = NULL;
+			size_t		spl = 0;
+
+			if (x->local == NULL)
+				continue;
+			if (p && (last || (x->ns && fld->xml.ns && strcmp(x->ns, fld->xml.ns) == 0)))
+			{
+				sp = p;
+				spl = pl;
+			}
+			if (last && fld->xml_kind == SD_XML_TEXT)
+				break;			/* the element's text: at the element */
+			if (last && fld->xml_kind == SD_XML_ATTRIBUTE)
+				sd_xpath_attribute(buf, sp, spl, x->local, strlen(x->local));
+			else
+				sd_xpath_element(buf, sp, spl, x->local, strlen(x->local), 0);
+		}
+	}
+	if (buf[0] == '\0')
+		strcpy(buf, "/");
+}
+
 static void
 render_path(SdConvert *cx, const ConvFrame *f, char *buf)
 {
@@ -78,6 +258,12 @@ render_path(SdConvert *cx, const ConvFrame *f, char *buf)
 	i = n;
 	for (const ConvFrame *x = f; x; x = x->up)
 		steps[--i] = x;
+	if (cx->doc.kind == SD_PG_DOC_XML)
+	{
+		render_xpath(cx, steps, n, buf);
+		pfree(steps);
+		return;
+	}
 	conv_locate(cx);
 	strlcpy(buf, (cx->locate && cx->root_path[0]) ? cx->root_path : "$", SD_PATH_MAX);
 	for (i = 0; i < n; i++)
@@ -136,58 +322,28 @@ conv_fail(SdConvert *cx, const ConvFrame *f, const sd_val *v, int sqlstate, cons
 {
 	char		problem[SD_PROBLEM_MAX];
 	va_list		ap;
-	char	   *prefix;
 
-	if (cx->soft && !cx->option_path)
+	/* serde_valid: only the verdict */
+	if (cx->soft && !cx->option_path && (!cx->collect || cx->failed))
 	{
-		if (cx->collect && !cx->failed)
-		{
-			/* serde_errors: every adapter-side violation becomes a row */
-			SdPgFound  *e;
-			char		path[SD_PATH_MAX];
-
-			if (cx->nfound >= cx->found_cap)
-			{
-				/* at most max_found can be reported: keep the list near that */
-				if ((int64) cx->nfound >= 2 * (int64) cx->max_found)
-					pgs_found_sort(cx);
-				if (cx->nfound >= cx->found_cap)
-				{
-					cx->found_cap = cx->found_cap ? cx->found_cap * 2 : 16;
-					cx->found = cx->found ?
-						repalloc_huge(cx->found, sizeof(SdPgFound) * (Size) cx->found_cap) :
-						palloc(sizeof(SdPgFound) * cx->found_cap);
-				}
-			}
-			e = &cx->found[cx->nfound];
-			e->key = cx->key;
-			e->order = (uint32) cx->nfound;
-			e->sqlstate = sqlstate;
-			e->offset = (cx->offsets && v) ? conv_offset(cx, v) : -1;
-			render_path(cx, f, path);
-			e->path = pstrdup(path);
-			va_start(ap, fmt);
-			vsnprintf(problem, sizeof(problem), fmt, ap);
-			va_end(ap);
-			e->problem = pstrdup(problem);
-			cx->nfound++;
-		}
 		cx->failed = true;
 		return;
 	}
 	va_start(ap, fmt);
 	vsnprintf(problem, sizeof(problem), fmt, ap);
 	va_end(ap);
-	prefix = conv_prefix(cx, f);
-	if (cx->option_path)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s%s", prefix, problem)));
-	ereport(ERROR,
-			(errcode(sqlstate),
-			 errmsg("%s%s", prefix, problem),
-			 (cx->offsets && v) ?
-			 errdetail("at byte offset %lld", (long long) conv_offset(cx, v)) : 0));
+	if (cx->soft && !cx->option_path)
+	{
+		/* serde_errors: every adapter-side violation becomes a row */
+		char		path[SD_PATH_MAX];
+
+		render_path(cx, f, path);
+		pgs_found_add(cx, path, v ? conv_offset(cx, v) : -1, sqlstate, problem);
+		cx->failed = true;
+		return;
+	}
+	pgs_raise_value(conv_prefix(cx, f), sqlstate, problem, &cx->doc,
+					v ? conv_offset(cx, v) : -1, cx->option_path != NULL);
 }
 
 static void
@@ -195,31 +351,6 @@ conv_internal(SdConvert *cx, const sd_node *node, const sd_val *v)
 {
 	elog(ERROR, "serde: %s: unexpected tape value %d for type %s",
 		 cx->plan->display, (int) v->tag, node->type->name);
-}
-
-static int
-found_cmp(const void *a, const void *b)
-{
-	const SdPgFound *x = a;
-	const SdPgFound *y = b;
-
-	if (x->key != y->key)
-		return x->key < y->key ? -1 : 1;
-	return x->order < y->order ? -1 : x->order > y->order;
-}
-
-void
-pgs_found_sort(SdConvert *cx)
-{
-	if (cx->nfound > 1)
-		qsort(cx->found, cx->nfound, sizeof(SdPgFound), found_cmp);
-	for (int i = cx->max_found; i < cx->nfound; i++)
-	{
-		pfree(cx->found[i].path);
-		pfree(cx->found[i].problem);
-	}
-	if (cx->nfound > cx->max_found)
-		cx->nfound = cx->max_found;
 }
 
 static int
@@ -243,6 +374,7 @@ core_error_at(SdConvert *cx, const ConvFrame *f)
 {
 	char		path[SD_PATH_MAX];
 	bool		quoted = false;
+	bool		xml = cx->doc.kind == SD_PG_DOC_XML;
 
 	if (cx->ncore_paths == 0)
 		return false;
@@ -257,9 +389,9 @@ core_error_at(SdConvert *cx, const ConvFrame *f)
 				quoted = false;
 			continue;
 		}
-		if (path[i] == '"')
+		if (path[i] == '"' && !xml)
 			quoted = true;
-		else if (path[i] == '.' || path[i] == '[')
+		else if (path[i] == (xml ? '/' : '.') || path[i] == '[')
 		{
 			char		c = path[i];
 			bool		hit;
@@ -272,41 +404,6 @@ core_error_at(SdConvert *cx, const ConvFrame *f)
 		}
 	}
 	return core_path_is(cx, path);
-}
-
-void
-pgs_rethrow_prefixed(MemoryContext oldcxt, const char *prefix, int sqlstate)
-{
-	ErrorData  *ed;
-
-	MemoryContextSwitchTo(oldcxt);
-	ed = CopyErrorData();
-	/* cancels, shutdowns, out-of-memory and internal errors pass through untouched */
-	if (ed->elevel != ERROR ||
-		ERRCODE_TO_CATEGORY(ed->sqlerrcode) == ERRCODE_OPERATOR_INTERVENTION ||
-		ERRCODE_TO_CATEGORY(ed->sqlerrcode) == ERRCODE_INSUFFICIENT_RESOURCES ||
-		ERRCODE_TO_CATEGORY(ed->sqlerrcode) == ERRCODE_PROGRAM_LIMIT_EXCEEDED ||
-		ERRCODE_TO_CATEGORY(ed->sqlerrcode) == ERRCODE_INTERNAL_ERROR)
-	{
-		FreeErrorData(ed);
-		PG_RE_THROW();
-	}
-	FlushErrorState();
-	ed->message = psprintf("%s%s", prefix, ed->message ? ed->message : "");
-	if (sqlstate)
-		ed->sqlerrcode = sqlstate;
-
-	/*
-	 * ReThrowError copies the message fields but keeps these pointers as they are, and the copy
-	 * made above lives in a context that may be deleted while the error propagates (a plan's
-	 * default conversion): point them at static strings instead (found by valgrind).
-	 */
-	ed->filename = NULL;
-	ed->funcname = NULL;
-	ed->domain = PG_TEXTDOMAIN("postgres");
-	ed->context_domain = PG_TEXTDOMAIN("postgres");
-	ed->message_id = NULL;
-	ReThrowError(ed);
 }
 
 /* Calls an input-like function; its errors propagate with the value's path prefixed. */
@@ -445,96 +542,6 @@ check_domain(SdConvert *cx, SdPgType *h, Datum d, bool isnull, const ConvFrame *
 
 /* ---- scalars -------------------------------------------------------------------------------- */
 
-/*
- * numeric_in raises for literals beyond numeric's storage limits (more than 131072 digits before
- * the decimal point, a display scale above 16383, absurd exponents); check that here so that it
- * stays one of serde's own (soft) range errors.  s is a valid JSON number.
- */
-static bool
-numeric_literal_fits(const char *s, size_t len)
-{
-	const char *p = s;
-	const char *end = s + len;
-	const char *int_start,
-			   *frac_start = NULL;
-	int64		int_digits,
-				frac_digits = 0,
-				exp = 0,
-				dscale,
-				w10 = 0;
-	bool		nonzero = false;
-
-	if (p < end && *p == '-')
-		p++;
-	int_start = p;
-	while (p < end && *p >= '0' && *p <= '9')
-		p++;
-	int_digits = p - int_start;
-	if (p < end && *p == '.')
-	{
-		frac_start = ++p;
-		while (p < end && *p >= '0' && *p <= '9')
-			p++;
-		frac_digits = p - frac_start;
-	}
-	if (p < end && (*p == 'e' || *p == 'E'))
-	{
-		bool		neg = false;
-
-		p++;
-		if (p < end && (*p == '+' || *p == '-'))
-			neg = *p++ == '-';
-		while (p < end && *p >= '0' && *p <= '9')
-		{
-			if (exp < INT64CONST(100000000000))
-				exp = exp * 10 + (*p - '0');
-			p++;
-		}
-		if (neg)
-			exp = -exp;
-	}
-	if (exp >= PG_INT32_MAX / 2 || exp <= -(PG_INT32_MAX / 2))
-		return false;
-	dscale = frac_digits - exp;
-	if (dscale > 16383)			/* NUMERIC_DSCALE_MAX */
-		return false;
-	for (int64 i = 0; i < int_digits; i++)
-		if (int_start[i] != '0')
-		{
-			w10 = int_digits - i - 1 + exp;
-			nonzero = true;
-			break;
-		}
-	if (!nonzero)
-		for (int64 i = 0; i < frac_digits; i++)
-			if (frac_start[i] != '0')
-			{
-				w10 = -(i + 1) + exp;
-				nonzero = true;
-				break;
-			}
-	return !nonzero || w10 <= 131071;	/* NUMERIC_WEIGHT_MAX * DEC_DIGITS + 3 */
-}
-
-/* True if the JSON text contains the escape \u0000 (jsonb cannot store it). */
-static bool
-json_has_nul_escape(const char *s, size_t len)
-{
-	const char *p = s;
-	const char *end = s + len;
-
-	while ((p = memchr(p, '\\', end - p)) != NULL)
-	{
-		if (end - p >= 6 && p[1] == 'u' && p[2] == '0' && p[3] == '0' && p[4] == '0' &&
-			p[5] == '0')
-			return true;
-		p += 2;					/* skip the escaped character (\\ included) */
-		if (p >= end)
-			break;
-	}
-	return false;
-}
-
 static Datum
 conv_string(SdConvert *cx, const sd_node *node, SdPgType *h, const sd_val *v,
 			const ConvFrame *f)
@@ -577,12 +584,12 @@ conv_numeric(SdConvert *cx, const sd_node *node, SdPgType *h, const sd_val *v,
 	/* plain decimals that fit int64: built directly, exactly as numeric_in would */
 	if (sd_numeric_fast(v->u.s, v->len, h->basetypmod, &num))
 		return NumericGetDatum(num);
-	if (!numeric_literal_fits(v->u.s, v->len))
-	{
-		conv_fail(cx, f, v, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
-				  "value overflows numeric format");
-		return (Datum) 0;
-	}
+	/*
+	 * numeric's storage limits (131072 integer digits, display scale 16383, the exponents) are
+	 * the core's check (sd_check_numeric, 22003 "value ... overflows numeric format"): every
+	 * SD_V_NUMERIC passed it, a default when the plan was compiled, so numeric_in below cannot
+	 * raise for them (sql/numeric_limits.sql shows it for JSON text, jsonb and XML).
+	 */
 	if (v->len < sizeof(buf))
 	{
 		memcpy(buf, v->u.s, v->len);
@@ -664,14 +671,14 @@ conv_json(SdConvert *cx, const sd_node *node, SdPgType *h, const sd_val *v, cons
 	jb = build_jsonb_prefixed(cx, f, v);
 	if (jb)
 		return PointerGetDatum(jb);
-	/* the builder declines \u0000 (among others): checked only then */
-	if (json_has_nul_escape(v->u.s, v->len))
-	{
-		conv_fail(cx, f, v, ERRCODE_UNTRANSLATABLE_CHARACTER,
-				  "\\u0000 cannot be stored in %s", h->name);
-		return (Datum) 0;
-	}
-	/* what the builder leaves to jsonb_in (which raises the right error) */
+	/*
+	 * What the builder leaves to jsonb_in (which raises the right error).  \u0000 never gets
+	 * here from a document: the core refuses it in every value kept as jsonb (22032 "\u0000
+	 * cannot be stored in jsonb", engine_skip.h), jsonb input cannot hold it and XML refuses
+	 * jsonb columns (0A000); a `default` cannot hold it (options are jsonb, whose input
+	 * refuses it before serde sees them).
+	 * sql/numeric_limits.sql shows all three.
+	 */
 	return call_prefixed(cx, f, NULL, jsonb_in, pnstrdup(v->u.s, v->len), InvalidOid, -1);
 }
 
@@ -721,6 +728,7 @@ conv_array(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame 
 		const sd_val *ev = &cx->tape[v->u.first + i];
 
 		fr.index = i;
+		fr.v = ev;
 		if ((i & 4095) == 4095)
 			CHECK_FOR_INTERRUPTS();	/* big arrays: cancel and statement_timeout act promptly */
 		/* a map (an object read into (key, value) rows): the step is the member's key */
@@ -798,6 +806,7 @@ conv_row(SdConvert *cx, const sd_node *node, SdPgType *h, const sd_val *v, const
 		int			a = h->attnos[fld->col];
 
 		fr.field = fld;
+		fr.v = &cx->tape[v->u.first + fld->col];
 		/* the key and value of a map entry sit at the entry's own member; a union's variant
 		 * column decodes the enclosing object itself */
 		fr.silent = (f && f->key) || is_variant_column(node, fld->col);
@@ -998,5 +1007,150 @@ conv(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame *f, bo
 Datum
 pgs_convert(SdConvert *cx, const sd_node *node, uint32 root, bool *isnull)
 {
-	return conv(cx, node, &cx->tape[root], NULL, isnull);
+	cx->root = &cx->tape[root];
+	return conv(cx, node, cx->root, NULL, isnull);
+}
+
+void
+pgs_convert_init(SdConvert *cx, SdPgPlan *plan, const sd_val *tape, bool soft,
+				 const SdPgDoc *doc, const char *option_path)
+{
+	memset(cx, 0, sizeof(*cx));
+	cx->plan = plan;
+	cx->tape = tape;
+	cx->soft = soft;
+	if (doc)
+		cx->doc = *doc;
+	else
+		cx->doc.kind = SD_PG_DOC_JSONB;	/* a default: no document, no locations */
+	cx->option_path = option_path;
+}
+
+/* ---- defaults ------------------------------------------------------------------------------------ */
+
+/*
+ * A default's value compiled with the plan (sd_plan_default_value) as a Datum of its column, in
+ * the caller's memory, under the caller's settings and role; what the conversion raises (domain
+ * CHECK, input functions) is "<shape>: <option path>: ..." 22023.  No decode runs.  The plan is
+ * held by the caller: a decode holds it for the whole conversion, a builder owns it.
+ */
+static pg_noinline Datum
+convert_default(SdPgPlan *plan, const sd_node *node, const sd_val *tape, uint32 root,
+				const char *option_path, bool *isnull)
+{
+	SdConvert	cx;
+
+	pgs_convert_init(&cx, plan, tape, false, NULL, option_path);
+	return pgs_convert(&cx, node, root, isnull);
+}
+
+Datum
+pgs_plan_default(SdPgPlan *p, int idx, bool *isnull)
+{
+	const sd_field *f;
+	char		option_path[SD_PATH_MAX];
+	MemoryContext tmp;
+	MemoryContext old;
+	Datum		d = (Datum) 0;
+	SdPgType   *h;
+	const sd_val *tape;
+	uint32		root;
+
+	if (idx < 0 || idx >= p->ndefaults)
+		elog(ERROR, "serde: default %d out of range", idx);
+	if (p->default_state[idx] == SD_DEFAULT_READY)
+	{
+		*isnull = p->default_nulls[idx];
+		return p->defaults[idx];
+	}
+	if (p->default_state[idx] == SD_DEFAULT_CONVERTING)
+		elog(ERROR, "serde: default %d of %s refers to itself", idx, p->display);
+	f = sd_plan_default(p->plan, idx);
+	if (f == NULL || !f->has_default)
+		elog(ERROR, "serde: default %d of %s is missing", idx, p->display);
+
+	strcpy(option_path, "$");
+	sd_path_member(option_path, "fields", 6);
+	sd_path_member(option_path, f->column, strlen(f->column));
+	sd_path_member(option_path, "default", 7);
+
+	tape = sd_plan_default_value(p->plan, idx, &root);
+	if (tape == NULL)
+		elog(ERROR, "serde: default %d of %s was not compiled", idx, p->display);
+
+	if (p->default_state[idx] == SD_DEFAULT_PER_USE)
+	{
+		/*
+		 * Converted for this use, in the caller's memory, like a document value.  (Re-entry —
+		 * a CHECK decoding with this plan — is fine: the conversion keeps no state, and a
+		 * default cannot contain itself, composite types being acyclic.)
+		 */
+		return convert_default(p, f->node, tape, root, option_path, isnull);
+	}
+
+	p->default_state[idx] = SD_DEFAULT_CONVERTING;
+	tmp = AllocSetContextCreate(CurrentMemoryContext, "serde default", ALLOCSET_SMALL_SIZES);
+	old = MemoryContextSwitchTo(tmp);
+	PG_TRY();
+	{
+		d = convert_default(p, f->node, tape, root, option_path, isnull);
+	}
+	PG_CATCH();
+	{
+		p->default_state[idx] = SD_DEFAULT_NEW;
+		MemoryContextSwitchTo(old);
+		MemoryContextDelete(tmp);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	h = pgs_host(f->node->type);
+	MemoryContextSwitchTo(p->cxt);
+	p->default_nulls[idx] = *isnull;
+	p->defaults[idx] = *isnull ? (Datum) 0 : datumCopy(d, h->typbyval, h->typlen);
+	MemoryContextSwitchTo(old);
+	MemoryContextDelete(tmp);
+	p->default_state[idx] = SD_DEFAULT_READY;
+	*isnull = p->default_nulls[idx];
+	return p->defaults[idx];
+}
+
+/* ---- serde_errors ------------------------------------------------------------------------------- */
+
+/*
+ * Every violation of the document, in document order, at most serde.max_errors, for JSON text,
+ * jsonb and XML alike: the core's (found[0..n), with the tape it left, marks in sd_val.aux) and,
+ * merged among them by errors.c, the adapter's own checks (NOT NULL and CHECK of domains, numeric
+ * storage limits ...) run softly over every value the core found whole.  A limit, memory or a
+ * cancel (root UINT32_MAX) raises.  Errors raised inside other types' input functions or CHECK
+ * expressions propagate (docs/reference.md, soft errors).  Memory: the entries found, never the
+ * cap.
+ */
+void
+pgs_errors_report(ReturnSetInfo *rsinfo, SdPgPlan *plan, const sd_node *node, const sd_val *tape,
+				  uint32 root, const sd_found *found, int n, const SdPgDoc *doc)
+{
+	SdConvert	cx;
+	bool		isnull;
+
+	pgs_errors_raise_hard(plan, found, n, doc);
+	if (root == UINT32_MAX)
+	{
+		/* malformed input or a limit: that one error (never converted) */
+		pgs_errors_put_merged(rsinfo, plan, found, n, NULL, doc->kind);
+		return;
+	}
+	pgs_convert_init(&cx, plan, tape, true, doc, NULL);
+	cx.collect = true;
+	cx.max_found = pgs_max_errors;
+	if (n > 0)
+	{
+		cx.core_paths = palloc(sizeof(char *) * n);
+		for (int k = 0; k < n; k++)
+			cx.core_paths[k] = found[k].path;
+		qsort(cx.core_paths, n, sizeof(char *), path_cmp);
+		cx.ncore_paths = n;
+	}
+	(void) pgs_convert(&cx, node, root, &isnull);
+	pgs_found_sort(&cx);
+	pgs_errors_put_merged(rsinfo, plan, found, n, &cx, doc->kind);
 }

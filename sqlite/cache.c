@@ -1,5 +1,5 @@
 /*
- * cache.c — the plan cache of one SQLite connection (DESIGN §2, §5): a shape is compiled once
+ * cache.c — the plan cache of one SQLite connection (docs/reference.md, "Catalog and plan cache"): a shape is compiled once
  * per connection and reused until the shape, or a shape it refers to, changed in serde_shapes.
  *
  * When is a cached plan still current?  Each entry remembers every shape it was built from

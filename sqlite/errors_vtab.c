@@ -5,7 +5,7 @@
  *     SELECT * FROM serde_cache_stats();        -- plans, compiles, hits, invalidations, bytes
  *
  * serde_errors lists every violation of the document, in document order, at most SQ_MAX_ERRORS
- * (the core's sd_check_json_found; malformed input is one row).  code is the SQLSTATE of DESIGN
+ * (the core's sd_check_json_found; malformed input is one row).  code is the SQLSTATE of docs/reference.md
  * §4, message `<shape>: <path>: <problem>`, byte_offset the 0-based offset of the offending value
  * (NULL when there is none).  shape and doc are HIDDEN columns taking the arguments.  A cursor
  * keeps the plan of the shape it last used for the rest of its statement, and its own decoder.
@@ -13,7 +13,7 @@
  *     SELECT * FROM serde_errors_xml(shape, doc); -- the same for an XML document
  *
  * serde_errors_xml lists every violation, in document order (malformed XML is one row, 2200M),
- * with the XPath of DESIGN §4 and byte_offset the offending node's offset.
+ * with the XPath of docs/reference.md, "Decoding XML", and byte_offset the offending node's offset.
  */
 #include "serde_sqlite.h"
 #include "engine_xml.h"

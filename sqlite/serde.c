@@ -1,6 +1,6 @@
 /*
 ** serde.c — serde for SQLite: validate JSON documents against registered shapes and decode them
-** into typed values.  This comment is the manual (SQLite ext/misc style); DESIGN.md §2 and §3 are
+** into typed values.  This comment is the manual (SQLite ext/misc style), a summary of
 ** the contract, docs/reference.md the full reference.
 **
 ** BUILD AND LOAD
@@ -23,7 +23,7 @@
 **              "total": {"type": "integer", "name": "amount_due"},
 **              "lines": {"type": {"list": {"shape": "Line"}}}}}');
 **
-** A descriptor is the shape options of DESIGN §3 (fields, rename, unknown, extra, coerce,
+** A descriptor is the shape options of docs/reference.md, "Shape options" (fields, rename, unknown, extra, coerce,
 ** optional, tag/variants, xml; per field name, path, optional, default, nullable, skip, format,
 ** shape, xml, xml_item) plus a "type" for every field:
 **
@@ -49,7 +49,7 @@
 **
 ** DECODING
 **
-**     serde_decode(shape, doc)     the row as canonical JSON text (DESIGN §2): keys are column
+**     serde_decode(shape, doc)     the row as canonical JSON text: keys are column
 **                                  names in column order; integers and reals as numbers; numerics
 **                                  as the exact literal; booleans as true/false; timestamps as
 **                                  RFC 3339 UTC strings ending in Z; dates "2024-06-30"; uuids
@@ -84,7 +84,7 @@
 ** serde(Invoice)`; a change that keeps the columns (a rename option, a new default) takes effect.
 **
 ** XML: serde_decode_xml(shape, doc) and serde_valid_xml(shape, doc) decode XML documents with
-** the same shapes (the descriptor's xml options, DESIGN §3); SELECT * FROM serde_errors_xml(shape,
+** the same shapes (the descriptor's xml options, docs/reference.md, "XML names"); SELECT * FROM serde_errors_xml(shape,
 ** doc) lists every violation, in document order, with XPath paths.  A union's tag is an
 ** attribute or a child element; `extra` receives the unmapped elements and attributes as JSON.
 **
@@ -104,7 +104,7 @@
 **     SQLITE_CONSTRAINT_NOTNULL  null where the field is not nullable (23502)
 **     SQLITE_TOOBIG     nested deeper than 512 levels (54001), larger than 1 GB (54000)
 **     SQLITE_NOMEM, SQLITE_INTERRUPT, SQLITE_INTERNAL
-** serde_errors.code is the SQLSTATE of DESIGN §4 (22032, 2203A, ...) and byte_offset the 0-based
+** serde_errors.code is the SQLSTATE of docs/reference.md, "Errors" (22032, 2203A, ...) and byte_offset the 0-based
 ** byte offset of the offending value.
 **
 ** PLANS, CACHES, CHANGES
@@ -529,7 +529,7 @@ fn_decode(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	decode_fn(ctx, argv, false);
 }
 
-/* serde_decode_xml(shape, doc): the same row from an XML document (DESIGN §2, §3.5). */
+/* serde_decode_xml(shape, doc): the same row from an XML document (docs/reference.md, "Decoding XML"). */
 static void
 fn_decode_xml(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
@@ -648,7 +648,7 @@ static const fn_def functions[] = {
 	{"serde_decode", 2, SQLITE_UTF8 | SQLITE_INNOCUOUS, fn_decode},
 	{"serde_valid", 2, SQLITE_UTF8 | SQLITE_INNOCUOUS, fn_valid},
 	{"serde_describe", 1, SQLITE_UTF8 | SQLITE_INNOCUOUS, fn_describe},
-	/* XML (DESIGN §2): the same shapes through the core's XML walker and engine_xml.c */
+	/* XML (docs/reference.md, "SQLite"): the same shapes through the core's XML walker and engine_xml.c */
 	{"serde_decode_xml", 2, SQLITE_UTF8 | SQLITE_INNOCUOUS, fn_decode_xml},
 	{"serde_valid_xml", 2, SQLITE_UTF8 | SQLITE_INNOCUOUS, fn_valid_xml},
 };

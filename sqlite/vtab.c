@@ -1,5 +1,5 @@
 /*
- * vtab.c — the virtual table module "serde" (DESIGN §2):
+ * vtab.c — the virtual table module "serde" (docs/reference.md, "The virtual table"):
  *
  *     CREATE VIRTUAL TABLE inv USING serde(Invoice);
  *     SELECT * FROM inv(body);                     -- one row per document, one column per field
@@ -107,7 +107,7 @@ sq_field_value(const sq_shape *s, const sd_node *node, const sd_val *tape, uint3
 			n = sd_format_decimal(tmp, v->u.i, v->len);
 			break;
 		case SD_V_JSON:
-			/* a json column: its text as the document has it (validated; DESIGN §3.3 "copied
+			/* a json column: its text as the document has it (validated; docs/reference.md, "Types": "copied
 			 * as is"), not re-written -- serde_decode's canonical JSON minifies it */
 			out->type = SQLITE_TEXT;
 			out->s = (char *) (v->u.s ? v->u.s : "null");

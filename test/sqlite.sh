@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# sqlite.sh — the SQLite extension (issue 14, DESIGN §2), from its three kinds of clients:
+# sqlite.sh — the SQLite extension (issue 14; docs/reference.md, "SQLite"), from its three kinds of clients:
 #   1. the sqlite3 shell: test/sqlite/{functions,vtab,cache}.sql, output (stdout and stderr)
 #      compared with test/sqlite/expected/*.out (pinned messages and result codes); and the same
 #      scripts under valgrind memcheck (no invalid access, no definite leak; SERDE_SQLITE_VALGRIND=0

@@ -2,7 +2,7 @@
  * jwrite.c — JSON output of the core: the one JSON string escaper (used by describe, paths,
  * `extra` objects and canonical JSON), a growable buffer over hooks, locale-free formatters for
  * timestamps, dates, times, uuids, floats and base64, and the tape -> canonical JSON writer that
- * SQLite's serde_decode returns (DESIGN §2).
+ * SQLite's serde_decode returns (docs/reference.md, "Shapes and descriptors").
  */
 #include "internal.h"
 #include "scalar.h"

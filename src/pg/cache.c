@@ -280,7 +280,7 @@ collect_references(SdPgPlan *p, SdTypeBuilder *b, Jsonb *options, const SdShapeO
 
 /*
  * True if every value of t converts to the same Datum whoever converts it, under any settings:
- * the scalars serde parses itself (DESIGN §3.3: independent of DateStyle and TimeZone), enums,
+ * the scalars serde parses itself (docs/reference.md, "Types": independent of DateStyle and TimeZone), enums,
  * json, and arrays and composites of those.  Not: a type read through its input function
  * (timetz follows TimeZone, interval IntervalStyle, regclass search_path, money lc_monetary, a
  * user's type anything), nor a domain, whose CHECK runs with the rights of the role using it.

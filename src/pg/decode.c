@@ -2,7 +2,7 @@
  * decode.c — the decode entry points: serde_decode, serde_valid, serde_errors and
  * serde_decode_each in their typed and record forms for text/json/jsonb/bytea documents.
  * Resolves the plan through the call site's fn_extra (kept for the statement), applies the NULL
- * and target rules of DESIGN §1, runs the core's JSON decoder (backend-wide, malloc-based,
+ * and target rules of docs/reference.md, "Functions", runs the core's JSON decoder (backend-wide, malloc-based,
  * interruptible, bounded by serde.max_depth, serde.max_document_bytes and the stack left) or,
  * for jsonb documents, the jsonb walker (jsonb_walk.c, no text round trip), and converts the
  * tape into the result.  serde_errors and serde_decode_each materialize their rows.
@@ -93,7 +93,7 @@ pgs_raise_core_error(const char *prefix, const sd_error *err, bool offsets)
 /*
  * Document errors serde_valid answers with false (and serde_errors with a row), among them a
  * limit the document exceeds — serde.max_depth (or the stack behind it), serde.max_document_bytes
- * (DESIGN §1); memory and cancels still raise.
+ * (docs/reference.md, "Functions", Soft errors); memory and cancels still raise.
  */
 static bool
 soft_code(sd_code code)
@@ -554,7 +554,7 @@ callsite_get(FunctionCallInfo fcinfo, bool typed, const char *fname)
 }
 
 /*
- * A call site keeps its plan for the rest of the statement (DESIGN §5): once a plan served this
+ * A call site keeps its plan for the rest of the statement (docs/reference.md, "Plan cache"): once a plan served this
  * statement, invalidations arriving while it runs wait for the next statement, so all rows of
  * one statement come from one shape version.  Between statements the plan is reused while
  * neither invalidation counter moved.
@@ -914,7 +914,7 @@ decode_common(FunctionCallInfo fcinfo, bool typed, bool soft)
 		{
 			sd_error	err;
 
-			/* a document over serde.max_document_bytes is invalid, not an error (DESIGN §1) */
+			/* a document over serde.max_document_bytes is invalid, not an error (docs/reference.md, "Functions") */
 			if (doc_too_big(toast_raw_datum_size(PG_GETARG_DATUM(1)) - VARHDRSZ, cs->doc_jsonb, &err))
 				PG_RETURN_BOOL(false);
 		}
@@ -1015,7 +1015,7 @@ errors_path_cmp(const void *a, const void *b)
  * (found[0..n), with the tape it left, marks in sd_val.aux) and, merged among them, the
  * adapter's own checks (NOT NULL and CHECK of domains, numeric storage limits ...) run softly
  * over every value the core found whole.  A limit, memory or a cancel (root UINT32_MAX) raises.
- * Errors raised inside other types' input functions or CHECK expressions propagate (DESIGN §1
+ * Errors raised inside other types' input functions or CHECK expressions propagate (docs/reference.md, "Functions",
  * Soft errors).  Memory: the entries found, never the cap.
  */
 static void

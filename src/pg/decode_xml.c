@@ -1,5 +1,5 @@
 /*
- * decode_xml.c — the PostgreSQL side of XML documents (DESIGN §1, issue 13): serde_decode /
+ * decode_xml.c — the PostgreSQL side of XML documents (docs/reference.md, "Functions"; issue 13): serde_decode /
  * serde_valid / serde_errors on `xml` and their *_xml forms on text reach here from decode.c
  * (which resolves the shape, the target and the NULL rules exactly as for JSON).
  *

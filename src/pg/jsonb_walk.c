@@ -2,7 +2,7 @@
  * jsonb_walk.c — the jsonb walker: reads a jsonb value's binary containers directly (no text
  * round trip) and hands the core's rule engine (src/core/engine.c) one token at a time through
  * walker.h's ops, so that results and errors match text input apart from jsonb's own
- * normalisation (DESIGN §3.3: numbers already normalised, members in jsonb's key order,
+ * normalisation (docs/reference.md, "Types": numbers already normalised, members in jsonb's key order,
  * duplicates gone, no byte offsets).  Every rule of the plan is the engine's; this file only
  * reads JEntries, and offers what jsonb does faster: members come sorted (the engine merges
  * them with the plan's by_length order), numbers go straight into integer and numeric columns

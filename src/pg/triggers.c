@@ -73,7 +73,7 @@ pending_add(const char *name)
 }
 
 /*
- * Who may write a shape (DESIGN §1): the typed two-argument form serde_decode(NULL::t, doc)
+ * Who may write a shape (docs/reference.md, "Privileges"): the typed two-argument form serde_decode(NULL::t, doc)
  * decodes with the one shape whose target is t, so a shape row decides what every role's typed
  * call for its target does.  Writing one (INSERT, UPDATE to or from it, DELETE, TRUNCATE)
  * therefore takes ownership of the target type itself — for types nobody owns privately (jsonb,

@@ -1,4 +1,4 @@
--- cache.sql — the plan cache of one connection (DESIGN §2, §5) from the sqlite3 shell: a shape
+-- cache.sql — the plan cache of one connection (docs/reference.md, "Catalog and plan cache") from the sqlite3 shell: a shape
 -- compiles once and is reused across rows and statements; every change of serde_shapes made in
 -- this connection is honoured by the next statement — serde_register, plain INSERT/UPDATE/DELETE
 -- (the triggers bump version), a rolled-back transaction, ROLLBACK TO a savepoint, a change of

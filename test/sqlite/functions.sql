@@ -1,4 +1,4 @@
--- functions.sql — the SQLite functions from the sqlite3 shell (DESIGN §2): serde_register and its
+-- functions.sql — the SQLite functions from the sqlite3 shell (docs/reference.md, "SQLite"): serde_register and its
 -- errors (every descriptor type and option, what SQLite has no type for), serde_unregister,
 -- serde_decode's canonical JSON for every type, serde_valid, serde_describe, serde_errors and
 -- bad input (malformed JSON, invalid UTF-8, deep nesting, NULLs, unknown shapes) with pinned

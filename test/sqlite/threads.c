@@ -1,5 +1,5 @@
 /*
- * threads.c — each SQLite connection has its own plan cache (DESIGN §2, issue 14 point 4): N
+ * threads.c — each SQLite connection has its own plan cache (docs/reference.md, "Threads, interrupts, security"; issue 14 point 4): N
  * threads, each with its own connection to one WAL database, decode (serde_decode, serde_valid,
  * serde_errors, the virtual table) while another thread re-registers the shape, alternating two
  * versions that read a different member into the same column.  Every row must be what one of

@@ -1,4 +1,4 @@
--- vtab.sql — CREATE VIRTUAL TABLE … USING serde(Shape) from the sqlite3 shell (DESIGN §2): one
+-- vtab.sql — CREATE VIRTUAL TABLE … USING serde(Shape) from the sqlite3 shell (docs/reference.md, "The virtual table"): one
 -- row per document with one typed column per field (INTEGER, REAL, TEXT, BLOB, JSON text), the
 -- hidden document column, joins, NULL documents, errors; columns fixed at creation (recorded in
 -- the shadow table), the error asking to recreate it after the shape's columns changed, a change

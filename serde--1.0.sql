@@ -166,7 +166,7 @@ CREATE FUNCTION serde_valid(shape text, doc bytea)
 RETURNS boolean LANGUAGE c STABLE PARALLEL SAFE
 AS 'MODULE_PATHNAME', 'serde_valid_shape';
 
--- xml documents (DESIGN §1): the same forms on xml, and the *_xml forms for XML held in text
+-- xml documents (docs/reference.md, "Functions"): the same forms on xml, and the *_xml forms for XML held in text
 -- (an untyped literal is JSON text for serde_decode; a malformed ::xml value never reaches serde)
 CREATE FUNCTION serde_decode(target anyelement, doc xml)
 RETURNS anyelement LANGUAGE c STABLE PARALLEL SAFE

@@ -1,4 +1,4 @@
-// bench/sqlite_bench.cpp — the SQLite group of the benchmarks (issue 14 point 7, DESIGN §6): the
+// bench/sqlite_bench.cpp — the SQLite group of the benchmarks (issue 14 point 7; bench/README.md): the
 // SQLite extension against what SQLite users write today, in one process, same bytes, warm.
 //
 //   stripe     the Stripe invoice (fixtures/json/stripe_invoice.json, 10 KB), DOCS distinct

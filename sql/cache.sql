@@ -1,4 +1,4 @@
--- cache.sql — the plan cache of DESIGN §5: compiled once per backend per shape and reused across
+-- cache.sql — the plan cache of docs/reference.md, "Plan cache": compiled once per backend per shape and reused across
 -- statements; every change of issue 2 point 7 is honoured by the next statement (of this backend
 -- and of another one, reached with dblink), and nothing else recompiles.
 -- Only deltas of serde_cache_stats().compiles and decode results are printed, so that the output

@@ -1,4 +1,4 @@
--- default_settings.sql — a `default` (DESIGN §3.2) converts like the same value in the document,
+-- default_settings.sql — a `default` (docs/reference.md, "Field level") converts like the same value in the document,
 -- under the settings of the statement using it, not those of whoever compiled the plan (issue 11
 -- point 13): timetz follows TimeZone, interval IntervalStyle, regclass search_path.  Defaults of
 -- the types serde parses itself are converted once and kept in the plan (their result depends

@@ -1,4 +1,4 @@
--- each.sql — serde_decode_each (DESIGN §1): one row per element of a JSON array (first non-blank
+-- each.sql — serde_decode_each (docs/reference.md, "Functions"): one row per element of a JSON array (first non-blank
 -- byte '['), else per line of newline-delimited JSON (blank lines skipped, empty input: no rows);
 -- jsonb input must be an array.  The whole input is decoded before the first row is returned:
 -- any error anywhere means no rows, and errors name the element ($[41].id) or the line

@@ -1,4 +1,4 @@
--- enums.sql — enum columns (DESIGN §3.3): a string equal to a label.  Labels are found by a
+-- enums.sql — enum columns (docs/reference.md, "Types"): a string equal to a label.  Labels are found by a
 -- binary search over an index built once per plan, so a 10,000-label enum decodes as fast as a
 -- small one; every label decodes to itself whatever its byte order against the enum's sort
 -- order; the error lists the labels, whole ones only, then "... (N labels)".

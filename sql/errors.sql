@@ -1,4 +1,4 @@
--- errors.sql — the error format of DESIGN §4: "<shape>: <path>: <problem>", jsonpath paths that
+-- errors.sql — the error format of docs/reference.md, "Errors": "<shape>: <path>: <problem>", jsonpath paths that
 -- jsonb_path_query can follow, the byte offset in DETAIL, the SQLSTATE table, malformed JSON
 -- anywhere in the document (also inside members the shape ignores), duplicate members, values cut
 -- at 40 characters, and the limits serde.max_depth (54001) and serde.max_document_bytes (54000).
@@ -261,7 +261,7 @@ SELECT pg_temp.try(format('SELECT count(*) FROM serde_decode(NULL::er_doc, %L)',
 -- a pathologically deep document fails cleanly (no stack overflow)
 SELECT left(pg_temp.try(format('SELECT count(*) FROM serde_decode(NULL::json, %L)', repeat('[', 1000000))), 48) AS million_open,
        left(pg_temp.try(format('SELECT count(*) FROM serde_decode(NULL::json, %L)', repeat('[', 1000000) || repeat(']', 1000000))), 25) AS million_balanced;
--- a limit the document exceeds is a document error: serde_valid answers false (DESIGN §1)
+-- a limit the document exceeds is a document error: serde_valid answers false (docs/reference.md, "Functions", Soft errors)
 SET serde.max_depth = 2;
 SELECT pg_temp.try($$SELECT serde_valid(NULL::er_doc, '{"ps": [{"x": 1}]}')::text$$) AS valid_over_depth;
 RESET serde.max_depth;

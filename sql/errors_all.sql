@@ -1,4 +1,4 @@
--- errors_all.sql — serde_errors (DESIGN §1, §4): every violation, not just the first, in document
+-- errors_all.sql — serde_errors (docs/reference.md, "Functions", "Errors"): every violation, not just the first, in document
 -- order, as (path, code, message, byte_offset); capped by serde.max_errors; malformed input is one
 -- row (22P02) with its offset; adapter-side checks (domain CHECK, NOT NULL domain) are reported
 -- for every value the core found whole, each in its place among the core's errors; errors raised

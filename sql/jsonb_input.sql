@@ -1,6 +1,6 @@
 -- jsonb_input.sql — jsonb documents are decoded by walking the jsonb binary directly (no text
 -- round trip) and json documents as text: text, json and jsonb agree, apart from what jsonb's
--- own normalisation changes (DESIGN §3.3): numbers are already numeric (1e2 is the integer 100,
+-- own normalisation changes (docs/reference.md, "Types"): numbers are already numeric (1e2 is the integer 100,
 -- 1.0 stays non-integral), members arrive in jsonb's key order, duplicate keys are gone, and
 -- errors carry paths but no byte offsets.
 SET client_min_messages = warning;   -- quiet whether or not an earlier test created it

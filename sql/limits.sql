@@ -1,4 +1,4 @@
--- limits.sql — serde's limits at their extremes (DESIGN §4): nesting depth (serde.max_depth, up to its
+-- limits.sql — serde's limits at their extremes (docs/reference.md, "Settings"): nesting depth (serde.max_depth, up to its
 -- maximum, and the C stack behind it), document size (serde.max_document_bytes) for every input
 -- form, string length (column types; huge strings, keys and numbers), error count
 -- (serde.max_errors), and statement_timeout during long decodes.  Every limit fails with a clear
@@ -129,7 +129,7 @@ SELECT pg_temp.lim_try(format('SELECT length(serde_decode(NULL::json, %L)::text)
        pg_temp.lim_try(format('SELECT length(serde_decode(NULL::json, %L)::text)::text', '"' || repeat('x', 1048575) || '"')) AS over_1mb;
 RESET serde.max_document_bytes;
 
--- ---- a limit the document exceeds is a document error (DESIGN §1) -------------------------------------
+-- ---- a limit the document exceeds is a document error (docs/reference.md, "Functions") ----------------
 -- serde_valid answers false and serde_errors gives one row with the limit's SQLSTATE (54001 depth,
 -- 54000 size), for text, json, jsonb and bytea alike; serde_decode and serde_decode_each still raise
 CREATE TYPE lim_nest AS (a jsonb);

@@ -1,4 +1,4 @@
--- maps.sql — `map: true` (DESIGN §3.2) on a column of type array of a composite (key text,
+-- maps.sql — `map: true` (docs/reference.md, "Field level") on a column of type array of a composite (key text,
 -- value T): a JSON object with arbitrary member names decodes into one (key, value) element per
 -- member, in document order (jsonb input: jsonb's key order); each value decoded and checked as T,
 -- where T may be a scalar, a composite, an array, a domain or another map; errors name the member.

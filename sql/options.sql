@@ -1,5 +1,5 @@
 -- options.sql — the field options (name, path, optional, default, nullable, skip, format, shape)
--- and shape options (rename, unknown, extra, coerce, optional) of DESIGN §3.1/§3.2, and the
+-- and shape options (rename, unknown, extra, coerce, optional) of docs/reference.md, "Shape level" and "Field level", and the
 -- inheritance of the policy options by nested composites without their own shape.
 -- `result` is the decoded row as text, or "ERROR <SQLSTATE>: <message> [<DETAIL>]".
 SET client_min_messages = warning;   -- no NOTICE whether or not an earlier test created it

@@ -1,4 +1,4 @@
--- paths.sql — the `path` field option (DESIGN §3.2) when a parent on the path is present but null:
+-- paths.sql — the `path` field option (docs/reference.md, "Field level") when a parent on the path is present but null:
 -- the values below it are null (NULL; not their default, which is for a missing member), and a
 -- field that is not nullable gets 23502 at its own path (not 2203A at the parent).  A missing
 -- parent stays 2203A at the first missing name; a scalar parent stays 22032.  Text and jsonb

@@ -1,4 +1,4 @@
--- plan_size.sql — plans stay small and compiles stay stoppable (DESIGN §2, §4): a type reached
+-- plan_size.sql — plans stay small and compiles stay stoppable (docs/reference.md, "Settings", "Plan cache"): a type reached
 -- many times shares one plan node (4^10 paths through ten nested composites compile into a few
 -- dozen nodes), sharing keeps every rule and error path of the place it is used at (inherited
 -- policies, `shape`, `map`, `format`), serde.max_plan_bytes bounds what a plan may still grow to

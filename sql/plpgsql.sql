@@ -1,5 +1,5 @@
 -- plpgsql.sql — a PL/pgSQL function sees the shape changes it made itself at its next statement
--- (DESIGN §5 "a call site keeps its plan for the rest of the statement": a statement of a
+-- (docs/reference.md, "Plan cache": a call site keeps its plan for the rest of the statement, and a statement of a
 -- function is a statement too).  PL/pgSQL evaluates simple expressions such as
 -- `r := serde_decode(...)` with one expression state, so with one call site, for every
 -- statement of the function; all of them share the top-level statement's start and, when
@@ -70,7 +70,7 @@ BEGIN
 END $f$;
 SELECT * FROM pg_temp.pl_unregister();
 
--- within one statement the call site keeps its plan (DESIGN §5): a query that re-registers the
+-- within one statement the call site keeps its plan (docs/reference.md, "Plan cache"): a query that re-registers the
 -- shape on every row decodes all its rows with the plan its first row used
 SELECT serde_register('PlPair', 'pl_pair', '{"fields": {"b": {"default": 1}}}');
 SELECT g, (SELECT 1 FROM serde_register('PlPair', 'pl_pair', format('{"fields": {"b": {"default": %s}}}', 100 + g)::jsonb)) AS registered,

@@ -1,6 +1,6 @@
 -- recursive.sql — recursive documents (an expression tree, a comment thread, a linked list):
 -- the recursive part decodes into a jsonb (or json) column with `shape` naming a shape, here the
--- shape itself (DESIGN §3.2): the value (or each element of an array) is validated against that
+-- shape itself (docs/reference.md, "Field level"): the value (or each element of an array) is validated against that
 -- shape and stored unchanged.  Recursion is bounded by serde.max_depth, with a clear error past it.
 SET client_min_messages = warning;   -- quiet whether or not an earlier test created it
 CREATE EXTENSION IF NOT EXISTS serde;

@@ -1,7 +1,7 @@
 -- registration.sql — serde_register / serde_unregister / serde_describe, option validation at
 -- register time (22023 with the option's path) and the same through plain INSERT/UPDATE on
 -- serde.shapes, privileges, versions, pg_dump configuration, and the NULL / target rules of the
--- decode functions (DESIGN §1).  The server-encoding rule (0A000 outside UTF8) needs a non-UTF8
+-- decode functions (docs/reference.md, "Functions").  The server-encoding rule (0A000 outside UTF8) needs a non-UTF8
 -- database and is not tested here.
 -- `result` is "ok" / the value as text, or "ERROR <SQLSTATE>: <message> [<DETAIL>]".
 SET client_min_messages = warning;   -- no NOTICE whether or not an earlier test created it
@@ -278,7 +278,7 @@ SELECT extconfig::regclass[] AS extconfig, extcondition FROM pg_extension WHERE 
 SELECT has_schema_privilege('public', 'serde', 'USAGE') AS public_usage,
        has_table_privilege('public', 'serde.shapes', 'SELECT') AS public_select,
        has_table_privilege('public', 'serde.shapes', 'INSERT') AS public_insert;
--- volatility and parallel safety of the API (DESIGN §1)
+-- volatility and parallel safety of the API (docs/reference.md, "Functions")
 SELECT DISTINCT p.proname, p.provolatile, p.proparallel, p.prosecdef
   FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::regclass
   JOIN pg_extension e ON d.refobjid = e.oid AND e.extname = 'serde'

@@ -1,4 +1,4 @@
--- security.sql — privileges and search_path safety (DESIGN §1 "Catalog", "Volatility"; issue 5
+-- security.sql — privileges and search_path safety (docs/reference.md, "Functions" (Catalog, Volatility), "Privileges"; issue 5
 -- point 6): a role without rights can neither register, alter nor drop shapes, by function or by
 -- plain DML; the rights the extension owner grants allow it, but only for target types the role
 -- owns, with every composite they decode into through domains and arrays (42501; issue 11 points

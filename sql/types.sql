@@ -1,4 +1,4 @@
--- types.sql — every column type of DESIGN §3.3, one list of good and bad values each.
+-- types.sql — every column type of docs/reference.md, "Types", one list of good and bad values each.
 -- Each row of a list is one document; `result` is the decoded value as text, or
 -- "ERROR <SQLSTATE>: <message> [<DETAIL>]" — the full message with its path.
 SET client_min_messages = warning;   -- no NOTICE whether or not an earlier test created it

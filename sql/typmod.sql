@@ -1,4 +1,4 @@
--- typmod.sql — the typmod of a typed call's target (DESIGN §3.3: varchar(n)/char(n) too long →
+-- typmod.sql — the typmod of a typed call's target (docs/reference.md, "Types": varchar(n)/char(n) too long →
 -- 22001, numeric(p,s) → 22003, never truncation or rounding) holds at the root as it does for a
 -- column: numeric(5,2), varchar(2)[], char(4)[], timestamp(0), with the default options and with
 -- a shape registered for the type (whose regtype has no typmod), in serde_decode (2 and 3

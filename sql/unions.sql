@@ -1,4 +1,4 @@
--- unions.sql — discriminated unions (`tag` + `variants`, DESIGN §3.1): the tag selects the
+-- unions.sql — discriminated unions (`tag` + `variants`, docs/reference.md, "Shape level"): the tag selects the
 -- variant column that decodes the same object, the other variant columns are NULL; the tag may
 -- appear anywhere in the object; a union nested in a list (events[] of mixed kinds); unknown,
 -- missing and non-string tags; unknown members under `unknown: reject`; text, json and jsonb

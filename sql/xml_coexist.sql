@@ -1,5 +1,5 @@
 -- xml_coexist.sql — PostgreSQL's own libxml2 use keeps working in a backend where serde read XML
--- (issue 13 item 4, DESIGN §5): xmlparse, xpath, XMLTABLE and the xml type give the same results
+-- (issue 13 item 4; docs/reference.md, "Functions", Hostile XML): xmlparse, xpath, XMLTABLE and the xml type give the same results
 -- and report their own errors with their own messages right after serde calls, after serde
 -- raised an error (also caught in PL/pgSQL), and with serde called between the rows of an
 -- XMLTABLE scan (PostgreSQL keeps its libxml2 error context installed across those rows; serde

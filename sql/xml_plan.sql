@@ -1,4 +1,4 @@
--- xml_plan.sql — the XML facts of a registered shape (DESIGN §3), as serde_describe shows them:
+-- xml_plan.sql — the XML facts of a registered shape (docs/reference.md, "XML names"), as serde_describe shows them:
 -- the shape's xml.root and xml.namespace, each field's XML name and kind (element, attribute,
 -- text), {uri}local names wherever a name is (name, path, xml_item, xml.root), wrapped lists
 -- (xml_item), the namespace inherited by nested composites; and every registration error of

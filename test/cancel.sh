@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # cancel.sh — statement_timeout and query cancel (pg_cancel_backend) stop long serde decodes
-# promptly (DESIGN §4): the time from the timeout (or the cancel request) to the error must stay
+# promptly (docs/reference.md, "Settings"): the time from the timeout (or the cancel request) to the error must stay
 # under 1 s, for serde_decode_each over a JSON array, NDJSON and jsonb (typed and by shape name),
 # and for serde_decode, serde_valid and serde_errors over the same big array.
 #

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # dump_restore.sh — pg_dump of a database with shapes restores into a fresh cluster and decodes
-# identically (issue 5 point 7, DESIGN §1 "Catalog").
+# identically (issue 5 point 7; docs/reference.md, "Functions", Catalog).
 #
 # Source: the database serde_dump_src on the caller's server (PGHOST/PGPORT/PGUSER, as
 # scripts/test.sh exports them), built by test/dump_restore/setup.sql: the fixture types and

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# interrupts.sh — only an interrupt that ends the query stops a decode (DESIGN §5, should_stop):
+# interrupts.sh — only an interrupt that ends the query stops a decode (docs/reference.md, "Settings"; should_stop):
 #   1. with client_connection_check_interval set (its timer raises an interrupt PostgreSQL only
 #      services), long decodes complete once, in about the time they take without it (before:
 #      every tick threw the document away and started again from byte 0; after 1,000 restarts a

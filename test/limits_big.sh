@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# limits_big.sh — documents near PostgreSQL's 1 GB value limit (DESIGN §4, issue 5 point 4): each
+# limits_big.sh — documents near PostgreSQL's 1 GB value limit (docs/reference.md, "Settings"; issue 5 point 4): each
 # is decoded or refused with a clear error (out of memory 53200, a serde or jsonb limit 54000),
 # never an OOM kill or a crash, under a few memory settings.
 #

@@ -1,6 +1,6 @@
 /*
  * unit_compile.c - tests of the plan compiler (src/core/compile.c): option validation with the
- * exact option path in every error (DESIGN section 3, 22023), defaults checked against their
+ * exact option path in every error (docs/reference.md, "Shape options"; 22023), defaults checked against their
  * columns, the compiled plan's structure, sd_plan_describe and shape references (resolver).
  *
  * Options are written with ' for " (see unquote()).

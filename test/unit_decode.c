@@ -1,6 +1,6 @@
 /*
  * unit_decode.c - table-driven tests of the JSON decoder (sd_compile + sd_decode_json) against
- * DESIGN section 3 (shape options, types) and section 4 (errors: SQLSTATE, jsonpath, offset).
+ * docs/reference.md, "Shape options" and "Types", and "Errors" (SQLSTATE, jsonpath, offset).
  *
  * Each case is (target, options, document, expected rendering).  To keep the table readable,
  * options and documents are written with ' for " (and ` for a real apostrophe); the rendering
@@ -591,7 +591,7 @@ static const dcase cases[] = {
 	C("v:text", "{}", "   \n\t ", "ERROR 22P02 $: malformed JSON: * @6"),
 	C("=json", "{}", "", "ERROR 22P02 $: malformed JSON: * @0"),
 	C("=json", "{}", "]", "ERROR 22P02 $: malformed JSON: * @0"),
-	/* malformed input wins over a value error earlier in the document (DESIGN section 4:
+	/* malformed input wins over a value error earlier in the document (docs/reference.md, "Errors":
 	 * malformed JSON is 22P02; serde_errors gives malformed input exactly one row) */
 	C("v:int4", "{}", "{'v':'x'} y", "ERROR 22P02 $: malformed JSON: * @10"),
 	C("v:int4", "{}", "{'v':'x','w':[1,2}}", "ERROR 22P02 $: malformed JSON: * @17"),

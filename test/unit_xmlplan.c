@@ -1,5 +1,5 @@
 /*
- * unit_xmlplan.c - the XML facts of a compiled plan (DESIGN section 3): shape-level xml root and
+ * unit_xmlplan.c - the XML facts of a compiled plan (docs/reference.md, "XML names"): shape-level xml root and
  * namespace, per-field kind (element/attribute/text), {uri}local names wherever a name is (name,
  * path, xml_item, xml.root), xml_item, the namespace in force and its inheritance (also through
  * shape references and shared nodes), every 22023 error with its option path, and how

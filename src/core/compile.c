@@ -1,5 +1,5 @@
 /*
- * compile.c — the plan compiler: shape options (JSON text, DESIGN §3) + a host-described target
+ * compile.c — the plan compiler: shape options (JSON text, docs/reference.md, "Shape options") + a host-described target
  * type -> an immutable plan (sd_node/sd_field tree with member hash tables), checked in full at
  * register time (its description, serde_describe, is describe.c).
  */

@@ -1,6 +1,6 @@
 /*
  * descriptor.c — typed descriptors (SQLite's serde_register(shape, descriptor_json)): the shape
- * options of DESIGN §3 plus a "type" for every field (§3.3) -> an sd_type tree and the options
+ * options of docs/reference.md, "Shape options", plus a "type" for every field ("Shapes and descriptors") -> an sd_type tree and the options
  * without the types, so that sd_compile builds the plan as it does for PostgreSQL's types.
  *
  *   text -> SD_K_TEXT, integer -> SD_K_INT8, real -> SD_K_FLOAT8, numeric -> SD_K_NUMERIC

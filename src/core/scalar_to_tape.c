@@ -1,5 +1,5 @@
 /*
- * scalar_to_tape.c — the column rules of DESIGN §3.3 for one JSON scalar: a string's content, a number
+ * scalar_to_tape.c — the column rules of docs/reference.md, "Types", for one JSON scalar: a string's content, a number
  * literal or a boolean becomes a tape value for a plan node, or an error (code + problem).
  * Shared by every input walker (simdjson over text, PostgreSQL's jsonb) so that they agree.
  */

@@ -66,7 +66,7 @@ typedef enum sd_code
 #define SD_SHAPE_NAME_MAX 63
 
 /* The kind of document an error is about: it decides the path syntax (jsonpath / XPath), the
- * location (byte offset / line and column) and, for two problems, the SQLSTATE (DESIGN §4). */
+ * location (byte offset / line and column) and, for two problems, the SQLSTATE (docs/reference.md, "Errors"). */
 typedef enum sd_doc
 {
 	SD_DOC_JSON = 0,
@@ -227,7 +227,7 @@ typedef enum sd_format
 typedef struct sd_node sd_node;
 typedef struct sd_members sd_members;   /* private: member lookup of a composite */
 
-/* XML (DESIGN §3), resolved at compile time: a walker never interprets options.  A name is a
+/* XML (docs/reference.md, "XML names"), resolved at compile time: a walker never interprets options.  A name is a
  * namespace URI (NULL: no namespace) and a local name (an NCName). */
 typedef enum sd_xml_kind
 {
@@ -656,7 +656,7 @@ size_t		sd_format_decimal(char *out, int64_t digits, uint32_t scale_and_sign);
 size_t		sd_base64_len(size_t n);
 size_t		sd_format_base64(char *out, const uint8_t *bytes, size_t n);
 
-/* The canonical JSON of a decoded value (DESIGN §2, SQLite's serde_decode): objects keyed by
+/* The canonical JSON of a decoded value (SQLite's serde_decode, docs/reference.md, "Shapes and descriptors"): objects keyed by
  * column name in column order; integers as numbers; numerics as the literal as validated;
  * floats as sd_format_float; booleans; text, enums (the label), uuid (lower case), bytea
  * (base64), dates, times and timestamps (RFC 3339 UTC, "Z"; a timestamp without time zone
@@ -678,7 +678,7 @@ void		sd_jwriter_free(sd_jwriter *w);
 
 /* ---- typed descriptors (descriptor.c): SQLite's serde_register(shape, descriptor) --------- */
 
-/* A descriptor is the shape options of DESIGN §3 plus a "type" for every field:
+/* A descriptor is the shape options of docs/reference.md, "Shape options", plus a "type" for every field:
  *   {"optional": true, "fields": {"id": {"type": "text", "nullable": false},
  *                                 "lines": {"type": {"list": {"shape": "Line"}}}}}
  * Columns are the members of "fields" in the order they are written.  sd_descriptor_build

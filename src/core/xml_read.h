@@ -8,7 +8,7 @@
  * the next chunk when the queue is empty.  Memory stays bounded by the chunk size (plus the
  * depth of the element stack), whatever the document's size.
  *
- * Hostile input (DESIGN §4, §5; facts in /work/shared/NOTES.md and fixtures/xml/README.md):
+ * Hostile input (docs/reference.md, "Functions", Hostile XML; facts in fixtures/xml/README.md):
  * no network, no DTD loading, no external entities, predefined entities only — every entity
  * declaration (general or parameter, internal or external) and every attribute default of an
  * internal subset is refused as malformed (2200M) at the declaration, before any expansion, so

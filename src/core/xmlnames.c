@@ -1,5 +1,5 @@
 /*
- * xmlnames.c — the XML facts of a plan (DESIGN §3): `{uri}local` names and NCName checks, the
+ * xmlnames.c — the XML facts of a plan (docs/reference.md, "XML names"): `{uri}local` names and NCName checks, the
  * namespace in force, each field's kind and names, and the check that no two fields of one
  * composite map the same XML element or attribute.  See xmlnames.h.
  */

@@ -1,5 +1,5 @@
 /*
- * xmlnames.h — the XML facts of a plan (DESIGN §3), resolved by the compiler so that an XML
+ * xmlnames.h — the XML facts of a plan (docs/reference.md, "XML names"), resolved by the compiler so that an XML
  * walker never interprets options: `{uri}local` names, NCName checks, the namespace in force
  * (interned, so that it can be part of a shared node's key), each field's kind and names, and
  * the check that no two fields of a composite map the same XML element or attribute.

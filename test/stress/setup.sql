@@ -16,7 +16,7 @@
 --     reads it again (k1).  The row is right iff ver = k % 200 for some k0 <= k <= k1: the version
 --     committed before the statement began, or one committed while it ran (shapes are read with a
 --     fresh catalog snapshot), never an older or an uncommitted one; and all rows of one call site
---     (one statement) come from the same version (DESIGN §5: a call site keeps its plan for the
+--     (one statement) come from the same version (docs/reference.md, "Plan cache": a call site keeps its plan for the
 --     rest of the statement).
 --
 -- Two phases (stress_phase), so that serde's own duties are told apart from PostgreSQL's:
@@ -170,7 +170,7 @@ BEGIN
                               (array_agg(x.j) FILTER (WHERE NOT stress_row_ok(x.j)))[1]
                          -- OFFSET 0 keeps the subquery: pulled up, its expression would be
                          -- copied into each aggregate, i.e. several call sites, each entitled to
-                         -- its own plan (DESIGN §5 pins a plan per call site)
+                         -- its own plan (docs/reference.md, "Plan cache": a plan per call site)
                          FROM stress_docs s, LATERAL (SELECT to_jsonb(serde_decode('StB', s.body)) AS j OFFSET 0) x
                         WHERE s.id <= 5$q$
                 INTO k0, vmin, vmax, n, bad, badrow;

@@ -1,4 +1,4 @@
--- xml_decode.sql — the XML rules of docs/reference.md, "Decoding XML", one document at a time (engine_xml.c): text as the
+-- xml_decode.sql — the XML rules of docs/reference.md, "Decoding XML", one document at a time (the one rule engine, engine.c): text as the
 -- scalar of a scalar column (trimmed except for text, '' for an empty text element, an error for
 -- other kinds), numbers and booleans from text, attributes, xml: "text", flattened lists (adjacent
 -- or not, none = []), wrapped lists (xml_item), path, map, xsi:nil (NOT NULL = 23502), unknown

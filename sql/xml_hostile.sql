@@ -4,7 +4,7 @@
 -- entities, external DTDs), malformed input 2200M with line and column in DETAIL, namespace
 -- errors refused, the encoding declaration ignored, the depth limit (54001) and the size limit
 -- (54000).  serde_valid_xml answers false for each document error.
--- Documents that must decode give OUTCOMES.tsv's row (the engine's XML rules, engine_xml.c).
+-- Documents that must decode give OUTCOMES.tsv's row (the one rule engine, engine.c).
 -- Documents PostgreSQL itself refuses as text (22021: bad UTF-8, NUL, UTF-16) are left to the
 -- core's unit tests (test/unit_xmlread.c) and the fuzz target; big/ files to test/xml_fixtures.sh.
 SET client_min_messages = warning;

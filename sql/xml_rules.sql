@@ -1,5 +1,5 @@
--- xml_rules.sql — XML documents driven by the one rule engine (engine.c with its XML branch
--- engine_xml.c): what XML shares with JSON now — serde_errors_xml lists EVERY violation (order,
+-- xml_rules.sql — XML documents driven by the one rule engine (engine.c, the same member loop
+-- as JSON): what XML shares with JSON now — serde_errors_xml lists EVERY violation (order,
 -- XPath, byte offsets; the first one's line/column in DETAIL), unions by a tag attribute or a
 -- tag element, duplicates of a non-list element, a missing wrapped list, an empty element into
 -- a composite, a default used, `extra` (the unmapped elements and attributes as JSON) — and

@@ -483,7 +483,7 @@ static const fn_def functions[] = {
 	{"serde_decode", 2, SQLITE_UTF8 | SQLITE_INNOCUOUS, fn_decode},
 	{"serde_valid", 2, SQLITE_UTF8 | SQLITE_INNOCUOUS, fn_valid},
 	{"serde_describe", 1, SQLITE_UTF8 | SQLITE_INNOCUOUS, fn_describe},
-	/* XML: the same shapes through the core's XML walker and engine_xml.c */
+	/* XML: the same shapes through the core's XML walker and the one rule engine (xml_decode.c) */
 	{"serde_decode_xml", 2, SQLITE_UTF8 | SQLITE_INNOCUOUS, fn_decode_xml},
 	{"serde_valid_xml", 2, SQLITE_UTF8 | SQLITE_INNOCUOUS, fn_valid_xml},
 	/* connection settings: only from top-level SQL */

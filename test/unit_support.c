@@ -428,7 +428,7 @@ ut_decode_with(const sd_plan *plan, const char *doc)
 	return out;
 }
 
-/* An XML document through the engine's XML rules (engine_xml.c): the row, or the error with
+/* An XML document through the one rule engine (xml_decode.c, engine.c): the row, or the error with
  * its line:column. */
 const char *
 ut_decode_xml(const sd_type *t, const char *options, const char *doc)

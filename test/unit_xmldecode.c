@@ -1,5 +1,5 @@
 /*
- * unit_xmldecode.c - XML documents decoded through the engine's XML rules (engine_xml.c):
+ * unit_xmldecode.c - XML documents decoded through the one rule engine (xml_decode.c, engine.c):
  * rows as the renderer writes them, errors with their SQLSTATE, XPath and line:column.
  */
 #include "unit.h"

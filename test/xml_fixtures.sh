@@ -10,7 +10,7 @@
 #      exactly the expected row: this checks the oracle against PostgreSQL itself;
 #   3. with serde installed: the JSON renderings (fixtures/xml/as_json/) decode with the same shapes
 #      into the same expected rows; and if serde_decode_xml exists (else skipped with a message):
-#      every shape of xml_shapes.sql registers (the engine decodes XML since engine_xml.c), every
+#      every shape of xml_shapes.sql registers (the one rule engine decodes XML), every
 #      document decodes to its expected row, every mutated copy fails with the SQLSTATE, message
 #      and DETAIL line/column of mutated/EXPECTED.tsv, and every hostile file has the outcome of
 #      OUTCOMES.tsv, each in under a second.

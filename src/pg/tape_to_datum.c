@@ -674,7 +674,7 @@ conv_json(SdConvert *cx, const sd_node *node, SdPgType *h, const sd_val *v, cons
 	/*
 	 * What the builder leaves to jsonb_in (which raises the right error).  \u0000 never gets
 	 * here from a document: the core refuses it in every value kept as jsonb (22032 "\u0000
-	 * cannot be stored in jsonb", engine_skip.h), jsonb input cannot hold it and XML refuses
+	 * cannot be stored in jsonb", engine_skip.c), jsonb input cannot hold it and XML refuses
 	 * jsonb columns (0A000); a `default` cannot hold it (options are jsonb, whose input
 	 * refuses it before serde sees them).
 	 * sql/numeric_limits.sql shows all three.

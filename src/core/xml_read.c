@@ -49,6 +49,7 @@ struct sd_xreader
 	uint32_t	nretired;
 	uint32_t	cap_retired;
 	uint32_t	extends;        /* chunks read ahead since the queue was last empty */
+	uint64_t	accounted;      /* sd_xr_account's total */
 
 	/* the last namespace URI's length (libxml2 interns names: the same pointer recurs) */
 	const xmlChar *uri_last;
@@ -145,6 +146,47 @@ xr_pos(const sd_xreader *r)
 	return p > r->len ? r->len : p;
 }
 
+/*
+ * sd_xml_eol (xml_read.h): CR LF -> LF and a lone CR -> LF in s[0..n), in place; a CR that
+ * ends s is dropped when `last_cr_pairs` says the byte after it is an LF (the caller hands
+ * that LF over next).  Returns the new length.
+ */
+size_t
+sd_xml_eol(char *s, size_t n, bool last_cr_pairs)
+{
+	char	   *cr = memchr(s, '\r', n);
+
+	if (!cr)
+		return n;
+	size_t		o = (size_t) (cr - s);
+
+	for (size_t i = o; i < n; i++)
+	{
+		if (s[i] != '\r')
+			s[o++] = s[i];
+		else if (!(i + 1 < n ? s[i + 1] == '\n' : last_cr_pairs))
+			s[o++] = '\n';		/* a lone CR (of CR LF, the LF stays) */
+	}
+	return o;
+}
+
+/* A CDATA piece ch[0..len) ending in CR: whether the document's byte after that CR is an LF
+ * (libxml2 may cut a section's content into pieces anywhere, between CR and LF too: the LF
+ * then starts the next piece).  The piece points into the parser's input, which holds the
+ * document's bytes as they are (the encoding is ignored), so its offset is known. */
+static bool
+xr_cr_before_lf(const sd_xreader *r, const xmlChar *ch, size_t len)
+{
+	xmlParserInputPtr in = r->ctxt->input;
+
+	if (len == 0 || ch[len - 1] != '\r' || !in || !in->base || !in->end ||
+		ch < in->base || ch + len > in->end)
+		return false;
+	size_t		at = (size_t) in->consumed + (size_t) (ch - in->base) + len;
+
+	return at < r->len && r->doc[at - 1] == '\r' && r->doc[at] == '\n';
+}
+
 void
 sd_xr_locate(sd_xreader *r, int64_t offset, uint32_t *line, uint32_t *column)
 {
@@ -214,6 +256,17 @@ sd_xr_locate(sd_xreader *r, int64_t offset, uint32_t *line, uint32_t *column)
 	r->loc_col = col;
 	*line = ln;
 	*column = col;
+}
+
+bool
+sd_xr_account(sd_xreader *r, size_t units)
+{
+	uint64_t	budget = 8 * (uint64_t) r->len + 1024 * 1024;
+
+	if (units > budget || r->accounted > budget - units)
+		return false;
+	r->accounted += units;
+	return true;
 }
 
 const char *
@@ -464,25 +517,32 @@ sax_end(void *ud, const xmlChar *local, const xmlChar *prefix, const xmlChar *ur
 	e->name = xr_name(r, local, prefix, uri);
 }
 
+/* Appends character data to the batch: merged into the previous TEXT event when it is the
+ * last one queued, else a new TEXT event.  `cdata`: the bytes are the document's own (a CDATA
+ * section's content, handed over as written) and their line ends are normalised here. */
 static void
-sax_text(void *ud, const xmlChar *ch, int len)
+xr_text(sd_xreader *r, const xmlChar *ch, size_t len, bool cdata)
 {
-	sd_xreader *r = ud;
-
-	if (r->failed_cb || len <= 0)
-		return;
 	sd_xev	   *last = r->qlen > r->qfixed ? &r->q[r->qlen - 1] : NULL;
-	size_t		off = xr_bytes(r, (const char *) ch, (size_t) len);
+	size_t		off = xr_bytes(r, (const char *) ch, len);
 
 	if (off == SIZE_MAX)
 	{
 		xr_nomem(r);
 		return;
 	}
+	if (cdata && memchr(r->bytes + off, '\r', len))
+	{
+		len = sd_xml_eol(r->bytes + off, len, xr_cr_before_lf(r, ch, len));
+		r->blen = off + len;
+		r->bytes[r->blen] = '\0';
+		if (len == 0)
+			return;
+	}
 	if (last && last->kind == SD_XEV_TEXT &&
 		(size_t) (uintptr_t) last->text + last->text_len == off)
 	{
-		last->text_len += (size_t) len;
+		last->text_len += len;
 		return;
 	}
 	sd_xev	   *e = xr_push(r, SD_XEV_TEXT);
@@ -491,7 +551,31 @@ sax_text(void *ud, const xmlChar *ch, int len)
 		return;
 	e->depth = r->depth;
 	e->text = (const char *) (uintptr_t) off;
-	e->text_len = (size_t) len;
+	e->text_len = len;
+}
+
+/* Text, entity and character references: libxml2 has normalised the line ends already (CR LF
+ * and a lone CR are LF), and a CR that arrives here came from &#13; — it stays. */
+static void
+sax_text(void *ud, const xmlChar *ch, int len)
+{
+	sd_xreader *r = ud;
+
+	if (r->failed_cb || len <= 0)
+		return;
+	xr_text(r, ch, (size_t) len, false);
+}
+
+/* A CDATA section's content (or a piece of it): libxml2 hands it over as written, CRs
+ * included, so its line ends are normalised here as XML says (CR LF and a lone CR are LF). */
+static void
+sax_cdata(void *ud, const xmlChar *ch, int len)
+{
+	sd_xreader *r = ud;
+
+	if (r->failed_cb || len <= 0)
+		return;
+	xr_text(r, ch, (size_t) len, true);
 }
 
 /* Where the parser is, for refusals raised from declaration callbacks. */
@@ -583,15 +667,26 @@ xr_structured_error(void *ud, xmlErrorPtr e)
 	char		msg[SD_PROBLEM_MAX];
 	size_t		n = 0;
 
+	/* libxml2's messages end in a newline, and some carry one inside ("Comment not terminated
+	 * \n<!--…", with document text after it): one line, whitespace runs as one space, none
+	 * at either end */
 	if (e->message)
 	{
-		n = strlen(e->message);
-		if (n >= sizeof(msg))
-			n = sizeof(msg) - 1;
-		memcpy(msg, e->message, n);
+		bool		gap = false;
+
+		for (const char *m = e->message; *m && n < sizeof(msg) - 1; m++)
+		{
+			if (is_space((unsigned char) *m))
+			{
+				gap = n > 0;
+				continue;
+			}
+			if (gap && n < sizeof(msg) - 2)
+				msg[n++] = ' ';
+			gap = false;
+			msg[n++] = *m;
+		}
 	}
-	while (n > 0 && is_space((unsigned char) msg[n - 1]))
-		n--;
 	msg[n] = '\0';
 	if ((e->code == XML_ERR_DOCUMENT_END || e->code == XML_ERR_DOCUMENT_EMPTY) && !r->root_seen)
 	{
@@ -714,7 +809,7 @@ sd_xr_open(const sd_hooks *hooks, const char *doc, size_t len, const sd_xr_optio
 	s->startElementNs = sax_start;
 	s->endElementNs = sax_end;
 	s->characters = sax_text;
-	s->cdataBlock = sax_text;
+	s->cdataBlock = sax_cdata;
 	s->ignorableWhitespace = sax_text;
 	s->entityDecl = sax_entity_decl;
 	s->unparsedEntityDecl = sax_unparsed_entity_decl;

@@ -29,6 +29,7 @@
 
 #include "internal.h"
 #include "walker.h"
+#include "xml_capture.h"
 #include "xml_read.h"
 #include "xml_walk.h"
 
@@ -448,7 +449,19 @@ xw_skip_fast(sd_wcursor *cur, const sd_wtok *tok, uint32_t room)
 	}
 }
 
-/* After the value was walked: an element's bytes verbatim, or a string's text. */
+/* The namespace declarations of the i-th open element (xml_capture.h's sd_xns_scope). */
+static const sd_xnsdecl *
+xw_scope(void *ud, uint32_t i, uint32_t *n)
+{
+	const sd_xcursor *c = ud;
+
+	*n = c->frames[i].nns;
+	return c->frames[i].ns;
+}
+
+/* After the value was walked: an element as a standalone element (its bytes, with the
+ * namespace declarations in scope that it uses and its line ends normalised: xml_capture.c;
+ * the open frames are the elements around it), or a string's text. */
 static int
 xw_capture(sd_wcursor *cur, const sd_wtok *tok, unsigned how, sd_val *out)
 {
@@ -456,8 +469,15 @@ xw_capture(sd_wcursor *cur, const sd_wtok *tok, unsigned how, sd_val *out)
 
 	if (tok->kind == SD_J_OBJECT)
 	{
-		out->u.s = c->doc + tok->offset;
-		out->len = (uint32_t) (c->last_end - tok->offset);
+		const char *s;
+		size_t		n;
+		sd_error	err;
+
+		if (!sd_xml_standalone(c->r, &c->d->hooks, &c->d->arena, tok->offset, c->last_end,
+							   xw_scope, c, c->nframes, &s, &n, &err))
+			return xw_fail(c, &err);
+		out->u.s = s;
+		out->len = (uint32_t) n;
 	}
 	else
 	{

@@ -53,7 +53,13 @@ struct sd_xreader
 
 	/* the last namespace URI's length (libxml2 interns names: the same pointer recurs) */
 	const xmlChar *uri_last;
+	const char *uri_last_fixed;	/* ... as handed out (xr_uri) */
 	uint32_t	uri_last_len;
+	/* namespace URIs that held '&' (libxml2 gives it as "&#38;"), unescaped copies by the
+	 * dictionary's pointer: an open-addressing table of cap_uris (a power of two) slots */
+	struct xr_urient *uris;
+	uint32_t	nuris;
+	uint32_t	cap_uris;
 
 	/* forward line counting: the position of byte loc_off */
 	size_t		loc_off;
@@ -305,6 +311,75 @@ xr_unescape_amp(char *v, size_t n)
 	return o;
 }
 
+typedef struct xr_urient
+{
+	const xmlChar *orig;		/* libxml2's string (its dictionary's, or its namespace table's) */
+	char	   *fixed;			/* hook-allocated, freed by sd_xr_close */
+	uint32_t	len;
+} xr_urient;
+
+static uint32_t
+xr_uri_slot(const xr_urient *t, uint32_t cap, const xmlChar *u)
+{
+	uint32_t	i = (uint32_t) (((uintptr_t) u >> 3) * 2654435761u) & (cap - 1);
+
+	while (t[i].orig && t[i].orig != u)
+		i = (i + 1) & (cap - 1);
+	return i;
+}
+
+/*
+ * A namespace URI as the document means it.  Without entity substitution libxml2 hands a
+ * namespace URI over with every '&' it decoded written as "&#38;", as it does attribute values
+ * (xr_unescape_amp): a URI with '&' is turned back, once per string of libxml2's (the same
+ * pointer recurs), into a copy that lives until sd_xr_close.  *len: in, strlen; out, the
+ * copy's.
+ */
+static const char *
+xr_uri(sd_xreader *r, const xmlChar *u, uint32_t *len)
+{
+	if (!memchr(u, '&', *len))
+		return (const char *) u;
+	if (r->nuris * 2 >= r->cap_uris)
+	{
+		uint32_t	ncap = r->cap_uris ? r->cap_uris * 2 : 16;
+		xr_urient  *nt = sd_hook_alloc(&r->hooks, sizeof(xr_urient) * ncap);
+
+		if (!nt)
+		{
+			xr_nomem(r);
+			return (const char *) u;
+		}
+		memset(nt, 0, sizeof(xr_urient) * ncap);
+		for (uint32_t i = 0; i < r->cap_uris; i++)
+			if (r->uris[i].orig)
+				nt[xr_uri_slot(nt, ncap, r->uris[i].orig)] = r->uris[i];
+		sd_hook_free(&r->hooks, r->uris);
+		r->uris = nt;
+		r->cap_uris = ncap;
+	}
+	xr_urient  *e = &r->uris[xr_uri_slot(r->uris, r->cap_uris, u)];
+
+	if (!e->orig)
+	{
+		char	   *c = sd_hook_alloc(&r->hooks, (size_t) *len + 1);
+
+		if (!c)
+		{
+			xr_nomem(r);
+			return (const char *) u;
+		}
+		memcpy(c, u, *len);
+		e->len = (uint32_t) xr_unescape_amp(c, *len);
+		c[e->len] = '\0';
+		e->fixed = c;
+		e->orig = u;
+		r->nuris++;
+	}
+	*len = e->len;
+	return e->fixed;
+}
+
 static sd_xname
 xr_name(sd_xreader *r, const xmlChar *local, const xmlChar *prefix, const xmlChar *uri)
 {
@@ -318,11 +393,16 @@ xr_name(sd_xreader *r, const xmlChar *local, const xmlChar *prefix, const xmlCha
 	if (!uri)
 		n.uri_len = 0;
 	else if (uri == r->uri_last)
+	{
+		n.uri = r->uri_last_fixed;
 		n.uri_len = r->uri_last_len;
+	}
 	else
 	{
 		n.uri_len = (uint32_t) strlen((const char *) uri);
+		n.uri = xr_uri(r, uri, &n.uri_len);
 		r->uri_last = uri;
+		r->uri_last_fixed = n.uri;
 		r->uri_last_len = n.uri_len;
 	}
 	if (n.uri && n.uri_len == 0)
@@ -457,8 +537,8 @@ sax_start(void *ud, const xmlChar *local, const xmlChar *prefix, const xmlChar *
 
 			d->prefix = (const char *) p;
 			d->prefix_len = p ? (uint32_t) strlen((const char *) p) : 0;
-			d->uri = u ? (const char *) u : "";
-			d->uri_len = (uint32_t) strlen(d->uri);
+			d->uri_len = u ? (uint32_t) strlen((const char *) u) : 0;
+			d->uri = u ? xr_uri(r, u, &d->uri_len) : "";
 		}
 	}
 	if (nb_attrs > 0)
@@ -1166,6 +1246,9 @@ sd_xr_close(sd_xreader *r)
 	sd_hook_free(&r->hooks, r->bytes);
 	xr_free_retired(r);
 	sd_hook_free(&r->hooks, r->retired);
+	for (uint32_t i = 0; i < r->cap_uris; i++)
+		sd_hook_free(&r->hooks, r->uris[i].fixed);
+	sd_hook_free(&r->hooks, r->uris);
 	sd_hook_free(&r->hooks, r);
 }
 

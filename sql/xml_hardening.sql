@@ -38,35 +38,36 @@ SELECT pg_temp.x('XhText', E'<r><t><![CDATA[x\ry\r]]></t></r>') AS r;
 SELECT pg_temp.x('XhText', E'<r><t>p<![CDATA[\r\n]]>q\r\nr\rs</t></r>') AS r;
 -- a CR LF cut by the reader's 64 KB batches inside a long CDATA section is one LF
 SELECT length(t), length(t) - length(replace(t, E'\n', '')) AS lfs, position(E'\r' in t) AS cr
-FROM serde_decode_xml('XhText', '<r><t><![CDATA[' || repeat(E'abcdefg\r\n', 20000) || ']]></t></r>');
+FROM serde_decode_xml(NULL::pg_temp.xh_text, '<r><t><![CDATA[' || repeat(E'abcdefg\r\n', 20000) || ']]></t></r>', 'XhText');
 -- &#13; is the one CR: in text, CDATA keeps the reference as text, attributes
 SELECT pg_temp.x('XhText', E'<r><t>a&#13;b&#xD;\r\nc</t></r>') AS r;
 SELECT pg_temp.x('XhText', E'<r><t><![CDATA[&#13;]]></t></r>') AS r;
 SELECT pg_temp.x('XhText', E'<r a="x\r\ny\rz&#13;w"/>') AS r;
 
 -- ---- an xml column: standalone -------------------------------------------------------------
-CREATE TYPE pg_temp.xh_cap AS (x xml, xs xml[]);
+CREATE TYPE pg_temp.xh_cap AS (x xml, xs xml[], xm xml);
 SELECT 'ok' FROM serde_register('XhCap', 'pg_temp.xh_cap'::regtype, '{
-  "xml": {"root": "r", "namespace": "urn:d"}, "optional": true, "fields": {"xs": {"name": "i"}}}');
+  "xml": {"root": "r", "namespace": "urn:d"}, "optional": true,
+  "fields": {"xs": {"name": "i"}, "xm": {"path": ["m", "x"]}}}');
 -- the default namespace and the prefixes it uses, inherited from the root, are declared on it
-SELECT x::text FROM serde_decode_xml('XhCap',
-  '<r xmlns="urn:d" xmlns:p="urn:p" xmlns:q="urn:q"><x p:a="1"><p:y>t</p:y><z/></x></r>');
+SELECT x::text FROM serde_decode_xml(NULL::pg_temp.xh_cap,
+  '<r xmlns="urn:d" xmlns:p="urn:p" xmlns:q="urn:q"><x p:a="1"><p:y>t</p:y><z/></x></r>', 'XhCap');
 -- so PostgreSQL's XPath finds its elements by namespace
 SELECT xpath('/d:x/p:y/text()', x, ARRAY[ARRAY['d', 'urn:d'], ARRAY['p', 'urn:p']])::text AS y,
        xpath('/d:x/d:z', x, ARRAY[ARRAY['d', 'urn:d']])::text AS z
-FROM serde_decode_xml('XhCap', '<r xmlns="urn:d" xmlns:p="urn:p"><x><p:y>t</p:y><z/></x></r>');
+FROM serde_decode_xml(NULL::pg_temp.xh_cap, '<r xmlns="urn:d" xmlns:p="urn:p"><x><p:y>t</p:y><z/></x></r>', 'XhCap');
 -- the innermost declaration; a prefix it declares itself is not added; xmlns="" inside needs
 -- nothing; names in comments, CDATA and attribute values are not names
-SELECT x::text FROM serde_decode_xml('XhCap',
+SELECT xm::text FROM serde_decode_xml(NULL::pg_temp.xh_cap,
   '<r xmlns="urn:d" xmlns:p="urn:p1"><m xmlns:p="urn:p2" xmlns:q="urn:q"><x xmlns:p="urn:own" p:a="1" b="q:no">'
-  || '<!-- <q:c/> --><![CDATA[<q:d/>]]><p:y/><e xmlns=""/></x></m></r>');
-SELECT x::text FROM serde_decode_xml('XhCap',
-  '<r xmlns="urn:d"><m xmlns:p="urn:p2"><x><p:y/></x></m></r>');
+  || '<!-- <q:c/> --><![CDATA[<q:d/>]]><p:y/><e xmlns=""/></x></m></r>', 'XhCap');
+SELECT xm::text FROM serde_decode_xml(NULL::pg_temp.xh_cap,
+  '<r xmlns="urn:d" xmlns:p="urn:p1"><m xmlns:p="urn:p2"><x><p:y/></x></m></r>', 'XhCap');
 -- its line ends are LF (comments, PIs, attributes, CDATA, text); &#13; stays as written
-SELECT replace(replace(x::text, E'\r', '<CR>'), E'\n', '<LF>') AS x FROM serde_decode_xml('XhCap',
-  E'<r xmlns="urn:d"><x a="1\r\n2">t\r\nu\rv&#13;<!--c\r\n--><?pi a\r\nb?><![CDATA[c\r\nd]]></x></r>');
+SELECT replace(replace(x::text, E'\r', '<CR>'), E'\n', '<LF>') AS x FROM serde_decode_xml(NULL::pg_temp.xh_cap,
+  E'<r xmlns="urn:d"><x a="1\r\n2">t\r\nu\rv&#13;<!--c\r\n--><?pi a\r\nb?><![CDATA[c\r\nd]]></x></r>', 'XhCap');
 -- each item of a list standalone
-SELECT xs::text FROM serde_decode_xml('XhCap', E'<r xmlns="urn:d" xmlns:p="urn:p"><i/><i p:k="2">\r</i></r>');
+SELECT xs::text FROM serde_decode_xml(NULL::pg_temp.xh_cap, E'<r xmlns="urn:d" xmlns:p="urn:p"><i/><i p:k="2">\r</i></r>', 'XhCap');
 -- the declarations added are bounded by the document (8 times its size + 1 MB): 54000 beyond
 SELECT pg_temp.x('XhCap', '<r xmlns="urn:d" xmlns:p="' || repeat('u', 200000) || '">'
        || repeat('<i><p:y/></i>', 20000) || '</r>') AS r;
@@ -108,7 +109,7 @@ RESET TIME ZONE;
 -- ---- numeric: what PostgreSQL gives is numeric's own text (an exponent form is rewritten) -------
 CREATE TYPE pg_temp.xh_num AS (n numeric);
 SELECT 'ok' FROM serde_register('XhNum', 'pg_temp.xh_num'::regtype, '{}');
-SELECT lit, (serde_decode('XhNum', '{"n": ' || lit || '}')).n::text AS serde, lit::numeric::text AS cast_
+SELECT lit, (serde_decode(NULL::pg_temp.xh_num, '{"n": ' || lit || '}', 'XhNum')).n::text AS serde, lit::numeric::text AS cast_
 FROM (VALUES ('1.5e3'), ('1.50e1'), ('15e-1'), ('1.5E-3'), ('0e5'), ('1e-20'),
              ('12345678901234567890123e-3'), ('0.10'), ('-0'), ('-0.0')) v(lit);
-SELECT (serde_decode_xml('XhNum', '<r><n> 1.50e1 </n></r>')).n::text AS n;
+SELECT (serde_decode_xml(NULL::pg_temp.xh_num, '<r><n> 1.50e1 </n></r>', 'XhNum')).n::text AS n;

@@ -714,11 +714,24 @@ test_timestamp(void)
 	CHECK(ts("9999-12-31T23:59:59.9999995Z", true, &us, &had) == SD_E_DATETIME);
 	CHECK(ts("9999-12-31T23:59:59.9999999Z", true, &us, &had) == SD_E_DATETIME);
 	CHECK_STR(P, "invalid timestamp \"9999-12-31T23:59:59.9999999Z\": rounds past 9999-12-31 23:59:59.999999");
-	/* the offset may move the instant just outside the written years (PostgreSQL holds it) */
-	CHECK(ts("9999-12-31T23:00:00-05:00", true, &us, &had) == SD_OK &&
-		  us == END_TS - 3600 * US_PER_SEC + 5 * 3600 * US_PER_SEC);
-	CHECK(ts("0001-01-01T00:00:00+01:00", true, &us, &had) == SD_OK &&
-		  us == MIN_TS - 3600 * US_PER_SEC);
+	/* an offset that moves the instant outside 0001..9999 in UTC is refused (issue 19),
+	 * for timestamptz and timestamp alike; up to the bounds it is accepted */
+	CHECK(ts("9999-12-31T23:00:00-05:00", true, &us, &had) == SD_E_DATETIME);
+	CHECK_STR(P, "invalid timestamp \"9999-12-31T23:00:00-05:00\": out of range (0001-01-01 .. 9999-12-31 in UTC)");
+	CHECK(ts("0001-01-01T00:00:00+01:00", true, &us, &had) == SD_E_DATETIME);
+	CHECK(ts("0001-01-01T00:30:00+01:00", false, &us, &had) == SD_E_DATETIME);
+	CHECK_STR(P, "invalid timestamp \"0001-01-01T00:30:00+01:00\": out of range (0001-01-01 .. 9999-12-31 in UTC)");
+	CHECK(ts("0001-01-01T00:59:59.9999994+01:00", true, &us, &had) == SD_E_DATETIME);
+	CHECK(ts("0001-01-01T00:59:59.9999999+01:00", true, &us, &had) == SD_OK && us == MIN_TS);
+	CHECK(ts("0001-01-01T00:59:59.9999995+01:00", true, &us, &had) == SD_OK && us == MIN_TS);
+	CHECK(ts("0001-01-01T01:00:00+01:00", true, &us, &had) == SD_OK && us == MIN_TS);
+	CHECK(ts("0001-01-01T00:00:00-15:59", true, &us, &had) == SD_OK &&
+		  us == MIN_TS + (15 * 60 + 59) * 60 * US_PER_SEC);
+	CHECK(ts("9999-12-31T18:59:59.999999-05:00", true, &us, &had) == SD_OK && us == END_TS - 1);
+	CHECK(ts("9999-12-31T19:00:00-05:00", false, &us, &had) == SD_E_DATETIME);
+	CHECK(ts("9999-12-31T23:59:59+00:00", true, &us, &had) == SD_OK);
+	CHECK(ts("9999-12-31T23:59:59-00:01", true, &us, &had) == SD_E_DATETIME);
+	CHECK(ts("9999-12-31T23:59:59", false, &us, &had) == SD_OK && !had);
 
 	/* grammar */
 	CHECK(ts("hello", true, &us, &had) == SD_E_KIND);
@@ -1164,6 +1177,17 @@ test_rfc2822(void)
 	CHECK(r2822("Fri, 31 Dec 1999 23:59:59 -1559", &us) == SD_OK);
 	CHECK(r2822("Thu, 1 Jan 70 00:00:00 GMT", &us) == SD_OK && us == 0);
 	CHECK(r2822("1 Jan 49 00:00:00 GMT", &us) == SD_OK && us > 0);	/* 2049 */
+	/* the zone may not move the instant outside 0001..9999 in UTC (issue 19), nor may the
+	 * last day's leap second */
+	CHECK(r2822("Mon, 1 Jan 0001 00:30:00 +0100", &us) == SD_E_DATETIME);
+	CHECK_STR(P, "invalid timestamp \"Mon, 1 Jan 0001 00:30:00 +0100\": out of range (0001-01-01 .. 9999-12-31 in UTC)");
+	CHECK(r2822("Mon, 1 Jan 0001 01:00:00 +0100", &us) == SD_OK && us == MIN_TS);
+	CHECK(r2822("1 Jan 0001 00:00:00 GMT", &us) == SD_OK && us == MIN_TS);
+	CHECK(r2822("Fri, 31 Dec 9999 23:30:00 EST", &us) == SD_E_DATETIME);
+	CHECK(r2822("Fri, 31 Dec 9999 18:59:59 EST", &us) == SD_OK);
+	CHECK(r2822("Fri, 31 Dec 9999 23:59:60 GMT", &us) == SD_E_DATETIME);
+	CHECK(r2822("Fri, 31 Dec 9999 23:59:59 GMT", &us) == SD_OK);
+	CHECK(r2822("1 Jan 0000 12:00:00 GMT", &us) == SD_E_DATETIME);
 	/* not the grammar: 22032-class kind errors with the RFC 2822 wording */
 	CHECK(r2822("2003-06-10T04:00:00Z", &us) == SD_E_KIND);
 	CHECK_STR(P, "invalid timestamp \"2003-06-10T04:00:00Z\": expected RFC 2822 date-time");

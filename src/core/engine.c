@@ -233,6 +233,7 @@ text_value(Eng *e, const sd_node *n, const char *s, size_t len, Dest dst, int64_
 		case SD_K_FLOAT4:
 		case SD_K_FLOAT8:
 		case SD_K_NUMERIC:
+		number:
 			/* numbers from text: the JSON number rules (a text that is none is a kind error) */
 			ok = len > 0 && sd_convert_number(n, s, len, &v, e->err);
 			if (!ok && (len == 0 || e->err->code == SD_E_KIND || e->err->code == SD_E_SYNTAX))
@@ -245,6 +246,13 @@ text_value(Eng *e, const sd_node *n, const char *s, size_t len, Dest dst, int64_
 				ok = sd_convert_bool(n, false, &v, e->err);
 			else
 				return text_kind_error(e, n, s, len, at);
+			break;
+		case SD_K_TIMESTAMP:
+		case SD_K_TIMESTAMPTZ:
+			/* `format: unix` / `unix_ms`: the text is a number of (milli)seconds, as in JSON */
+			if (n->format == SD_FMT_UNIX || n->format == SD_FMT_UNIX_MS)
+				goto number;
+			ok = sd_convert_string(&e->d->arena, n, s, len, &v, e->err);
 			break;
 		default:
 			ok = sd_convert_string(&e->d->arena, n, s, len, &v, e->err);
@@ -336,9 +344,9 @@ element_scalar(Eng *e, const sd_node *n, Dest dst, sd_wtok *t)
 		}
 		if (!bad)
 		{
-			if (!enter_key(e, &k, 0, c.offset))
-				return false;
-			sd_eng_fail(e, SD_E_KIND, c.offset, "expected %s, found an element", sd_expected_name(n));
+			/* at the element itself, as JSON reports an object where a scalar belongs */
+			sd_eng_fail(e, SD_E_KIND, t->offset, "expected %s, found an element with child elements",
+						sd_expected_name(n));
 			e->depth = depth;
 			bad = true;
 			if (!e->collect)

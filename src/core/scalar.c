@@ -667,6 +667,9 @@ sd_parse_float(const char *s, size_t len, bool as_float4, double *out, char *pro
 #define MIN_TS_US (DAYS_0001_01_01 * USECS_PER_DAY)
 #define END_TS_US (DAYS_10000_01_01 * USECS_PER_DAY)	/* exclusive */
 
+/* Why an instant outside [MIN_TS_US, END_TS_US) is refused (after its offset). */
+#define OUTSIDE_UTC_YEARS "out of range (0001-01-01 .. 9999-12-31 in UTC)"
+
 /* PostgreSQL accepts time zone displacements up to 15:59 (MAX_TZDISP_HOUR). */
 #define MAX_OFFSET_HOUR 15
 
@@ -921,7 +924,12 @@ sd_parse_timestamp(const char *s, size_t len, bool require_offset, int64_t *us,
 	if (local >= END_TS_US)
 		return bad_datetime(SD_E_DATETIME, "timestamp", s, len,
 							"rounds past 9999-12-31 23:59:59.999999", problem);
-	*us = local - off_sign * (off_h * USECS_PER_HOUR + off_m * USECS_PER_MIN);
+	local -= off_sign * (off_h * USECS_PER_HOUR + off_m * USECS_PER_MIN);
+	/* the offset may move the instant out of the years 0001..9999 (0001-01-01T00:30:00+01:00
+	 * is 0000-12-31T23:30:00Z): refused, as the epoch formats refuse it */
+	if (local < MIN_TS_US || local >= END_TS_US)
+		return bad_datetime(SD_E_DATETIME, "timestamp", s, len, OUTSIDE_UTC_YEARS, problem);
+	*us = local;
 	*had_offset = has_off;
 	return SD_OK;
 
@@ -1086,7 +1094,12 @@ sd_parse_rfc2822(const char *s, size_t len, int64_t *us, char *problem)
 	if (wday >= 0 && (int) (((days % 7) + 7 + 3) % 7) != wday)
 		return bad_datetime(SD_E_DATETIME, "timestamp", s, len,
 							"day of the week does not match the date", problem);
-	*us = days * USECS_PER_DAY + clock_us(&C) - (int64_t) off_min * USECS_PER_MIN;
+	/* the zone (or the leap second of 9999-12-31 23:59:60) may move the instant out of the
+	 * years 0001..9999 */
+	days = days * USECS_PER_DAY + clock_us(&C) - (int64_t) off_min * USECS_PER_MIN;
+	if (days < MIN_TS_US || days >= END_TS_US)
+		return bad_datetime(SD_E_DATETIME, "timestamp", s, len, OUTSIDE_UTC_YEARS, problem);
+	*us = days;
 	return SD_OK;
 
 syntax:

@@ -133,8 +133,9 @@ sd_code		sd_parse_float(const char *s, size_t len, bool as_float4, double *out, 
  * hour 24, second 61; a leap second (second 60) rolls into the next minute as in PostgreSQL,
  * but not past 24:00:00 ("time of day past 24:00:00" for 23:59:60.5).  Offsets are accepted up to +-15:59 as
  * PostgreSQL does ("time zone offset out of range" beyond); -00:00 is UTC.  Years 0001-9999
- * as written: a value that rounds past 9999-12-31 23:59:59.999999 is SD_E_DATETIME; the
- * offset may then move the UTC instant a few hours outside those years (PostgreSQL holds it). */
+ * as written: a value that rounds past 9999-12-31 23:59:59.999999 is SD_E_DATETIME; so is one
+ * whose offset moves the UTC instant outside 0001-01-01 .. 9999-12-31 ("out of range
+ * (0001-01-01 .. 9999-12-31 in UTC)": 0001-01-01T00:30:00+01:00), as for every format. */
 sd_code		sd_parse_timestamp(const char *s, size_t len, bool require_offset, int64_t *us,
 							   bool *had_offset, char *problem);
 /* An RFC 2822 / RFC 5322 date-time (RSS pubDate, e-mail and HTTP dates):
@@ -142,8 +143,9 @@ sd_code		sd_parse_timestamp(const char *s, size_t len, bool require_offset, int6
  * parts; zone +hhmm / -hhmm (-0000 is UTC) or UT, GMT, Z, EST/EDT/CST/CDT/MST/MDT/PST/PDT;
  * 2- and 3-digit years read as RFC 5322 §4.3 says (49 -> 2049, 50 -> 1950, 103 -> 2003).  ->
  * microseconds since 1970-01-01 UTC.  Not the grammar: SD_E_KIND "invalid timestamp \"...\":
- * expected RFC 2822 date-time"; an impossible date or time, an offset beyond +-15:59 or a day
- * of the week that is not the date's: SD_E_DATETIME as sd_parse_timestamp's. */
+ * expected RFC 2822 date-time"; an impossible date or time, an offset beyond +-15:59, a day
+ * of the week that is not the date's, or an instant outside 0001-01-01 .. 9999-12-31 in UTC
+ * after the zone: SD_E_DATETIME as sd_parse_timestamp's. */
 sd_code		sd_parse_rfc2822(const char *s, size_t len, int64_t *us, char *problem);
 /* YYYY-MM-DD -> days since 1970-01-01.  Same error rules ("invalid date \"...\": expected
  * YYYY-MM-DD" / "...: day out of range"). */

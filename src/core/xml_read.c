@@ -49,10 +49,17 @@ struct sd_xreader
 	uint32_t	nretired;
 	uint32_t	cap_retired;
 	uint32_t	extends;        /* chunks read ahead since the queue was last empty */
+	uint64_t	accounted;      /* sd_xr_account's total */
 
 	/* the last namespace URI's length (libxml2 interns names: the same pointer recurs) */
 	const xmlChar *uri_last;
+	const char *uri_last_fixed;	/* ... as handed out (xr_uri) */
 	uint32_t	uri_last_len;
+	/* namespace URIs that held '&' (libxml2 gives it as "&#38;"), unescaped copies by the
+	 * dictionary's pointer: an open-addressing table of cap_uris (a power of two) slots */
+	struct xr_urient *uris;
+	uint32_t	nuris;
+	uint32_t	cap_uris;
 
 	/* forward line counting: the position of byte loc_off */
 	size_t		loc_off;
@@ -145,6 +152,47 @@ xr_pos(const sd_xreader *r)
 	return p > r->len ? r->len : p;
 }
 
+/*
+ * sd_xml_eol (xml_read.h): CR LF -> LF and a lone CR -> LF in s[0..n), in place; a CR that
+ * ends s is dropped when `last_cr_pairs` says the byte after it is an LF (the caller hands
+ * that LF over next).  Returns the new length.
+ */
+size_t
+sd_xml_eol(char *s, size_t n, bool last_cr_pairs)
+{
+	char	   *cr = memchr(s, '\r', n);
+
+	if (!cr)
+		return n;
+	size_t		o = (size_t) (cr - s);
+
+	for (size_t i = o; i < n; i++)
+	{
+		if (s[i] != '\r')
+			s[o++] = s[i];
+		else if (!(i + 1 < n ? s[i + 1] == '\n' : last_cr_pairs))
+			s[o++] = '\n';		/* a lone CR (of CR LF, the LF stays) */
+	}
+	return o;
+}
+
+/* A CDATA piece ch[0..len) ending in CR: whether the document's byte after that CR is an LF
+ * (libxml2 may cut a section's content into pieces anywhere, between CR and LF too: the LF
+ * then starts the next piece).  The piece points into the parser's input, which holds the
+ * document's bytes as they are (the encoding is ignored), so its offset is known. */
+static bool
+xr_cr_before_lf(const sd_xreader *r, const xmlChar *ch, size_t len)
+{
+	xmlParserInputPtr in = r->ctxt->input;
+
+	if (len == 0 || ch[len - 1] != '\r' || !in || !in->base || !in->end ||
+		ch < in->base || ch + len > in->end)
+		return false;
+	size_t		at = (size_t) in->consumed + (size_t) (ch - in->base) + len;
+
+	return at < r->len && r->doc[at - 1] == '\r' && r->doc[at] == '\n';
+}
+
 void
 sd_xr_locate(sd_xreader *r, int64_t offset, uint32_t *line, uint32_t *column)
 {
@@ -216,6 +264,17 @@ sd_xr_locate(sd_xreader *r, int64_t offset, uint32_t *line, uint32_t *column)
 	*column = col;
 }
 
+bool
+sd_xr_account(sd_xreader *r, size_t units)
+{
+	uint64_t	budget = 8 * (uint64_t) r->len + 1024 * 1024;
+
+	if (units > budget || r->accounted > budget - units)
+		return false;
+	r->accounted += units;
+	return true;
+}
+
 const char *
 sd_xr_document(const sd_xreader *r, size_t *len)
 {
@@ -252,6 +311,75 @@ xr_unescape_amp(char *v, size_t n)
 	return o;
 }
 
+typedef struct xr_urient
+{
+	const xmlChar *orig;		/* libxml2's string (its dictionary's, or its namespace table's) */
+	char	   *fixed;			/* hook-allocated, freed by sd_xr_close */
+	uint32_t	len;
+} xr_urient;
+
+static uint32_t
+xr_uri_slot(const xr_urient *t, uint32_t cap, const xmlChar *u)
+{
+	uint32_t	i = (uint32_t) (((uintptr_t) u >> 3) * 2654435761u) & (cap - 1);
+
+	while (t[i].orig && t[i].orig != u)
+		i = (i + 1) & (cap - 1);
+	return i;
+}
+
+/*
+ * A namespace URI as the document means it.  Without entity substitution libxml2 hands a
+ * namespace URI over with every '&' it decoded written as "&#38;", as it does attribute values
+ * (xr_unescape_amp): a URI with '&' is turned back, once per string of libxml2's (the same
+ * pointer recurs), into a copy that lives until sd_xr_close.  *len: in, strlen; out, the
+ * copy's.
+ */
+static const char *
+xr_uri(sd_xreader *r, const xmlChar *u, uint32_t *len)
+{
+	if (!memchr(u, '&', *len))
+		return (const char *) u;
+	if (r->nuris * 2 >= r->cap_uris)
+	{
+		uint32_t	ncap = r->cap_uris ? r->cap_uris * 2 : 16;
+		xr_urient  *nt = sd_hook_alloc(&r->hooks, sizeof(xr_urient) * ncap);
+
+		if (!nt)
+		{
+			xr_nomem(r);
+			return (const char *) u;
+		}
+		memset(nt, 0, sizeof(xr_urient) * ncap);
+		for (uint32_t i = 0; i < r->cap_uris; i++)
+			if (r->uris[i].orig)
+				nt[xr_uri_slot(nt, ncap, r->uris[i].orig)] = r->uris[i];
+		sd_hook_free(&r->hooks, r->uris);
+		r->uris = nt;
+		r->cap_uris = ncap;
+	}
+	xr_urient  *e = &r->uris[xr_uri_slot(r->uris, r->cap_uris, u)];
+
+	if (!e->orig)
+	{
+		char	   *c = sd_hook_alloc(&r->hooks, (size_t) *len + 1);
+
+		if (!c)
+		{
+			xr_nomem(r);
+			return (const char *) u;
+		}
+		memcpy(c, u, *len);
+		e->len = (uint32_t) xr_unescape_amp(c, *len);
+		c[e->len] = '\0';
+		e->fixed = c;
+		e->orig = u;
+		r->nuris++;
+	}
+	*len = e->len;
+	return e->fixed;
+}
+
 static sd_xname
 xr_name(sd_xreader *r, const xmlChar *local, const xmlChar *prefix, const xmlChar *uri)
 {
@@ -265,11 +393,16 @@ xr_name(sd_xreader *r, const xmlChar *local, const xmlChar *prefix, const xmlCha
 	if (!uri)
 		n.uri_len = 0;
 	else if (uri == r->uri_last)
+	{
+		n.uri = r->uri_last_fixed;
 		n.uri_len = r->uri_last_len;
+	}
 	else
 	{
 		n.uri_len = (uint32_t) strlen((const char *) uri);
+		n.uri = xr_uri(r, uri, &n.uri_len);
 		r->uri_last = uri;
+		r->uri_last_fixed = n.uri;
 		r->uri_last_len = n.uri_len;
 	}
 	if (n.uri && n.uri_len == 0)
@@ -404,8 +537,8 @@ sax_start(void *ud, const xmlChar *local, const xmlChar *prefix, const xmlChar *
 
 			d->prefix = (const char *) p;
 			d->prefix_len = p ? (uint32_t) strlen((const char *) p) : 0;
-			d->uri = u ? (const char *) u : "";
-			d->uri_len = (uint32_t) strlen(d->uri);
+			d->uri_len = u ? (uint32_t) strlen((const char *) u) : 0;
+			d->uri = u ? xr_uri(r, u, &d->uri_len) : "";
 		}
 	}
 	if (nb_attrs > 0)
@@ -464,25 +597,32 @@ sax_end(void *ud, const xmlChar *local, const xmlChar *prefix, const xmlChar *ur
 	e->name = xr_name(r, local, prefix, uri);
 }
 
+/* Appends character data to the batch: merged into the previous TEXT event when it is the
+ * last one queued, else a new TEXT event.  `cdata`: the bytes are the document's own (a CDATA
+ * section's content, handed over as written) and their line ends are normalised here. */
 static void
-sax_text(void *ud, const xmlChar *ch, int len)
+xr_text(sd_xreader *r, const xmlChar *ch, size_t len, bool cdata)
 {
-	sd_xreader *r = ud;
-
-	if (r->failed_cb || len <= 0)
-		return;
 	sd_xev	   *last = r->qlen > r->qfixed ? &r->q[r->qlen - 1] : NULL;
-	size_t		off = xr_bytes(r, (const char *) ch, (size_t) len);
+	size_t		off = xr_bytes(r, (const char *) ch, len);
 
 	if (off == SIZE_MAX)
 	{
 		xr_nomem(r);
 		return;
 	}
+	if (cdata && memchr(r->bytes + off, '\r', len))
+	{
+		len = sd_xml_eol(r->bytes + off, len, xr_cr_before_lf(r, ch, len));
+		r->blen = off + len;
+		r->bytes[r->blen] = '\0';
+		if (len == 0)
+			return;
+	}
 	if (last && last->kind == SD_XEV_TEXT &&
 		(size_t) (uintptr_t) last->text + last->text_len == off)
 	{
-		last->text_len += (size_t) len;
+		last->text_len += len;
 		return;
 	}
 	sd_xev	   *e = xr_push(r, SD_XEV_TEXT);
@@ -491,7 +631,31 @@ sax_text(void *ud, const xmlChar *ch, int len)
 		return;
 	e->depth = r->depth;
 	e->text = (const char *) (uintptr_t) off;
-	e->text_len = (size_t) len;
+	e->text_len = len;
+}
+
+/* Text, entity and character references: libxml2 has normalised the line ends already (CR LF
+ * and a lone CR are LF), and a CR that arrives here came from &#13; — it stays. */
+static void
+sax_text(void *ud, const xmlChar *ch, int len)
+{
+	sd_xreader *r = ud;
+
+	if (r->failed_cb || len <= 0)
+		return;
+	xr_text(r, ch, (size_t) len, false);
+}
+
+/* A CDATA section's content (or a piece of it): libxml2 hands it over as written, CRs
+ * included, so its line ends are normalised here as XML says (CR LF and a lone CR are LF). */
+static void
+sax_cdata(void *ud, const xmlChar *ch, int len)
+{
+	sd_xreader *r = ud;
+
+	if (r->failed_cb || len <= 0)
+		return;
+	xr_text(r, ch, (size_t) len, true);
 }
 
 /* Where the parser is, for refusals raised from declaration callbacks. */
@@ -583,15 +747,26 @@ xr_structured_error(void *ud, xmlErrorPtr e)
 	char		msg[SD_PROBLEM_MAX];
 	size_t		n = 0;
 
+	/* libxml2's messages end in a newline, and some carry one inside ("Comment not terminated
+	 * \n<!--…", with document text after it): one line, whitespace runs as one space, none
+	 * at either end */
 	if (e->message)
 	{
-		n = strlen(e->message);
-		if (n >= sizeof(msg))
-			n = sizeof(msg) - 1;
-		memcpy(msg, e->message, n);
+		bool		gap = false;
+
+		for (const char *m = e->message; *m && n < sizeof(msg) - 1; m++)
+		{
+			if (is_space((unsigned char) *m))
+			{
+				gap = n > 0;
+				continue;
+			}
+			if (gap && n < sizeof(msg) - 2)
+				msg[n++] = ' ';
+			gap = false;
+			msg[n++] = *m;
+		}
 	}
-	while (n > 0 && is_space((unsigned char) msg[n - 1]))
-		n--;
 	msg[n] = '\0';
 	if ((e->code == XML_ERR_DOCUMENT_END || e->code == XML_ERR_DOCUMENT_EMPTY) && !r->root_seen)
 	{
@@ -714,7 +889,7 @@ sd_xr_open(const sd_hooks *hooks, const char *doc, size_t len, const sd_xr_optio
 	s->startElementNs = sax_start;
 	s->endElementNs = sax_end;
 	s->characters = sax_text;
-	s->cdataBlock = sax_text;
+	s->cdataBlock = sax_cdata;
 	s->ignorableWhitespace = sax_text;
 	s->entityDecl = sax_entity_decl;
 	s->unparsedEntityDecl = sax_unparsed_entity_decl;
@@ -1071,6 +1246,9 @@ sd_xr_close(sd_xreader *r)
 	sd_hook_free(&r->hooks, r->bytes);
 	xr_free_retired(r);
 	sd_hook_free(&r->hooks, r->retired);
+	for (uint32_t i = 0; i < r->cap_uris; i++)
+		sd_hook_free(&r->hooks, r->uris[i].fixed);
+	sd_hook_free(&r->hooks, r->uris);
 	sd_hook_free(&r->hooks, r);
 }
 

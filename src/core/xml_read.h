@@ -38,8 +38,10 @@ typedef enum sd_xev_kind
 	SD_XEV_START = 1,           /* <name …> (also the start of <name/>) */
 	SD_XEV_END,                 /* </name> (also the end of <name/>) */
 	SD_XEV_TEXT                 /* character data: text, entities and character references
-								 * replaced, CDATA content; adjacent pieces merged as far as
-								 * one chunk goes (a walker concatenates consecutive TEXTs) */
+								 * replaced, CDATA content; line ends normalised everywhere
+								 * (CR LF and a lone CR are LF; only &#13; gives a CR);
+								 * adjacent pieces merged as far as one chunk goes (a walker
+								 * concatenates consecutive TEXTs) */
 } sd_xev_kind;
 
 /* A name as the document writes it: local name, prefix (NULL: none), namespace URI (NULL: none). */
@@ -125,6 +127,12 @@ void		sd_xr_locate(sd_xreader *r, int64_t offset, uint32_t *line, uint32_t *colu
 /* The document the reader reads (for verbatim captures between event offsets). */
 const char *sd_xr_document(const sd_xreader *r, size_t *len);
 
+/* Counts `units` of work or bytes a caller makes from the document beyond reading it (the
+ * namespace declarations added to xml columns' elements, xml_capture.c): false, counting
+ * nothing, once the total would pass 8 times the document's length plus 1 MB — so that
+ * nothing grows faster than the document. */
+bool		sd_xr_account(sd_xreader *r, size_t units);
+
 /* Reads the rest of the document: 0 when it ends complete and well-formed, -1 with err (as
  * sd_xr_next, or SD_E_CANCELED when hooks->should_stop, polled every 4096 events, said so). */
 int			sd_xr_drain(sd_xreader *r, sd_error *err);
@@ -132,6 +140,10 @@ int			sd_xr_drain(sd_xreader *r, sd_error *err);
 /* The whole document read through: true when it is well-formed XML within the limits. */
 bool		sd_xml_check_document(const sd_hooks *hooks, const char *doc, size_t len,
 								  const sd_limits *limits, sd_error *err);
+
+/* XML's line-end normalisation of s[0..n) in place (CR LF and a lone CR become LF); a final
+ * CR is dropped instead when last_cr_pairs (an LF follows it beyond s).  The new length. */
+size_t		sd_xml_eol(char *s, size_t n, bool last_cr_pairs);
 
 /* Frees the reader and libxml2's parser (safe with NULL). */
 void		sd_xr_close(sd_xreader *r);

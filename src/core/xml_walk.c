@@ -16,8 +16,9 @@
  *   - values: attribute values and text are SD_J_STRING tokens with SD_TOK_XML_TEXT, copied
  *     into the decoder's arena (valid until the document is released);
  *   - skip_fast skips an element without walking it (the reader checks well-formedness and
- *     depth of everything it reads anyway); capture gives an element's bytes verbatim, from
- *     its '<' to the end of its end tag (an `xml` column, `extra`), or a string's text.
+ *     depth of everything it reads anyway); capture gives an element as a standalone element (from
+ *     its '<' to the end of its end tag, with the namespace declarations it needs: xml_capture.c)
+ *     for an `xml` column, or a string's text.
  * Errors of the reader (malformed XML, depth, memory) are kept whole in the cursor (xerr) with
  * their line and column, for the engine to report as XML errors.
  *
@@ -30,6 +31,7 @@
 
 #include "internal.h"
 #include "walker.h"
+#include "xml_capture.h"
 #include "xml_read.h"
 #include "xml_walk.h"
 
@@ -487,7 +489,19 @@ xw_skip_fast(sd_wcursor *cur, const sd_wtok *tok, uint32_t room)
 	}
 }
 
-/* After the value was walked: an element's bytes verbatim, or a string's text. */
+/* The namespace declarations of the i-th open element (xml_capture.h's sd_xns_scope). */
+static const sd_xnsdecl *
+xw_scope(void *ud, uint32_t i, uint32_t *n)
+{
+	const sd_xcursor *c = ud;
+
+	*n = c->frames[i].nns;
+	return c->frames[i].ns;
+}
+
+/* After the value was walked: an element as a standalone element (its bytes, with the
+ * namespace declarations in scope that it uses and its line ends normalised: xml_capture.c;
+ * the open frames are the elements around it), or a string's text. */
 static int
 xw_capture(sd_wcursor *cur, const sd_wtok *tok, unsigned how, sd_val *out)
 {
@@ -495,8 +509,15 @@ xw_capture(sd_wcursor *cur, const sd_wtok *tok, unsigned how, sd_val *out)
 
 	if (tok->kind == SD_J_OBJECT)
 	{
-		out->u.s = c->doc + tok->offset;
-		out->len = (uint32_t) (c->last_end - tok->offset);
+		const char *s;
+		size_t		n;
+		sd_error	err;
+
+		if (!sd_xml_standalone(c->r, &c->d->hooks, &c->d->arena, tok->offset, c->last_end,
+							   xw_scope, c, c->nframes, &s, &n, &err))
+			return xw_fail(c, &err);
+		out->u.s = s;
+		out->len = (uint32_t) n;
 	}
 	else
 	{

@@ -205,9 +205,19 @@ wwalk(sd_wcursor *c, const sd_wtok *t, uint32_t h, const uint8_t *data, size_t s
 
 		memset(&span, 0, sizeof(span));
 		FZ_ASSERT(ops->capture(c, t, SD_CAP_JSON, &span) == 1, "capture failed");
-		FZ_ASSERT(span.len >= 2 && span.u.s[0] == '<' && span.u.s[span.len - 1] == '>' &&
-				  span.u.s >= (const char *) data && span.u.s + span.len <= (const char *) data + size,
+		FZ_ASSERT(span.len >= 2 && span.u.s[0] == '<' && span.u.s[span.len - 1] == '>',
 				  "captured bytes are not an element");
+		/* the document's own bytes, or a standalone copy (namespace declarations added, line
+		 * ends LF): either way a well-formed document by itself, every prefix bound */
+		if (!(span.u.s >= (const char *) data && span.u.s + span.len <= (const char *) data + size))
+			FZ_ASSERT(memchr(span.u.s, '\r', span.len) == NULL, "a CR in a captured copy");
+		{
+			sd_limits	one = {MAXD, 0, 0};
+			sd_error	e2;
+
+			FZ_ASSERT(sd_xml_check_document(NULL, span.u.s, span.len, &one, &e2),
+					  "a captured element is not well-formed by itself: %s", e2.problem);
+		}
 	}
 	(void) sink;
 	return 1;

@@ -113,18 +113,23 @@ def xesc(s):
     return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def to_xml_el(name, v, out):
+def to_xml_el(name, v, out, dflt, my_ns):
+    """element `name` in namespace my_ns (None: the default in scope), dflt the default in scope"""
+    decl = ""
+    if my_ns is not None and my_ns != dflt:
+        decl, dflt = f' xmlns="{my_ns}"', my_ns
     if isinstance(v, Arr):                 # repeated elements (flattened list)
         for x in v.items:
-            to_xml_el(name, x, out)
+            to_xml_el(name, x, out, dflt if decl else dflt, my_ns)
     elif v is None:
-        out.append(f'<{name} xsi:nil="true"/>')
+        out.append(f'<{name}{decl} xsi:nil="true"/>')
     elif isinstance(v, Scalar):
-        out.append(f"<{name}>{xesc(v.text)}</{name}>")
+        out.append(f"<{name}{decl}>{xesc(v.text)}</{name}>")
     else:
-        out.append(f"<{name}>")
+        out.append(f"<{name}{decl}>")
+        child_ns = (v.meta or {}).get("ns")
         for k, x in v.items:
-            to_xml_el(k, x, out)
+            to_xml_el(k, x, out, dflt, child_ns)
         out.append(f"</{name}>")
 
 
@@ -134,8 +139,9 @@ def to_xml(root, ns, v):
     if v is None:
         return f'<{root}{attrs} xsi:nil="true"/>'
     out.append(f"<{root}{attrs}>")
+    child_ns = (v.meta or {}).get("ns")
     for k, x in v.items:
-        to_xml_el(k, x, out)
+        to_xml_el(k, x, out, ns or "", child_ns)
     out.append(f"</{root}>")
     return "".join(out)
 
@@ -349,7 +355,8 @@ class Model:
         if x.get("item"):
             return "xml_item list"
         names = (f.get("path") or [f["name"]])
-        xnames = (x.get("path") or [x.get("name")])
+        pre = "{" + ns + "}" if ns else ""
+        xnames = [n[len(pre):] if pre and (n or "").startswith(pre) else n for n in (x.get("path") or [x.get("name")])]
         if names != xnames or any(not NCNAME.match(n or "") for n in names):
             return "name in another namespace or not an XML name"
         return None
@@ -386,10 +393,8 @@ class Model:
     def gen_obj(self, rng, node, ns, depth, full):
         if depth > 6:
             raise Unrenderable("too deep")
-        nns = node.get("xml_namespace") or ns
-        if node.get("xml_namespace") not in (None, ns):
-            raise Unrenderable("nested namespace")
-        o = Obj(meta={"unknown": node.get("unknown")})
+        nns = node.get("xml_namespace") or (node.get("xml") or {}).get("namespace") or ns
+        o = Obj(meta={"unknown": node.get("unknown"), "ns": nns or ""})
         fields = node["fields"]
         tag = node.get("tag")
         variant_cols = set((node.get("variants") or {}).values())
@@ -462,7 +467,7 @@ class Model:
                     o = x
                     break
             else:
-                nxt = Obj(meta={"path_parent": True})
+                nxt = Obj(meta={"path_parent": True, "ns": (o.meta or {}).get("ns")})
                 o.items.append([s, nxt])
                 o = nxt
         o.items.append([steps[-1], v])
@@ -535,6 +540,8 @@ def mutations(rng, doc):
                     dc.items[di] = nv
             out.append((f"{kind} {p}", d))
     for n, (o, p) in enumerate(list(objects(doc))):
+        if (o.meta or {}).get("map"):
+            continue                         # a new key is no unknown member in a map
         d = clone(doc)
         do = list(objects(d))[n][0]
         do.items.insert(rng.randint(0, len(do.items)), ["zzUnknown", Obj([["x", Scalar("str", "1")]])])
@@ -733,9 +740,20 @@ def signature(rj, rx, nj, nx, diffs):
     if "errors" in diffs and isinstance(nj["errors"], list) and isinstance(nx["errors"], list):
         ej = {(norm_code(c, "j"), show_path(norm_path(p, "j"))): m for p, c, m in rj["errors"]}
         ex = {(norm_code(c, "x"), show_path(norm_path(p, "x"))): m for p, c, m in rx["errors"]}
-        for k in sorted(set(ej) - set(ex)):
+        jo, xo = sorted(set(ej) - set(ex)), sorted(set(ex) - set(ej))
+        for k in list(jo):                   # the same code at another path: say how they differ
+            for m in xo:
+                if m[0] == k[0]:
+                    a, b = k[1], m[1]
+                    rel = ("one step deeper in XML" if b.startswith(a) and b[len(a):].count(".") == 1 and "[" not in b[len(a):]
+                           else "shallower in XML" if a.startswith(b) else "elsewhere in XML")
+                    sig.append(f"same code, other path ({rel}): {k[0]} {problem(ej[k])} / XML: {problem(ex[m])}")
+                    jo.remove(k)
+                    xo.remove(m)
+                    break
+        for k in jo:
             sig.append(f"JSON only: {k[0]} {problem(ej[k])}")
-        for k in sorted(set(ex) - set(ej)):
+        for k in xo:
             sig.append(f"XML only: {k[0]} {problem(ex[k])}")
     elif "errors" in diffs:
         def show(r, n):

@@ -891,6 +891,8 @@ NAMED = [
     ("a valid XjdScalars document",
      "XjdScalars", scalars_doc(),
      []),
+    ("null root, a composite", "XjdOrder", None, None),
+    ("null root, a union", "XjdEvent", None, None),
     ("map: a key that appears twice among others",
      "XjdOrder", order_doc(lines=Obj([["p", item("A")], ["q", item("B")], ["p", item("C")]])),
      [("22030", "$.lines.p")]),

@@ -1016,7 +1016,8 @@ FROM pg_type t"""))
     groups = {}
     shown = {}
     sigs = {}
-    for c in cases:
+    named = {}
+    for c in sorted(cases, key=lambda c: (not c.get("named"), c["id"])):
         s = c["shape"]
         drop = roots[s][2]
         for host, res in (("pg", pg), ("sqlite", sq)):
@@ -1030,6 +1031,8 @@ FROM pg_type t"""))
                 want = c["expect"] if isinstance(c["expect"], tuple) else sorted(c["expect"])
                 if nj["errors"] != want:
                     truth = f"JSON serde_errors {nj['errors']} != expected {want}"
+            if c.get("named"):
+                named.setdefault(c["label"], []).append(f"{host} {'FAIL' if diffs or truth else 'ok'}")
             if not diffs and not truth:
                 passed += 1
                 continue
@@ -1063,6 +1066,9 @@ FROM pg_type t"""))
         print("divergence groups (host, shape, mutation, what differs: count):")
         for key, labels in sorted(groups.items()):
             print(f"  {key[0]:6s} {key[1]:20s} {key[2]:10s} {'/'.join(key[3]) or 'truth'}: {len(labels)}")
+    print("named cases (JSON's answer is the truth where one is given):")
+    for label, st in named.items():
+        print(f"  {', '.join(st):22s} {label}")
     if sigs:
         print("divergences by signature (host: what differs: count, first example):")
         for (host, sg), labels in sorted(sigs.items(), key=lambda kv: (kv[0][0], -len(kv[1]), kv[0][1])):

@@ -1060,6 +1060,11 @@ FROM pg_type t"""))
         print(f"shapes skipped ({len(skipped)}): " + "; ".join(f"{s} ({w})" for s, w in sorted(skipped.items())))
     if sqlite_skipped:
         print("not in SQLite: " + "; ".join(f"{s} ({w[:60]})" for s, w in sorted(sqlite_skipped.items())))
+    kinds = {}
+    for c in cases:
+        k = "named" if c.get("named") else c["label"].split(" ")[1].split(":")[0]
+        kinds[k] = kinds.get(k, 0) + 1
+    print("documents by mutation: " + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())))
     print(f"{len(cases)} documents x 2 renderings; seed {SEED}; generate {t_gen:.1f}s, PostgreSQL {t_pg:.1f}s, "
           f"SQLite {t_sq:.1f}s, total {total:.1f}s")
     if groups:

@@ -421,7 +421,7 @@ class Model:
             why = self.field_ok(f, nns)
             omittable = f.get("optional") or f.get("default") is not None
             if not f.get("extra") and self.unsupported(f):
-                raise Unrenderable(f"{f.get('column')}: {self.unsupported(f)} column (refused in XML)")
+                raise Unrenderable(f"{f.get('column')}: {self.unsupported(f)} column (json/jsonb: refused by XML; xml: no JSON form)")
             if why:
                 if omittable or f.get("extra") or f.get("skip"):
                     continue

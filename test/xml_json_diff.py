@@ -35,6 +35,7 @@ SERDE_DIFF_MAX (mutations per shape, default 500), SERDE_DIFF_VERBOSE=1 prints e
 SERDE_DIFF_ORDER=0 compares serde_errors as sets (default: in document order, as listed).
 Exit status non-zero on any failure; the last line is "N passed, N failed"."""
 import base64
+import csv
 import datetime
 import decimal
 import email.utils
@@ -97,9 +98,6 @@ class Arr:
         self.items, self.t = items, t
 
 
-NULL = None
-
-
 def to_json(v):
     if v is None:
         return "null"
@@ -116,13 +114,14 @@ def xesc(s):
 
 def to_xml_el(name, v, out, dflt, my_ns):
     """element `name` in namespace my_ns (None: the default in scope), dflt the default in scope"""
+    if isinstance(v, Arr):                 # repeated elements (flattened list)
+        for x in v.items:
+            to_xml_el(name, x, out, dflt, my_ns)
+        return
     decl = ""
     if my_ns is not None and my_ns != dflt:
         decl, dflt = f' xmlns="{my_ns}"', my_ns
-    if isinstance(v, Arr):                 # repeated elements (flattened list)
-        for x in v.items:
-            to_xml_el(name, x, out, dflt if decl else dflt, my_ns)
-    elif v is None:
+    if v is None:
         out.append(f'<{name}{decl} xsi:nil="true"/>')
     elif isinstance(v, Scalar):
         out.append(f"<{name}{decl}>{xesc(v.text)}</{name}>")
@@ -659,7 +658,6 @@ END $f$;
 def run_pg(cases):
     """{(case id, fmt): result} in PostgreSQL, one psql session"""
     with tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False, encoding="utf-8") as f:
-        import csv
         w = csv.writer(f)
         for c in cases:
             w.writerow([c["id"], c["shape"], "j", c["json"]])

@@ -40,20 +40,124 @@ static const char catalog_sql[] =
 	"   WHERE rowid = NEW.rowid;\n"
 	"END;\n";
 
+/* ---- statements kept prepared -----------------------------------------------------------
+ * A call that reads the catalog runs two statements: PRAGMA main.schema_version (catalog_check)
+ * and the lookup of a row.  Preparing them costs more than running them (about 4 us a call
+ * for a statement that reads no table, bench/RESULTS.md), so they are prepared once per
+ * connection (SQLITE_PREPARE_PERSISTENT; SQLite prepares them again by itself when the schema
+ * changed) and reset after each use, their bindings cleared.  A statement kept prepared makes
+ * sqlite3_close refuse to close the connection (SQLITE_BUSY), and the connection state is only
+ * released after that check; but sqlite3_close disconnects every virtual table before it, the
+ * eponymous ones included.  So statements are kept only while this connection's
+ * serde_cache_stats is connected (errors_vtab.c counts it in c->anchors; its xDisconnect calls
+ * sq_catalog_release): the first call connects it by preparing a statement that names it.  When
+ * that is impossible (main.serde_cache_stats is a table of the database), every call prepares
+ * and finalizes its statements, as before. */
+
+static bool
+anchored(sq_conn *c)
+{
+	sqlite3_stmt *st = NULL;
+	int			rc;
+
+	if (c->anchors > 0)
+		return true;
+	if (c->anchor_failed)
+		return false;
+	rc = sqlite3_prepare_v2(c->db, "SELECT 1 FROM main.serde_cache_stats", -1, &st, NULL);
+	sqlite3_finalize(st);
+	if (c->anchors == 0 && (rc == SQLITE_OK || rc == SQLITE_ERROR))
+		c->anchor_failed = true;    /* a table of that name, not ours: for good */
+	return c->anchors > 0;
+}
+
+/* The statement of sql: the one kept in *slot when it is free, else a new one (kept in *slot
+ * when it is empty and the connection anchored).  SQLite's result code. */
+static int
+stmt_get(sq_conn *c, sqlite3_stmt **slot, bool *busy, const char *sql, sqlite3_stmt **out)
+{
+	bool		keep = !*slot && anchored(c);
+	int			rc;
+
+	if (*slot && !*busy)
+	{
+		*busy = true;
+		*out = *slot;
+		return SQLITE_OK;
+	}
+	rc = sqlite3_prepare_v3(c->db, sql, -1, keep ? SQLITE_PREPARE_PERSISTENT : 0, out, NULL);
+	if (rc != SQLITE_OK)
+	{
+		sqlite3_finalize(*out);
+		*out = NULL;
+		return rc;
+	}
+	if (keep)
+	{
+		*slot = *out;
+		*busy = true;
+	}
+	return SQLITE_OK;
+}
+
+/* Gives back a statement of stmt_get: reset (its read transaction ends) and kept, or finalized. */
+static void
+stmt_put(sq_conn *c, sqlite3_stmt *st)
+{
+	if (!st)
+		return;
+	if (st == c->st_cookie || st == c->st_lookup)
+	{
+		sqlite3_reset(st);
+		sqlite3_clear_bindings(st);     /* the name was bound SQLITE_STATIC */
+		if (st == c->st_cookie)
+			c->st_cookie_busy = false;
+		else
+			c->st_lookup_busy = false;
+	}
+	else
+		sqlite3_finalize(st);
+}
+
+/* Finalizes st unless the application did already (sqlite3_next_stmt still lists it): some
+ * finalize every statement of a connection before they close it. */
+static void
+finalize_listed(sqlite3 *db, sqlite3_stmt *st)
+{
+	for (sqlite3_stmt *p = sqlite3_next_stmt(db, NULL); st && p; p = sqlite3_next_stmt(db, p))
+		if (p == st)
+		{
+			sqlite3_finalize(st);
+			return;
+		}
+}
+
+void
+sq_catalog_release(sq_conn *c)
+{
+	sqlite3_stmt *a = c->st_cookie;
+	sqlite3_stmt *b = c->st_lookup;
+
+	c->st_cookie = c->st_lookup = NULL;
+	c->st_cookie_busy = c->st_lookup_busy = false;
+	finalize_listed(c->db, a);
+	finalize_listed(c->db, b);
+}
+
 /* main's schema cookie (PRAGMA schema_version: changes with every change of the schema, also
  * one not yet committed), or -1 with *e set. */
 static int64_t
 schema_cookie(sq_conn *c, sq_err *e)
 {
 	sqlite3_stmt *st = NULL;
-	int			rc = sqlite3_prepare_v2(c->db, "PRAGMA main.schema_version", -1, &st, NULL);
+	int			rc = stmt_get(c, &c->st_cookie, &c->st_cookie_busy, "PRAGMA main.schema_version", &st);
 	int64_t		v = -1;
 
 	if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW)
 		v = sqlite3_column_int64(st, 0);
 	else
 		sq_err_sqlite(e, c->db, rc == SQLITE_DONE ? SQLITE_ERROR : rc, "cannot read main's schema version");
-	sqlite3_finalize(st);
+	stmt_put(c, st);
 	return v;
 }
 
@@ -77,6 +181,11 @@ catalog_check(sq_conn *c, sq_err *e)
 		c->catalog_cookie = -1;
 	if (cookie == c->catalog_cookie)
 		return c->catalog_state;
+	if (c->st_lookup && !c->st_lookup_busy)
+	{                           /* the schema changed: prepare the lookup again (belt and braces) */
+		sqlite3_finalize(c->st_lookup);
+		c->st_lookup = NULL;
+	}
 	if ((r = catalog_inspect(c, e)) >= 0)
 	{
 		c->catalog_cookie = cookie;
@@ -186,9 +295,9 @@ sq_dep_free(sq_dep *dep)
 	dep->name = dep->descriptor = NULL;
 }
 
-/* Prepares the reading statement once per use of *stmt (the caller finishes it with
- * sq_catalog_finish: a statement kept past the function call would keep sqlite3_close from
- * closing the connection); the catalog is checked when it is prepared. */
+/* Takes the reading statement once per use of *stmt (the caller gives it back with
+ * sq_catalog_finish; it is the connection's kept statement, see above); the catalog is checked
+ * then. */
 int
 sq_catalog_read(sq_conn *c, sqlite3_stmt **stmt, const char *name, sq_dep *dep, sq_err *e)
 {
@@ -205,8 +314,8 @@ sq_catalog_read(sq_conn *c, sqlite3_stmt **stmt, const char *name, sq_dep *dep, 
 			leave(c);
 			return r;
 		}
-		rc = sqlite3_prepare_v2(c->db, "SELECT version, descriptor FROM main.serde_shapes WHERE name = ?1",
-								-1, stmt, NULL);
+		rc = stmt_get(c, &c->st_lookup, &c->st_lookup_busy,
+					  "SELECT version, descriptor FROM main.serde_shapes WHERE name = ?1", stmt);
 		if (rc != SQLITE_OK)
 		{
 			*stmt = NULL;
@@ -259,9 +368,7 @@ sq_catalog_read(sq_conn *c, sqlite3_stmt **stmt, const char *name, sq_dep *dep, 
 void
 sq_catalog_finish(sq_conn *c, sqlite3_stmt **stmt)
 {
-	(void) c;
-	if (*stmt)
-		sqlite3_finalize(*stmt);
+	stmt_put(c, *stmt);
 	*stmt = NULL;
 }
 

@@ -7,7 +7,8 @@
  * (serde_config), and the interrupt polling the core calls (sqlite3_is_interrupted, SQLite 3.41
  * and later, looked up at run time).
  *
- * Calls cache.c (to drop the cache when the connection closes).
+ * Calls cache.c and catalog.c (to drop the cache and the kept statements when the connection
+ * closes).
  */
 #include "serde_sqlite.h"
 
@@ -82,6 +83,7 @@ sq_conn_unref(void *p)
 
 	if (--c->refcount > 0)
 		return;
+	sq_catalog_release(c);
 	sq_cache_clear(c);
 	if (c->decoder)
 		sd_decoder_destroy(c->decoder);

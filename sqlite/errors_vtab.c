@@ -22,7 +22,7 @@
  * has one row: plans, compiles, hits, invalidations, bytes, evictions, and the bounds in force
  * (cache_bytes, cache_entries: serde_config).
  *
- * Calls conn.c, cache.c, errors.c.
+ * Calls conn.c, cache.c, catalog.c (serde_cache_stats anchors its kept statements), errors.c.
  */
 #include "serde_sqlite.h"
 #include "xml_decode.h"
@@ -325,8 +325,21 @@ cs_connect(sqlite3 *db, void *aux, int argc, const char *const *argv, sqlite3_vt
 	memset(t, 0, sizeof(*t));
 	t->c = aux;
 	t->c->refcount++;
+	t->c->anchors++;            /* the catalog's statements may be kept (catalog.c) */
 	*out = &t->base;
 	return SQLITE_OK;
+}
+
+/* sqlite3_close disconnects it before it refuses a connection with statements left: the
+ * catalog's kept statements go with it. */
+static int
+cs_disconnect(sqlite3_vtab *base)
+{
+	sq_conn    *c = ((ev_tab *) base)->c;
+
+	if (--c->anchors == 0)
+		sq_catalog_release(c);
+	return ev_disconnect(base);
 }
 
 static int
@@ -428,8 +441,8 @@ static const sqlite3_module stats_module = {
 	.xCreate = NULL,
 	.xConnect = cs_connect,
 	.xBestIndex = cs_best_index,
-	.xDisconnect = ev_disconnect,
-	.xDestroy = ev_disconnect,
+	.xDisconnect = cs_disconnect,
+	.xDestroy = cs_disconnect,
 	.xOpen = cs_open,
 	.xClose = cs_close,
 	.xFilter = cs_filter,

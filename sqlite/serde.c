@@ -59,8 +59,8 @@
 **                                  json_object('inv', serde_decode(...)) nests it.
 **     serde_valid(shape, doc)      1 or 0 (a document error is 0; an unknown shape an error)
 **     serde_errors(shape, doc)     table-valued: path, code, message, byte_offset — every
-**                                  violation in document order (at most 100); malformed JSON is
-**                                  one row
+**                                  violation in document order (a missing member where its
+**                                  object begins; at most 100); malformed JSON is one row
 **     serde_describe(shape)        the compiled shape as JSON (every field, its document name,
 **                                  type, optional/default/nullable)
 **     serde_cache_stats()          table-valued: plans, compiles, hits, invalidations, bytes,
@@ -141,6 +141,16 @@
 ** plan (sqlite3_set_auxdata) for the rest of its statement.  A change of serde_shapes — through
 ** serde_register, plain SQL, another connection, or a rolled-back transaction — is honoured by
 ** the next statement; a write to any other table recompiles nothing (cache.c explains how).
+**
+** Checking that a plan is current reads serde_shapes (when the calling statement reads no table
+** of main, on every execution).  The two statements that read it are prepared once per
+** connection and kept (sqlite3_next_stmt lists them: their SQL reads main.serde_shapes and
+** PRAGMA main.schema_version); sqlite3_close finalizes them itself, before it checks for
+** statements left open, so a plain sqlite3_close still succeeds.  An application that
+** finalizes every statement of a connection before closing it may finalize them too; serde
+** does not finalize them twice — but it must not use the connection for serde calls after
+** that.  If the database has a table main.serde_cache_stats, nothing is kept (each call
+** prepares its statements).
 **
 ** The cache is bounded by bytes (what compiled shapes hold) and by plans; past either bound the
 ** least recently used plans are evicted:

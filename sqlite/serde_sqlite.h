@@ -109,6 +109,15 @@ typedef struct sq_conn
 	int64_t		catalog_cookie;     /* main's schema version when serde_shapes was checked */
 	int			catalog_state;      /* then: 1 serde's catalog, 0 none (catalog.c) */
 	bool		catalog_in_txn;     /* ... found inside a transaction */
+	/* the catalog's statements kept prepared between calls (catalog.c): only while an instance
+	 * of serde_cache_stats is connected, whose xDisconnect (run by sqlite3_close before it
+	 * looks for unfinalized statements) finalizes them */
+	sqlite3_stmt *st_cookie;        /* PRAGMA main.schema_version */
+	sqlite3_stmt *st_lookup;        /* SELECT version, descriptor FROM main.serde_shapes ... */
+	bool		st_cookie_busy;     /* ... taken by a call */
+	bool		st_lookup_busy;
+	int			anchors;            /* connected instances of serde_cache_stats */
+	bool		anchor_failed;      /* none could be connected: prepare per call, as before */
 	sd_limits	limits;
 	sd_hooks	hooks;              /* malloc, and should_stop polling is_interrupted */
 	sd_hooks	plan_hooks;         /* the same, counting into plan_bytes: for compiled shapes */
@@ -176,6 +185,8 @@ int			sq_catalog_write(sq_conn *c, const char *name, const char *descriptor, siz
 /* 1 deleted, 0 not there, -1 error */
 int			sq_catalog_delete(sq_conn *c, const char *name, sq_err *e);
 void		sq_dep_free(sq_dep *dep);
+/* Finalizes the statements kept prepared (serde_cache_stats' xDisconnect, connection close). */
+void		sq_catalog_release(sq_conn *c);
 
 /* ---- cache.c ---------------------------------------------------------------------------- */
 /* The current compiled shape `name` (a new reference: sq_shape_unref it), or NULL with *e set. */

@@ -7,7 +7,8 @@
 #      skips it);
 #   2. Python's sqlite3 module (Debian's /usr/bin/python3): test/sqlite/clients.py — changes
 #      made by another connection, snapshots, result codes;
-#   3. a C program: test/sqlite/client.c — prepared statements, re-execution, sqlite3_interrupt;
+#   3. a C program: test/sqlite/client.c — prepared statements, re-execution, sqlite3_interrupt,
+#      the catalog statements prepared once per connection and finalized by sqlite3_close;
 #   4. threads: test/sqlite/threads.c, N connections decoding while another re-registers, built
 #      and run against sqlite/build-tsan/serde.so (everything compiled with -fsanitize=thread);
 #      SERDE_SQLITE_TSAN=0 skips it;

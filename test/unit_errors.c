@@ -2,11 +2,13 @@
  * unit_errors.c — the core's one error model (error.c): SQLSTATEs by kind of document, the
  * "<shape>: <path>: <problem>" formatter and its cuts, locations (byte offset / line and column),
  * XPath building (1-based positions, prefixes as written, cut names) and found-value descriptions
- * cut at 40 characters that stay valid UTF-8.
+ * cut at 40 characters that stay valid UTF-8; serde_errors' order: a missing member where its
+ * object begins, before the errors inside the object.
  */
 #include "unit.h"
 #include "unit_support.h"
 #include "serde_core.h"
+#include "xml_decode.h"
 
 #include <stdlib.h>
 
@@ -216,6 +218,73 @@ malformed_after_value_errors(void)
 	sd_plan_free(plan);
 }
 
+/* serde_errors' rows as "path@offset | ...", at most max; false in *mono when a row's seq is
+ * smaller than the row's before it (hosts merge their own violations by seq) */
+static const char *
+found_rows(const sd_plan *plan, const char *doc, bool xml, int max, bool *mono)
+{
+	static char out[1024];
+	sd_decoder *d = sd_decoder_create(NULL);
+	const sd_found *f = NULL;
+	int			total = 0;
+	uint32_t	root;
+	int			n;
+	size_t		o = 0;
+
+	n = xml ? sd_check_xml_found(d, plan, NULL, doc, strlen(doc), NULL, max, &f, &total, &root)
+		: sd_check_json_found(d, plan, NULL, doc, strlen(doc), NULL, max, &f, &total, &root);
+	out[0] = '\0';
+	*mono = true;
+	for (int i = 0; i < n && o < sizeof(out) - 1; i++)
+	{
+		o += (size_t) snprintf(out + o, sizeof(out) - o, "%s%s@%lld", i ? " | " : "", f[i].path,
+							   (long long) f[i].offset);
+		if (o >= sizeof(out))
+			o = sizeof(out) - 1;
+		if (i > 0 && f[i].seq < f[i - 1].seq)
+			*mono = false;
+	}
+	o += (size_t) snprintf(out + o, o < sizeof(out) ? sizeof(out) - o : 0, " (%d)", total);
+	sd_decoder_destroy(d);
+	return out;
+}
+
+/* issue 19: a missing member is located at the start of its object, so serde_errors lists it
+ * before the errors inside that object's members (document order), in JSON and XML, nested, and
+ * under the cap (max_errors) too; seq stays ordered. */
+static void
+missing_in_document_order(void)
+{
+	const sd_type *in = ut_composite("emin", "k:text,n:int4");
+	const sd_type *t = ut_composite("emout", "t:text,inner_:emin,n:int4");
+	sd_error	err;
+	sd_plan    *plan = sd_compile("T", "{}", 2, t, NULL, NULL, &err);
+	sd_plan    *xplan = sd_compile("T", "{\"xml\": {\"root\": \"r\"}}", 22, t, NULL, NULL, &err);
+	const char *doc = "{\"n\": \"y\", \"inner_\": {\"n\": \"x\"}}";
+	const char *xdoc = "<r><n>y</n><inner_><n>x</n></inner_></r>";
+	bool		mono;
+
+	(void) in;
+	CHECK(plan != NULL && xplan != NULL);
+	if (!plan || !xplan)
+		return;
+	CHECK_STR(found_rows(plan, doc, false, 100, &mono), "$.t@0 | $.n@6 | $.inner_.k@21 | $.inner_.n@27 (4)");
+	CHECK(mono);
+	/* the first two in document order, not the first two found */
+	CHECK_STR(found_rows(plan, doc, false, 2, &mono), "$.t@0 | $.n@6 (4)");
+	CHECK_STR(found_rows(plan, doc, false, 3, &mono), "$.t@0 | $.n@6 | $.inner_.k@21 (4)");
+	CHECK_STR(found_rows(plan, "{\"inner_\": {\"k\": 1, \"n\": 2}, \"t\": 3, \"n\": 4}", false, 100, &mono),
+			  "$.inner_.k@17 | $.t@34 (2)");
+	CHECK_STR(found_rows(xplan, xdoc, true, 100, &mono),
+			  "/r/t@0 | /r/n@3 | /r/inner_/k@11 | /r/inner_/n@19 (4)");
+	CHECK(mono);
+	CHECK_STR(found_rows(xplan, xdoc, true, 1, &mono), "/r/t@0 (4)");
+	/* the first error alone (serde_decode) is unchanged: the first met in the walk */
+	CHECK_STR(ut_decode_with(plan, doc), "ERROR 22032 $.n: expected integer, found string \"y\" @6");
+	sd_plan_free(plan);
+	sd_plan_free(xplan);
+}
+
 void
 unit_errors(void)
 {
@@ -224,4 +293,5 @@ unit_errors(void)
 	xpaths();
 	found();
 	malformed_after_value_errors();
+	missing_in_document_order();
 }

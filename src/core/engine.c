@@ -966,6 +966,35 @@ flat_member(Eng *e, const sd_node *n, const sd_member *m, const sd_wkey *k, sd_w
 	return true;
 }
 
+/* serde_errors: the errors found from `from` on (the object's missing members, located at the
+ * object) move to `at`, where the object's errors began, and take the object's seq (its start),
+ * so that found stays in document order for every format (jsonb too: no offsets needed); the
+ * cap is applied again. */
+static void
+hoist_found(sd_collect *c, int at, int from, uint32_t seq, int max)
+{
+	sd_found   *f = c->d->found;
+
+	c->max = max;
+	for (int k = 0; k < 3 && at < from && from < c->n; k++)
+	{                           /* rotate [at, n) left by from - at: three reversals */
+		int			lo = k == 1 ? from : at,
+					hi = k == 0 ? from - 1 : c->n - 1;
+
+		for (; lo < hi; lo++, hi--)
+		{
+			sd_found	x = f[lo];
+
+			f[lo] = f[hi];
+			f[hi] = x;
+		}
+	}
+	for (int i = at; i < at + c->n - from; i++)
+		f[i].seq = seq;
+	if (c->n > max)
+		c->n = max;
+}
+
 /* The members of an object begun, against table ms (of node n), into the row: the one member
  * loop of every input format. */
 static bool
@@ -984,6 +1013,11 @@ decode_members(Eng *e, const sd_node *n, const sd_members *ms, uint32_t row, int
 	sd_wkey		k;
 	sd_wtok		t;
 	int			r;
+	/* serde_errors: where this object's errors begin (its missing members go there) */
+	int			at = e->collect ? e->collect->n : 0;
+	uint32_t	at_seq = e->collect ? e->collect->values : 0;
+	int			from = 0,
+				max = 0;
 
 	if (!sorted && !xml)
 	{
@@ -1113,6 +1147,12 @@ decode_members(Eng *e, const sd_node *n, const sd_members *ms, uint32_t row, int
 	}
 	if (r < 0)
 		return sd_eng_walker_failed(e);
+	if (e->collect && at < e->collect->max)
+	{
+		from = e->collect->n;   /* missing members are kept past the cap, then hoisted */
+		max = e->collect->max;
+		e->collect->max = INT32_MAX;
+	}
 	for (int base = 0; base < ms->n; base += 64)
 	{
 		uint64_t	missing = ~seen[base >> 6];
@@ -1125,9 +1165,15 @@ decode_members(Eng *e, const sd_node *n, const sd_members *ms, uint32_t row, int
 
 			missing &= missing - 1;
 			if (!missing_member(e, n, &ms->m[i], row, obj_off))
+			{
+				if (max)
+					e->collect->max = max;
 				return false;
+			}
 		}
 	}
+	if (max)
+		hoist_found(e->collect, at, from, at_seq, max);
 	return true;
 }
 

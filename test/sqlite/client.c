@@ -6,7 +6,9 @@
  * sqlite3_interrupt from another thread stopping a long statement between documents, and the
  * result codes of the catalog's own failures (catalog_codes): an interrupt while serde reads
  * serde_shapes is SQLITE_INTERRUPT, a locked catalog SQLITE_BUSY, a read-only one
- * SQLITE_READONLY (and serde_unregister of a shape that is not there 0, as it writes nothing).
+ * SQLITE_READONLY (and serde_unregister of a shape that is not there 0, as it writes nothing);
+ * and the catalog's statements prepared once per connection, finalized by sqlite3_close
+ * (kept_statements).
  *     gcc -o client test/sqlite/client.c -lsqlite3 -lpthread && ./client ./sqlite/serde
  */
 #include <sqlite3.h>
@@ -205,6 +207,137 @@ catalog_codes(const char *ext)
 	unlink(path);
 }
 
+/* the statement of this connection, not one of the application's in mine[], whose SQL contains
+ * what; NULL when there is none (or more than one: *n counts them) */
+static sqlite3_stmt *
+find_kept(sqlite3 *db, const char *what, sqlite3_stmt *mine, int *n)
+{
+	sqlite3_stmt *found = NULL;
+
+	*n = 0;
+	for (sqlite3_stmt *p = sqlite3_next_stmt(db, NULL); p; p = sqlite3_next_stmt(db, p))
+		if (p != mine && sqlite3_sql(p) && strstr(sqlite3_sql(p), what))
+		{
+			found = p;
+			(*n)++;
+		}
+	return *n == 1 ? found : NULL;
+}
+
+/* runs sql (one value, document bound as ?1) times times */
+static int
+run_times(sqlite3 *db, const char *sql, int times)
+{
+	sqlite3_stmt *st;
+	int			good = 0;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	for (int i = 0; i < times; i++)
+	{
+		char		doc[64];
+
+		snprintf(doc, sizeof(doc), "{\"x\": %d}", i);
+		sqlite3_bind_text(st, 1, doc, -1, SQLITE_TRANSIENT);
+		while (sqlite3_step(st) == SQLITE_ROW)
+			;
+		good += sqlite3_reset(st) == SQLITE_OK;
+	}
+	sqlite3_finalize(st);
+	return good;
+}
+
+/* issue 19: the catalog's two statements (the lookup of a shape and PRAGMA schema_version) are
+ * prepared once per connection and reused by every call, also by a statement that reads no table
+ * (which re-checks the shape on every execution); they are finalized before sqlite3_close looks
+ * for statements left open, and changes made by another connection are still seen. */
+static void
+kept_statements(const char *ext)
+{
+	char		path[] = "/tmp/serde_kept_XXXXXX";
+	int			fd = mkstemp(path);
+	sqlite3    *db, *other;
+	sqlite3_stmt *lookup, *cookie, *app;
+	int			n, m;
+	int64_t		runs;
+	char		v[256];
+	static const char *const calls[] = {
+		"SELECT serde_decode('K', ?1)", "SELECT serde_valid('K', ?1)",
+		"SELECT count(*) FROM serde_errors('K', ?1)"};
+
+	if (fd < 0)
+	{
+		printf("FAIL: mkstemp\n");
+		failures++;
+		return;
+	}
+	close(fd);
+	db = open_with(path, SQLITE_OPEN_READWRITE, ext);
+	exec(db, "SELECT serde_register('K', '{\"fields\": {\"x\": {\"type\": \"integer\"}}}')");
+	CHECK("200 executions of a statement reading no table", run_times(db, calls[0], 200) == 200);
+	lookup = find_kept(db, "FROM main.serde_shapes WHERE name", NULL, &n);
+	cookie = find_kept(db, "PRAGMA main.schema_version", NULL, &m);
+	CHECK("... the catalog lookup is one statement, kept prepared between calls", lookup && n == 1);
+	CHECK("... PRAGMA schema_version too", cookie && m == 1);
+	runs = lookup ? sqlite3_stmt_status(lookup, SQLITE_STMTSTATUS_RUN, 0) : 0;
+	for (int k = 0; k < 3; k++)
+		run_times(db, calls[k], 100);
+	run_times(db, "SELECT count(*) FROM (SELECT ?1), serde_errors('K', '{\"x\": 1}')", 100);
+	/* (serde_errors in a statement that reads no other table finds its plan current without a
+	 * lookup: the virtual table's statement holds a read transaction on main) */
+	CHECK("... 400 more calls (serde_decode, serde_valid, serde_errors) run the same statements, "
+		  "prepared once", lookup && find_kept(db, "FROM main.serde_shapes WHERE name", NULL, &n) == lookup &&
+		  find_kept(db, "PRAGMA main.schema_version", NULL, &m) == cookie &&
+		  sqlite3_stmt_status(lookup, SQLITE_STMTSTATUS_RUN, 0) >= runs + 200);
+	if (lookup)
+		printf("  lookup statement runs: %lld -> %lld\n", (long long) runs,
+			   (long long) sqlite3_stmt_status(lookup, SQLITE_STMTSTATUS_RUN, 0));
+
+	/* another connection's changes: plain SQL on serde_shapes, an unrelated table */
+	sqlite3_open_v2(path, &other, SQLITE_OPEN_READWRITE, NULL);
+	exec(other, "UPDATE serde_shapes SET descriptor = '{\"fields\": {\"x\": {\"type\": \"text\"}}}' WHERE name = 'K'");
+	CHECK("another connection's UPDATE of serde_shapes is seen by the next call",
+		  code_of(db, "SELECT serde_decode('K', '{\"x\": \"a\"}')", v, sizeof(v)) == SQLITE_OK &&
+		  strcmp(v, "{\"x\":\"a\"}") == 0);
+	exec(other, "CREATE TABLE unrelated(a); DROP TABLE serde_shapes; "
+		 "CREATE VIEW serde_shapes AS SELECT 'K' AS name, '{}' AS descriptor, 1 AS version");
+	CHECK("... and its schema change (serde_shapes replaced by a view) is refused",
+		  code_of(db, "SELECT serde_decode('K', '{\"x\": \"a\"}')", v, sizeof(v)) != SQLITE_OK &&
+		  strstr(sqlite3_errmsg(db), "not serde's catalog") != NULL);
+	exec(other, "DROP VIEW serde_shapes");
+	sqlite3_close(other);
+	exec(db, "SELECT serde_register('K', '{\"fields\": {\"x\": {\"type\": \"integer\"}}}')");
+	CHECK("... the catalog created again is used", run_times(db, calls[0], 10) == 10 &&
+		  find_kept(db, "FROM main.serde_shapes WHERE name", NULL, &n) != NULL);
+
+	/* sqlite3_close with a statement of the application open: SQLITE_BUSY (serde's are gone);
+	 * serde works on and keeps its statements again; then the connection closes */
+	sqlite3_prepare_v2(db, "SELECT 1", -1, &app, NULL);
+	CHECK("sqlite3_close with the application's statement open: SQLITE_BUSY", sqlite3_close(db) == SQLITE_BUSY);
+	CHECK("... serde's own statements were finalized by it",
+		  find_kept(db, "FROM main.serde_shapes", app, &n) == NULL && n == 0);
+	CHECK("... and serde keeps working", run_times(db, calls[0], 10) == 10 &&
+		  find_kept(db, "FROM main.serde_shapes WHERE name", app, &n) != NULL);
+	sqlite3_finalize(app);
+	CHECK("... sqlite3_close: SQLITE_OK", sqlite3_close(db) == SQLITE_OK);
+
+	/* an application that finalizes every statement before closing (serde's included) */
+	db = open_with(path, SQLITE_OPEN_READWRITE, ext);
+	run_times(db, calls[0], 10);
+	while ((app = sqlite3_next_stmt(db, NULL)) != NULL)
+		sqlite3_finalize(app);
+	CHECK("every statement finalized by the application, then sqlite3_close: SQLITE_OK",
+		  sqlite3_close(db) == SQLITE_OK);
+
+	/* main.serde_cache_stats is a table of the database: nothing kept, everything works */
+	db = open_with(path, SQLITE_OPEN_READWRITE, ext);
+	exec(db, "CREATE TABLE serde_cache_stats(a)");
+	CHECK("a table named serde_cache_stats: calls work, prepare their statements each time",
+		  run_times(db, calls[0], 10) == 10 && find_kept(db, "serde_shapes", NULL, &n) == NULL);
+	CHECK("... sqlite3_close: SQLITE_OK", sqlite3_close(db) == SQLITE_OK);
+	unlink(path);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -313,6 +446,7 @@ main(int argc, char **argv)
 	 * connection with unfinalized statements) */
 	CHECK("sqlite3_close: SQLITE_OK (no statement left open)", sqlite3_close(db) == SQLITE_OK);
 	catalog_codes(ext);
+	kept_statements(ext);
 	printf("client.c: %s (%d failed)\n", failures ? "FAIL" : "ok", failures);
 	return failures ? 1 : 0;
 }

@@ -60,8 +60,8 @@ with tempfile.TemporaryDirectory() as tmp:
           '{"id":"b","total":null,"at":null,"sig":null}')
     check("serde_valid", a.execute("SELECT serde_valid('Invoice', '{}'), serde_valid('Invoice', '{\"id\": \"x\"}')").fetchone(), (0, 1))
     check("serde_errors", a.execute("SELECT path, code, message, byte_offset FROM serde_errors('Invoice', '{\"amount_due\": \"5\"}')").fetchall(),
-          [("$.amount_due", "22032", 'Invoice: $.amount_due: expected integer, found string "5"', 15),
-           ("$.id", "2203A", "Invoice: $.id: missing required member", 0)])
+          [("$.id", "2203A", "Invoice: $.id: missing required member", 0),
+           ("$.amount_due", "22032", 'Invoice: $.amount_due: expected integer, found string "5"', 15)])
     a.execute("CREATE VIRTUAL TABLE inv USING serde(Invoice)")
     check("virtual table, typed values", a.execute("SELECT id, total, at, sig FROM inv(?)", ('{"id": "v", "amount_due": 7, "sig": "aGk="}',)).fetchone(),
           ("v", 7, None, b"hi"))

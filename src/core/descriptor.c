@@ -18,6 +18,7 @@
  * options are turned back into descriptor paths by sd_descriptor_compile.
  */
 #include "internal.h"
+#include "strtab.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -357,27 +358,33 @@ enum_type(dctx *c, int si, const char *column, const sd_jnode *v, const char *pa
 	ix = sd_hook_alloc(&c->a->hooks, sizeof(label_ix) * (size_t) v->n);
 	if (!t || !labels || !order || !ix)
 		return sd_hook_free(&c->a->hooks, ix), nomem(c), NULL;
+	sd_arena	scratch;		/* the labels seen (duplicates) */
+	sd_strtab	seen;
+
+	sd_arena_init(&scratch, &c->a->hooks);
+	sd_strtab_init(&seen, &scratch, false);
 	for (int i = 0; i < v->n; i++)
 	{
 		const sd_jnode *l = v->items[i];
 		char		lp[SD_PATH_MAX];
+		int			dup;
 
 		snprintf(lp, sizeof(lp), "%s", path);
 		sd_path_index(lp, (uint64_t) i);
 		if (l->kind != SD_J_STRING)
-			return sd_hook_free(&c->a->hooks, ix),
+			return sd_arena_free(&scratch), sd_hook_free(&c->a->hooks, ix),
 				dfail(c, s, lp, "enum labels must be strings, not %s", jkind_name(l->kind)), NULL;
 		if (strlen(l->str) != l->len)
-			return sd_hook_free(&c->a->hooks, ix),
+			return sd_arena_free(&scratch), sd_hook_free(&c->a->hooks, ix),
 				dfail(c, s, lp, "enum labels cannot contain \\u0000"), NULL;
-		for (int k = 0; k < i; k++)
-			if (strcmp(labels[k], l->str) == 0)
-				return sd_hook_free(&c->a->hooks, ix),
-					dfail(c, s, lp, "duplicate enum label \"%s\"", l->str), NULL;
+		if ((dup = sd_strtab_put(&seen, l->str, l->len, i)) != -1)
+			return sd_arena_free(&scratch), sd_hook_free(&c->a->hooks, ix),
+				dup == -2 ? nomem(c) : dfail(c, s, lp, "duplicate enum label \"%s\"", l->str), NULL;
 		labels[i] = l->str;
 		ix[i].s = l->str;
 		ix[i].i = i;
 	}
+	sd_arena_free(&scratch);
 	qsort(ix, (size_t) v->n, sizeof(label_ix), label_cmp);
 	for (int i = 0; i < v->n; i++)
 		order[i] = ix[i].i;
@@ -541,7 +548,7 @@ add_ref(dctx *c, dshape *s, int target, const char *local)
  * implies) appended to the fields object in b. */
 static bool
 build_field(dctx *c, int si, const sd_jnode *fields, int i, sd_column *col, sd_buf *b,
-			int *nfields)
+			int *nfields, sd_strtab *names)
 {
 	const char *name = fields->keys[i];
 	const sd_jnode *fo = fields->items[i];
@@ -555,9 +562,12 @@ build_field(dctx *c, int si, const sd_jnode *fields, int i, sd_column *col, sd_b
 		return nomem(c);
 	if (!name[0])
 		return dfail(c, &c->d->shapes[si], base, "field names must not be empty");
-	for (int k = 0; k < i; k++)
-		if (strcmp(fields->keys[k], name) == 0)
-			return dfail(c, &c->d->shapes[si], base, "duplicate field \"%s\"", name);
+	int			dup = sd_strtab_put(names, name, strlen(name), i);
+
+	if (dup == -2)
+		return nomem(c);
+	if (dup >= 0)
+		return dfail(c, &c->d->shapes[si], base, "duplicate field \"%s\"", name);
 	if (fo->kind != SD_J_OBJECT)
 		return dfail(c, &c->d->shapes[si], base, "must be an object with the field's \"type\", not %s",
 					 jkind_name(fo->kind));
@@ -690,9 +700,16 @@ build_shape(dctx *c, int si, const char *text, size_t len)
 		if (n++)
 			sd_buf_put(&b, ", ", 2);
 		sd_buf_put(&b, "\"fields\": {", 11);
+
+		sd_arena	scratch;	/* the field names seen (duplicates) */
+		sd_strtab	names;
+
+		sd_arena_init(&scratch, &c->a->hooks);
+		sd_strtab_init(&names, &scratch, false);
 		for (int i = 0; i < fields->n; i++)
-			if (!build_field(c, si, fields, i, &cols[i], &b, &nf))
-				return sd_buf_free(&b), false;
+			if (!build_field(c, si, fields, i, &cols[i], &b, &nf, &names))
+				return sd_arena_free(&scratch), sd_buf_free(&b), false;
+		sd_arena_free(&scratch);
 		sd_buf_put(&b, "}", 1);
 	}
 	sd_buf_put(&b, "}", 1);

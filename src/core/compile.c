@@ -6,6 +6,7 @@
 #include "internal.h"
 #include "scalar.h"
 #include "xmlnames.h"
+#include "compile_limits.h"
 #include "compile_names.h"
 #include "strtab.h"
 
@@ -14,9 +15,6 @@
 #include <string.h>
 
 #define OPTIONS_MAX_DEPTH 64		/* nesting of shape options (the root object is level 1) */
-/* docs/reference.md, "Limits": what one shape tree may make serde compile */
-#define MAX_PLAN_FIELDS 100000		/* fields of all the composites a plan compiles */
-#define MAX_OBJECT_MEMBERS 32767	/* members of one object's table (an int16 index) */
 
 typedef struct policy
 {
@@ -67,7 +65,7 @@ typedef struct cctx
 	uint32_t	nfollow;
 	uint32_t	follow_cap;
 	sd_arena	scratch;        /* lookup tables (strtab.h), freed when the compile ends */
-	uint32_t	nfields;        /* fields compiled so far (MAX_PLAN_FIELDS) */
+	uint32_t	nfields;        /* fields compiled so far (SD_MAX_PLAN_FIELDS) */
 } cctx;
 
 /* ---- small helpers ------------------------------------------------------------------------ */
@@ -294,11 +292,11 @@ member_length_cmp(const void *a, const void *b)
 static const sd_members *
 mb_freeze(cctx *c, const mbuild *b, const sd_node *node)
 {
-	if (b->n > MAX_OBJECT_MEMBERS)
+	if (b->n > SD_MAX_OBJECT_FIELDS)
 	{
 		strcpy(c->err->path, "$");
 		sd_error_set(c->err, SD_E_SIZE, -1, "an object of the shape has %d members, more than %d "
-					 "(a limit of serde)", b->n, MAX_OBJECT_MEMBERS);
+					 "(a limit of serde)", b->n, SD_MAX_OBJECT_FIELDS);
 		return NULL;
 	}
 	sd_members *ms = sd_arena_alloc(c->a, sizeof(sd_members));
@@ -1162,17 +1160,17 @@ build_composite(cctx *c, sd_node *node, const sd_type *t, const policy *inherite
 				vcols;			/* variant column -> variant */
 	const sd_strtab *vc = NULL;
 
-	if (t->kind == SD_K_COMPOSITE && t->ncols > MAX_OBJECT_MEMBERS)
+	if (t->kind == SD_K_COMPOSITE && t->ncols > SD_MAX_OBJECT_FIELDS)
 	{
 		strcpy(c->err->path, c->opath);
 		return sd_error_set(c->err, SD_E_SIZE, -1, "type %s has %d fields, more than %d (a limit of "
-							"serde)", t->name, t->ncols, MAX_OBJECT_MEMBERS);
+							"serde)", t->name, t->ncols, SD_MAX_OBJECT_FIELDS);
 	}
-	if (t->kind == SD_K_COMPOSITE && (c->nfields += (uint32_t) t->ncols) > MAX_PLAN_FIELDS)
+	if (t->kind == SD_K_COMPOSITE && (c->nfields += (uint32_t) t->ncols) > SD_MAX_PLAN_FIELDS)
 	{
 		strcpy(c->err->path, "$");
 		return sd_error_set(c->err, SD_E_SIZE, -1, "the shape compiles into more than %d fields "
-							"(a limit of serde, its referenced shapes counted)", MAX_PLAN_FIELDS);
+							"(a limit of serde, its referenced shapes counted)", SD_MAX_PLAN_FIELDS);
 	}
 	sd_strtab_init(&cols, &c->scratch, false);
 	sd_strtab_init(&fkeys, &c->scratch, false);

@@ -18,6 +18,7 @@
  * options are turned back into descriptor paths by sd_descriptor_compile.
  */
 #include "internal.h"
+#include "compile_limits.h"
 #include "strtab.h"
 
 #include <stdarg.h>
@@ -73,6 +74,7 @@ typedef struct dctx
 	sd_arena   *a;
 	sd_error   *err;
 	const sd_descriptor_lookup *lookup;
+	int			nfields;        /* fields of the shapes read (SD_MAX_PLAN_FIELDS) */
 } dctx;
 
 /* what a field's type asks of its options */
@@ -671,6 +673,12 @@ build_shape(dctx *c, int si, const char *text, size_t len)
 		return dfail(c, s, "$.fields", "must be an object, not %s", jkind_name(fields->kind));
 	if (fields->n == 0)
 		return dfail(c, s, "$.fields", "a shape needs at least one field");
+	if (fields->n > SD_MAX_OBJECT_FIELDS)
+		return dfail(c, s, "$.fields", "the shape has %d fields, more than %d (a limit of serde)",
+					 fields->n, SD_MAX_OBJECT_FIELDS), c->err->code = SD_E_SIZE, false;
+	if ((c->nfields += fields->n) > SD_MAX_PLAN_FIELDS)
+		return dfail(c, s, "$.fields", "the shapes of the tree have more than %d fields together "
+					 "(a limit of serde)", SD_MAX_PLAN_FIELDS), c->err->code = SD_E_SIZE, false;
 
 	/* the composite exists before its fields, so that references to it find it */
 	t = sd_arena_alloc(c->a, sizeof(sd_type));
@@ -808,6 +816,7 @@ sd_descriptor_build(const char *shape, const char *json, size_t len,
 	c.a = &arena;
 	c.err = err;
 	c.lookup = lookup;
+	c.nfields = 0;
 	shape = shape ? shape : "";
 	d->nshapes = 1;
 	d->shapes[0].name = sd_arena_strndup(&arena, shape, strlen(shape));

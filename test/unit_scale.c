@@ -10,19 +10,29 @@
 #include <stdlib.h>
 #include <time.h>
 
-/* A composite of n columns c0.. of type col (leaked, as the helpers' types are). */
+/* what the tests allocate, freed at the end */
+static void *kept[64];
+static int nkept;
+
+static void *
+keep(void *p)
+{
+	kept[nkept++] = p;
+	return p;
+}
+
+/* A composite of n columns c0.. of type col (names in one block). */
 static const sd_type *
 wide(const char *name, int n, const sd_type *col)
 {
-	sd_type    *t = calloc(1, sizeof(sd_type));
-	sd_column  *cols = calloc((size_t) n, sizeof(sd_column));
+	sd_type    *t = keep(calloc(1, sizeof(sd_type)));
+	sd_column  *cols = keep(calloc((size_t) n, sizeof(sd_column)));
+	char	   *names = keep(malloc((size_t) n * 8));
 
 	for (int i = 0; i < n; i++)
 	{
-		char	   *nm = malloc(16);
-
-		snprintf(nm, 16, "c%d", i);
-		cols[i].name = nm;
+		snprintf(names + 8 * i, 8, "c%d", i);
+		cols[i].name = names + 8 * i;
 		cols[i].type = col;
 	}
 	t->kind = SD_K_COMPOSITE;
@@ -65,8 +75,8 @@ unit_scale(void)
 			  "ERROR 54000 $: type w32768 has 32768 fields, more than 32767 (a limit of serde)");
 	{
 		const sd_type *half = wide("half", 25000, int8);
-		sd_type    *two = calloc(1, sizeof(sd_type));
-		sd_column  *cols = calloc(2, sizeof(sd_column));
+		sd_type    *two = keep(calloc(1, sizeof(sd_type)));
+		sd_column  *cols = keep(calloc(2, sizeof(sd_column)));
 
 		cols[0] = (sd_column) {"a", half};
 		cols[1] = (sd_column) {"b", half};
@@ -112,4 +122,6 @@ unit_scale(void)
 			fprintf(stderr, "scale: 5000 fields %.4f s, 20000 fields %.4f s\n", a, b);
 		CHECK(b <= 6 * (a > 0.002 ? a : 0.002));
 	}
+	while (nkept > 0)
+		free(kept[--nkept]);
 }

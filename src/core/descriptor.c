@@ -53,8 +53,10 @@ typedef struct dshape
 	const char *where_path;     /* root: NULL; else the root-level path of the first reference */
 	const char *where_prefix;   /* ... and the "in shape \"X\" at " chain down to this shape */
 	int			nrefs;          /* type references (shape, list of shape, map of shape) */
+	int			refs_cap;       /* (both arrays grow by doubling: linear in the fields) */
 	dref	   *refs;
 	int			nremaps;
+	int			remaps_cap;
 	dremap	   *remaps;
 } dshape;
 
@@ -517,12 +519,20 @@ put_member(sd_buf *b, int *count, const char *key, const char *text, size_t len)
 static bool
 add_remap(dctx *c, dshape *s, const char *from, const char *to)
 {
-	dremap	   *r = sd_arena_alloc(c->a, sizeof(dremap) * (size_t) (s->nremaps + 1));
+	dremap	   *r = s->remaps;
 
-	if (!r || !from || !to)
+	if (!from || !to)
 		return nomem(c);
-	if (s->nremaps)
-		memcpy(r, s->remaps, sizeof(dremap) * (size_t) s->nremaps);
+	if (s->nremaps == s->remaps_cap)
+	{
+		int			ncap = s->remaps_cap ? s->remaps_cap * 2 : 8;
+
+		if (!(r = sd_arena_alloc(c->a, sizeof(dremap) * (size_t) ncap)))
+			return nomem(c);
+		if (s->nremaps)
+			memcpy(r, s->remaps, sizeof(dremap) * (size_t) s->nremaps);
+		s->remaps_cap = ncap;
+	}
 	r[s->nremaps].from = from;
 	r[s->nremaps].to = to;
 	s->remaps = r;
@@ -533,12 +543,18 @@ add_remap(dctx *c, dshape *s, const char *from, const char *to)
 static bool
 add_ref(dctx *c, dshape *s, int target, const char *local)
 {
-	dref	   *r = sd_arena_alloc(c->a, sizeof(dref) * (size_t) (s->nrefs + 1));
+	dref	   *r = s->refs;
 
-	if (!r)
-		return nomem(c);
-	if (s->nrefs)
-		memcpy(r, s->refs, sizeof(dref) * (size_t) s->nrefs);
+	if (s->nrefs == s->refs_cap)
+	{
+		int			ncap = s->refs_cap ? s->refs_cap * 2 : 8;
+
+		if (!(r = sd_arena_alloc(c->a, sizeof(dref) * (size_t) ncap)))
+			return nomem(c);
+		if (s->nrefs)
+			memcpy(r, s->refs, sizeof(dref) * (size_t) s->nrefs);
+		s->refs_cap = ncap;
+	}
 	r[s->nrefs].target = target;
 	r[s->nrefs].local = local;
 	s->refs = r;

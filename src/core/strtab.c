@@ -25,7 +25,13 @@ seed(void)
 		s = ((uint64_t) ts.tv_nsec * 0x9E3779B97F4A7C15ull) ^ (uint64_t) (uintptr_t) &local ^
 			((uint64_t) (uintptr_t) &strtab_seed << 17) ^ (uint64_t) ts.tv_sec;
 		s |= 1;
-		__atomic_store_n(&strtab_seed, s, __ATOMIC_RELAXED);
+
+		uint64_t	seen = 0;
+
+		/* the first seed stored wins (a table keeps its own anyway) */
+		if (!__atomic_compare_exchange_n(&strtab_seed, &seen, s, false, __ATOMIC_RELAXED,
+										 __ATOMIC_RELAXED))
+			s = seen;
 	}
 	return s;
 }
@@ -37,9 +43,9 @@ fold(uint8_t ch, bool nocase)
 }
 
 static uint32_t
-hash(const char *s, size_t len, bool nocase)
+hash(uint64_t seed, const char *s, size_t len, bool nocase)
 {
-	uint64_t	h = seed() ^ ((uint64_t) len * 0xff51afd7ed558ccdull);
+	uint64_t	h = seed ^ ((uint64_t) len * 0xff51afd7ed558ccdull);
 	uint64_t	v = 0;
 	unsigned	k = 0;
 
@@ -79,6 +85,7 @@ sd_strtab_init(sd_strtab *t, sd_arena *a, bool nocase)
 	memset(t, 0, sizeof(*t));
 	t->a = a;
 	t->nocase = nocase;
+	t->seed = seed();
 }
 
 int
@@ -86,7 +93,7 @@ sd_strtab_get(const sd_strtab *t, const char *key, size_t len)
 {
 	if (t->n == 0)
 		return -1;
-	uint32_t	h = hash(key, len, t->nocase);
+	uint32_t	h = hash(t->seed, key, len, t->nocase);
 
 	for (uint32_t s = h & (t->cap - 1);; s = (s + 1) & (t->cap - 1))
 	{
@@ -102,7 +109,7 @@ sd_strtab_get(const sd_strtab *t, const char *key, size_t len)
 int
 sd_strtab_put(sd_strtab *t, const char *key, size_t len, int val)
 {
-	uint32_t	h = hash(key, len, t->nocase);
+	uint32_t	h = hash(t->seed, key, len, t->nocase);
 
 	if (len > UINT32_MAX)
 		return -2;

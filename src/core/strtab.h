@@ -28,6 +28,7 @@ typedef struct sd_strtab
 	uint32_t	cap;            /* a power of two, or 0 */
 	uint32_t	n;
 	bool		nocase;         /* keys equal but for ASCII case are one key */
+	uint64_t	seed;           /* the hash's, fixed at init */
 } sd_strtab;
 
 void		sd_strtab_init(sd_strtab *t, sd_arena *a, bool nocase);

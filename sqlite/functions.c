@@ -17,6 +17,7 @@
  */
 #include "serde_sqlite.h"
 #include "xml_decode.h"
+#include "strtab.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -123,38 +124,50 @@ descriptor_nul(const char *s, size_t len)
 	return -1;
 }
 
-/* The virtual table's columns of s: no two the same but for ASCII case, and none the document
- * column's name.  False with *e set. */
+/* The virtual table's columns of s: no two the same but for ASCII case (the first earlier one
+ * reported; a table of the names seen, so that it is linear), and none the document column's
+ * name.  False with *e set. */
 static bool
-columns_distinct(const sq_shape *s, sq_err *e)
+columns_distinct(const sq_shape *s, const sd_hooks *hooks, sq_err *e)
 {
 	const sd_node *root = sd_plan_root(s->plan);
 	const char *doc = "doc";
+	sd_arena	scratch;
+	sd_strtab	seen;
+	bool		ok = true;
 
 	for (int i = 0; i < root->nfields; i++)
 		if (sqlite3_stricmp(root->fields[i].column, "doc") == 0)
 			doc = "serde_doc";
-	for (int i = 0; i < root->nfields; i++)
+	sd_arena_init(&scratch, hooks);
+	sd_strtab_init(&seen, &scratch, true);
+	for (int i = 0; ok && i < root->nfields; i++)
 	{
 		const char *a = root->fields[i].column;
+		int			j;
 
 		if (sqlite3_stricmp(a, doc) == 0)
 		{
 			sq_err_printf(e, SD_E_OPTIONS, "%s: $.fields.%s: the field \"%s\" has the name of the "
 						  "virtual table's document column \"%s\" (a field named doc moves it to "
 						  "serde_doc)", s->name, a, a, doc);
-			return false;
+			ok = false;
 		}
-		for (int j = 0; j < i; j++)
-			if (sqlite3_stricmp(a, root->fields[j].column) == 0)
-			{
-				sq_err_printf(e, SD_E_OPTIONS, "%s: $.fields.%s: the fields \"%s\" and \"%s\" differ "
-							  "only in case, and SQLite's column names do not", s->name, a,
-							  root->fields[j].column, a);
-				return false;
-			}
+		else if ((j = sd_strtab_put(&seen, a, strlen(a), i)) == -2)
+		{
+			sq_err_printf(e, SD_E_NOMEM, "serde: out of memory");
+			ok = false;
+		}
+		else if (j >= 0)
+		{
+			sq_err_printf(e, SD_E_OPTIONS, "%s: $.fields.%s: the fields \"%s\" and \"%s\" differ "
+						  "only in case, and SQLite's column names do not", s->name, a,
+						  root->fields[j].column, a);
+			ok = false;
+		}
 	}
-	return true;
+	sd_arena_free(&scratch);
+	return ok;
 }
 
 static void
@@ -200,7 +213,7 @@ fn_register(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		sq_result_err(ctx, &e);
 		return;
 	}
-	if (!columns_distinct(s, &e))
+	if (!columns_distinct(s, &c->plan_hooks, &e))
 	{
 		sq_shape_unref(s);
 		sq_result_err(ctx, &e);

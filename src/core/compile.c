@@ -6,6 +6,9 @@
 #include "internal.h"
 #include "scalar.h"
 #include "xmlnames.h"
+#include "compile_limits.h"
+#include "compile_names.h"
+#include "strtab.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +64,8 @@ typedef struct cctx
 	int16_t    *follow;         /* the plan's follow_init being built (hook-allocated) */
 	uint32_t	nfollow;
 	uint32_t	follow_cap;
+	sd_arena	scratch;        /* lookup tables (strtab.h), freed when the compile ends */
+	uint32_t	nfields;        /* fields compiled so far (SD_MAX_PLAN_FIELDS) */
 } cctx;
 
 /* ---- small helpers ------------------------------------------------------------------------ */
@@ -105,29 +110,13 @@ opt_fail(cctx *c, const char *member, const char *fmt, const char *a1, const cha
 	return sd_error_set(c->err, SD_E_OPTIONS, -1, "%s", problem);
 }
 
-static const char *
-jkind_name(sd_jkind k)
-{
-	switch (k)
-	{
-		case SD_J_NULL: return "null";
-		case SD_J_FALSE:
-		case SD_J_TRUE: return "a boolean";
-		case SD_J_NUMBER: return "a number";
-		case SD_J_STRING: return "a string";
-		case SD_J_ARRAY: return "an array";
-		case SD_J_OBJECT: return "an object";
-	}
-	return "?";
-}
-
 static bool
 want_kind(cctx *c, const char *member, const sd_jnode *v, sd_jkind k, const char *what)
 {
 	bool		ok = v->kind == k || (k == SD_J_TRUE && v->kind == SD_J_FALSE);
 
 	if (!ok)
-		return opt_fail(c, member, "must be %s, not %s", what, jkind_name(v->kind));
+		return opt_fail(c, member, "must be %s, not %s", what, sd_jkind_name(v->kind));
 	return true;
 }
 
@@ -155,41 +144,6 @@ check_keys(cctx *c, const sd_jnode *obj, const char *const *allowed)
 	return true;
 }
 
-static char *
-apply_rename(cctx *c, const char *col, const char *style)
-{
-	size_t		n = strlen(col);
-	char	   *out = sd_arena_alloc(c->a, n + 1);
-	size_t		o = 0;
-	bool		up = style && strcmp(style, "pascal") == 0;
-
-	if (!out)
-		return NULL;
-	if (!style)
-	{
-		memcpy(out, col, n + 1);
-		return out;
-	}
-	for (size_t i = 0; i < n; i++)
-	{
-		char		ch = col[i];
-
-		if (strcmp(style, "upper") == 0)
-			out[o++] = (ch >= 'a' && ch <= 'z') ? (char) (ch - 32) : ch;
-		else if (strcmp(style, "kebab") == 0)
-			out[o++] = ch == '_' ? '-' : ch;
-		else if (ch == '_' && o > 0)
-			up = true;
-		else
-		{
-			out[o++] = (up && ch >= 'a' && ch <= 'z') ? (char) (ch - 32) : ch;
-			up = false;
-		}
-	}
-	out[o] = '\0';
-	return out;
-}
-
 /* ---- member tables ------------------------------------------------------------------------ */
 
 typedef struct mbuild mbuild;
@@ -208,10 +162,31 @@ struct mbuild
 	int			n;
 	int			cap;
 	mentry	   *e;
+	sd_strtab	idx;            /* key -> entry: the name, or xml_key's (kind, ns, local) */
 };
 
+/* An XML table's key (kind, namespace, local name) as bytes, in the scratch arena; no
+ * namespace and the empty one are one key. */
+static char *
+xml_key(cctx *c, uint8_t kind, const char *ns, const char *local, size_t *len)
+{
+	size_t		nl = ns ? strlen(ns) : 0;
+	size_t		ll = strlen(local);
+	char	   *k = sd_arena_alloc(&c->scratch, nl + ll + 2);
+
+	if (!k)
+		return NULL;
+	k[0] = (char) kind;
+	memcpy(k + 1, ns ? ns : "", nl);
+	memcpy(k + 1 + nl, "", 1);
+	memcpy(k + 2 + nl, local, ll);
+	*len = nl + ll + 2;
+	return k;
+}
+
+/* A new entry of key[0..klen) (name for a JSON table; xml_key for an XML one). */
 static mentry *
-mb_add(cctx *c, mbuild *b, const char *name)
+mb_push(cctx *c, mbuild *b, const char *name, const char *key, size_t klen)
 {
 	if (b->n == b->cap)
 	{
@@ -225,6 +200,10 @@ mb_add(cctx *c, mbuild *b, const char *name)
 		b->e = e;
 		b->cap = ncap;
 	}
+	if (!b->idx.a)
+		sd_strtab_init(&b->idx, &c->scratch, false);
+	if (sd_strtab_put(&b->idx, key, klen, b->n) == -2)
+		return NULL;
 	mentry	   *m = &b->e[b->n++];
 
 	m->name = name;
@@ -236,31 +215,45 @@ mb_add(cctx *c, mbuild *b, const char *name)
 	return m;
 }
 
-static bool
-ns_same(const char *a, const char *b)
+static mentry *
+mb_add(cctx *c, mbuild *b, const char *name)
 {
-	if (!a || !a[0] || !b || !b[0])
-		return (!a || !a[0]) && (!b || !b[0]);
-	return strcmp(a, b) == 0;
+	return mb_push(c, b, name, name, strlen(name));
 }
 
-/* An XML table's entry of key (kind, ns, local). */
 static mentry *
-mb_find_xml(mbuild *b, uint8_t kind, const char *ns, const char *local)
+mb_add_xml(cctx *c, mbuild *b, uint8_t kind, const char *ns, const char *local)
 {
-	for (int i = 0; i < b->n; i++)
-		if (b->e[i].kind == kind && strcmp(b->e[i].name, local) == 0 && ns_same(b->e[i].ns, ns))
-			return &b->e[i];
-	return NULL;
+	size_t		klen;
+	const char *key = xml_key(c, kind, ns, local, &klen);
+	mentry	   *e = key ? mb_push(c, b, local, key, klen) : NULL;
+
+	if (e)
+	{
+		e->kind = kind;
+		e->ns = ns;
+	}
+	return e;
+}
+
+/* An XML table's entry of key (kind, ns, local); *failed on OOM. */
+static mentry *
+mb_find_xml(cctx *c, mbuild *b, uint8_t kind, const char *ns, const char *local, bool *failed)
+{
+	size_t		klen;
+	const char *key = b->n ? xml_key(c, kind, ns, local, &klen) : NULL;
+	int			at = key ? sd_strtab_get(&b->idx, key, klen) : -1;
+
+	*failed = b->n && !key;
+	return at >= 0 ? &b->e[at] : NULL;
 }
 
 static mentry *
 mb_find(mbuild *b, const char *name)
 {
-	for (int i = 0; i < b->n; i++)
-		if (strcmp(b->e[i].name, name) == 0)
-			return &b->e[i];
-	return NULL;
+	int			at = b->n ? sd_strtab_get(&b->idx, name, strlen(name)) : -1;
+
+	return at >= 0 ? &b->e[at] : NULL;
 }
 
 /* True when a field below b is required; *column = one column below b. */
@@ -299,6 +292,13 @@ member_length_cmp(const void *a, const void *b)
 static const sd_members *
 mb_freeze(cctx *c, const mbuild *b, const sd_node *node)
 {
+	if (b->n > SD_MAX_OBJECT_FIELDS)
+	{
+		strcpy(c->err->path, "$");
+		sd_error_set(c->err, SD_E_SIZE, -1, "an object of the shape has %d members, more than %d "
+					 "(a limit of serde)", b->n, SD_MAX_OBJECT_FIELDS);
+		return NULL;
+	}
 	sd_members *ms = sd_arena_alloc(c->a, sizeof(sd_members));
 	sd_member  *m = sd_arena_alloc(c->a, sizeof(sd_member) * (size_t) (b->n ? b->n : 1));
 	uint32_t	size = 4;
@@ -649,31 +649,6 @@ parse_policy(cctx *c, const sd_jnode *opts, policy *pol, const char **extra, sd_
 	return true;
 }
 
-static bool
-format_ok(const sd_type *t, const char *f, sd_format *out)
-{
-	const sd_type *b = base_elem(t);
-	bool		ts = b->kind == SD_K_TIMESTAMPTZ || b->kind == SD_K_TIMESTAMP;
-
-	if (ts && strcmp(f, "rfc3339") == 0)
-		*out = SD_FMT_RFC3339;
-	else if (ts && strcmp(f, "rfc2822") == 0)
-		*out = SD_FMT_RFC2822;
-	else if (ts && strcmp(f, "unix") == 0)
-		*out = SD_FMT_UNIX;
-	else if (ts && strcmp(f, "unix_ms") == 0)
-		*out = SD_FMT_UNIX_MS;
-	else if (b->kind == SD_K_BYTEA && strcmp(f, "base64") == 0)
-		*out = SD_FMT_BASE64;
-	else if (b->kind == SD_K_BYTEA && strcmp(f, "base64url") == 0)
-		*out = SD_FMT_BASE64URL;
-	else if (b->kind == SD_K_BYTEA && strcmp(f, "hex") == 0)
-		*out = SD_FMT_HEX;
-	else
-		return false;
-	return true;
-}
-
 enum {ROLE_NONE, ROLE_EXTRA, ROLE_VARIANT, ROLE_SKIPPED};
 
 /* The XML facts of a mapped field (xmlnames.c); cpol gets the namespace in force below it. */
@@ -792,7 +767,7 @@ build_field(cctx *c, sd_node *node, sd_field *f, const sd_column *col, const pol
 		{
 			if (!want_kind(c, "format", v, SD_J_STRING, "a string"))
 				return false;
-			if (!format_ok(col->type, v->str, &fmt))
+			if (!sd_format_ok(col->type, v->str, &fmt))
 				return opt_fail(c, "format", "format \"%s\" does not apply to type %s", v->str,
 								col->type->name);
 		}
@@ -835,7 +810,7 @@ build_field(cctx *c, sd_node *node, sd_field *f, const sd_column *col, const pol
 		if ((v = sd_jget(fo, "xml_item")) && !want_kind(c, "xml_item", v, SD_J_STRING, "a string"))
 			return false;
 	}
-	if (!f->name && !(f->name = apply_rename(c, col->name, pol->rename)))
+	if (!f->name && !(f->name = sd_apply_rename(c->a, col->name, pol->rename)))
 		return oom(c);
 	if (!f->path)
 	{
@@ -945,18 +920,16 @@ add_xml_members(cctx *c, mbuild *root, const sd_node *node, int fi)
 
 		if (!local)
 			return true;
-		mentry	   *e = mb_find_xml(b, kind, ns, local);
+		bool		failed;
+		mentry	   *e = mb_find_xml(c, b, kind, ns, local, &failed);
 
+		if (failed)
+			return oom(c);
 		if (e && (last || e->field >= 0))
 			return opt_fail(c, f->column, "XML name \"%s\" is already mapped by another column",
 							local, NULL);
-		if (!e)
-		{
-			if (!(e = mb_add(c, b, local)))
-				return oom(c);
-			e->kind = kind;
-			e->ns = ns;
-		}
+		if (!e && !(e = mb_add_xml(c, b, kind, ns, local)))
+			return oom(c);
 		if (last)
 		{
 			e->field = fi;
@@ -994,13 +967,12 @@ xml_table(cctx *c, const sd_node *node, const char *tag)
 			uint8_t		kind = k ? SD_XML_ELEMENT : SD_XML_ATTRIBUTE;
 			const char *ns = k ? node->xml_ns : NULL;
 			mentry	   *e;
+			bool		failed;
 
-			if (!mb_find_xml(&mb, kind, ns, tag))
+			if (!mb_find_xml(c, &mb, kind, ns, tag, &failed))
 			{
-				if (!(e = mb_add(c, &mb, tag)))
+				if (failed || !(e = mb_add_xml(c, &mb, kind, ns, tag)))
 					return oom(c), NULL;
-				e->kind = kind;
-				e->ns = ns;
 				e->field = SD_MEMBER_TAG;
 			}
 		}
@@ -1012,20 +984,16 @@ xml_table(cctx *c, const sd_node *node, const char *tag)
 	return ms;
 }
 
+/* vcols: the variant columns of a union (name -> variant), NULL for none. */
 static bool
-is_variant_col(const sd_jnode *variants, const char *col)
+is_variant_col(const sd_strtab *vcols, const char *col)
 {
-	if (!variants)
-		return false;
-	for (int i = 0; i < variants->n; i++)
-		if (strcmp(variants->items[i]->str, col) == 0)
-			return true;
-	return false;
+	return vcols && sd_strtab_get(vcols, col, strlen(col)) >= 0;
 }
 
 /* No two fields of node map one XML element, attribute or the text (opath: its "fields"). */
 static bool
-xml_unique(cctx *c, const sd_node *node, const sd_jnode *variants)
+xml_unique(cctx *c, const sd_node *node, const sd_strtab *variants)
 {
 	bool	   *mapped = sd_arena_alloc(c->a, sizeof(bool) * (size_t) (node->nfields + 1));
 	char		problem[SD_PROBLEM_MAX];
@@ -1036,15 +1004,16 @@ xml_unique(cctx *c, const sd_node *node, const sd_jnode *variants)
 	for (int i = 0; i < node->nfields; i++)
 		mapped[i] = !node->fields[i].skip && !node->fields[i].is_extra &&
 			(i >= node->type->ncols || !is_variant_col(variants, node->type->cols[i].name));
-	if ((bad = sd_xml_conflict(node->fields, node->nfields, mapped, problem, sizeof(problem))) < 0)
-		return true;
+	if ((bad = sd_xml_conflict(&c->scratch, node->fields, node->nfields, mapped, problem,
+							   sizeof(problem))) < 0)
+		return bad == -1 ? true : oom(c);
 	return opt_fail(c, node->fields[bad].column, "%s", problem, NULL);
 }
 
 /* tag + variants: checked here, built by build_variants once the fields exist. */
 static bool
-parse_union(cctx *c, const sd_jnode *opts, const sd_type *t, const char **tag,
-			const sd_jnode **variants)
+parse_union(cctx *c, const sd_jnode *opts, const sd_type *t, const sd_strtab *cols,
+			const char **tag, const sd_jnode **variants, sd_strtab *vcols)
 {
 	const sd_jnode *tv = sd_jget(opts, "tag");
 	const sd_jnode *vv = sd_jget(opts, "variants");
@@ -1065,25 +1034,25 @@ parse_union(cctx *c, const sd_jnode *opts, const sd_type *t, const char **tag,
 	size_t		plen = strlen(c->opath);
 
 	sd_path_member(c->opath, "variants", 8);
+	sd_strtab_init(vcols, &c->scratch, false);
 	for (int i = 0; i < vv->n; i++)
 	{
 		const sd_jnode *col = vv->items[i];
-		int			k;
+		int			k,
+					j;
 
 		if (!want_kind(c, vv->keys[i], col, SD_J_STRING, "a column name"))
 			return false;
-		for (k = 0; k < t->ncols; k++)
-			if (strcmp(t->cols[k].name, col->str) == 0)
-				break;
-		if (k == t->ncols)
+		if ((k = sd_strtab_get(cols, col->str, strlen(col->str))) < 0)
 			return opt_fail(c, vv->keys[i], "column \"%s\" does not exist in type %s", col->str, t->name);
 		if (t->cols[k].type->kind != SD_K_COMPOSITE)
 			return opt_fail(c, vv->keys[i], "variant column \"%s\" must be of a composite type, not %s",
 							col->str, t->cols[k].type->name);
-		for (int j = 0; j < i; j++)
-			if (strcmp(vv->items[j]->str, col->str) == 0)
-				return opt_fail(c, vv->keys[i], "column \"%s\" is already the variant of \"%s\"",
-								col->str, vv->keys[j]);
+		if ((j = sd_strtab_put(vcols, col->str, strlen(col->str), i)) == -2)
+			return oom(c);
+		if (j >= 0)
+			return opt_fail(c, vv->keys[i], "column \"%s\" is already the variant of \"%s\"",
+							col->str, vv->keys[j]);
 	}
 	c->opath[plen] = '\0';
 	*tag = tv->str;
@@ -1094,7 +1063,8 @@ parse_union(cctx *c, const sd_jnode *opts, const sd_type *t, const char **tag,
 /* One merged node per variant: the object's own members, the variant's members (columns placed
  * after the object's, so one tape row holds both) and the tag. */
 static bool
-build_variants(cctx *c, sd_node *node, const mbuild *base, const char *tag, const sd_jnode *vv)
+build_variants(cctx *c, sd_node *node, const mbuild *base, const char *tag, const sd_jnode *vv,
+			   const sd_strtab *cols, const sd_strtab *vcols)
 {
 	sd_variant *vars = sd_arena_alloc(c->a, sizeof(sd_variant) * (size_t) vv->n);
 	size_t		plen = strlen(c->opath);
@@ -1104,10 +1074,7 @@ build_variants(cctx *c, sd_node *node, const mbuild *base, const char *tag, cons
 	sd_path_member(c->opath, "variants", 8);
 	for (int i = 0; i < vv->n; i++)
 	{
-		int			col = 0;
-
-		while (strcmp(node->type->cols[col].name, vv->items[i]->str) != 0)
-			col++;
+		int			col = sd_strtab_get(cols, vv->items[i]->str, strlen(vv->items[i]->str));
 		const sd_node *vn = node->fields[col].node;
 
 		if (!grow_ok(c))
@@ -1141,7 +1108,7 @@ build_variants(cctx *c, sd_node *node, const mbuild *base, const char *tag, cons
 			*e = base->e[k];
 		}
 		for (int k = 0; k <= vn->nfields; k++)
-			if (k == vn->nfields ? !xml_unique(c, merged, vv) :
+			if (k == vn->nfields ? !xml_unique(c, merged, vcols) :
 				!fs[node->nfields + k].skip && !add_members(c, &mb, merged, node->nfields + k))
 			{
 				char		problem[SD_PROBLEM_MAX];
@@ -1188,6 +1155,28 @@ build_composite(cctx *c, sd_node *node, const sd_type *t, const policy *inherite
 	mbuild		mb = {0};
 	size_t		plen = strlen(c->opath);
 	sd_xml_name root = {0};
+	sd_strtab	cols,			/* column name -> first column of that name */
+				fkeys,			/* fields key -> first member of that key */
+				vcols;			/* variant column -> variant */
+	const sd_strtab *vc = NULL;
+
+	if (t->kind == SD_K_COMPOSITE && t->ncols > SD_MAX_OBJECT_FIELDS)
+	{
+		strcpy(c->err->path, c->opath);
+		return sd_error_set(c->err, SD_E_SIZE, -1, "type %s has %d fields, more than %d (a limit of "
+							"serde)", t->name, t->ncols, SD_MAX_OBJECT_FIELDS);
+	}
+	if (t->kind == SD_K_COMPOSITE && (c->nfields += (uint32_t) t->ncols) > SD_MAX_PLAN_FIELDS)
+	{
+		strcpy(c->err->path, "$");
+		return sd_error_set(c->err, SD_E_SIZE, -1, "the shape compiles into more than %d fields "
+							"(a limit of serde, its referenced shapes counted)", SD_MAX_PLAN_FIELDS);
+	}
+	sd_strtab_init(&cols, &c->scratch, false);
+	sd_strtab_init(&fkeys, &c->scratch, false);
+	for (int i = 0; t->kind == SD_K_COMPOSITE && i < t->ncols; i++)
+		if (sd_strtab_put(&cols, t->cols[i].name, strlen(t->cols[i].name), i) == -2)
+			return oom(c);
 
 	if (opts)
 	{
@@ -1197,8 +1186,9 @@ build_composite(cctx *c, sd_node *node, const sd_type *t, const policy *inherite
 			return false;
 		if ((fields = sd_jget(opts, "fields")) && !want_kind(c, "fields", fields, SD_J_OBJECT, "an object"))
 			return false;
-		if (!parse_union(c, opts, t, &tag, &variants))
+		if (!parse_union(c, opts, t, &cols, &tag, &variants, &vcols))
 			return false;
+		vc = variants ? &vcols : NULL;
 	}
 	node->coerce = pol.coerce;
 	node->reject_unknown = pol.reject;
@@ -1218,12 +1208,9 @@ build_composite(cctx *c, sd_node *node, const sd_type *t, const policy *inherite
 	if (fields)
 		for (int i = 0; i < fields->n; i++)
 		{
-			bool		found = false;
-
-			for (int k = 0; k < t->ncols; k++)
-				if (strcmp(t->cols[k].name, fields->keys[i]) == 0)
-					found = true;
-			if (!found)
+			if (sd_strtab_put(&fkeys, fields->keys[i], strlen(fields->keys[i]), i) == -2)
+				return oom(c);
+			if (sd_strtab_get(&cols, fields->keys[i], strlen(fields->keys[i])) < 0)
 			{
 				sd_path_member(c->opath, "fields", 6);
 				return opt_fail(c, fields->keys[i], "column \"%s\" does not exist in type %s",
@@ -1238,7 +1225,8 @@ build_composite(cctx *c, sd_node *node, const sd_type *t, const policy *inherite
 	for (int i = 0; i < t->ncols; i++)
 	{
 		const sd_column *col = &t->cols[i];
-		const sd_jnode *fo = sd_jget(fields, col->name);
+		int			at = fields ? sd_strtab_get(&fkeys, col->name, strlen(col->name)) : -1;
+		const sd_jnode *fo = at >= 0 ? fields->items[at] : NULL;
 
 		fs[i].col = i;
 		if (fo)
@@ -1248,7 +1236,7 @@ build_composite(cctx *c, sd_node *node, const sd_type *t, const policy *inherite
 		}
 		if (!build_field(c, node, &fs[i], col, &pol, fo,
 						 extra && strcmp(extra, col->name) == 0 ? ROLE_EXTRA :
-						 is_variant_col(variants, col->name) ? ROLE_VARIANT : ROLE_NONE))
+						 is_variant_col(vc, col->name) ? ROLE_VARIANT : ROLE_NONE))
 			return false;
 		/* the column that receives the tag: the tag is required, whatever the column says */
 		if (tag && fo && !fs[i].skip && fs[i].npath == 1 && strcmp(fs[i].name, tag) == 0 &&
@@ -1260,12 +1248,9 @@ build_composite(cctx *c, sd_node *node, const sd_type *t, const policy *inherite
 	}
 	if (extra)
 	{
-		int			k;
+		int			k = sd_strtab_get(&cols, extra, strlen(extra));
 
-		for (k = 0; k < t->ncols; k++)
-			if (strcmp(t->cols[k].name, extra) == 0)
-				break;
-		if (k == t->ncols)
+		if (k < 0)
 			return opt_fail(c, "extra", "column \"%s\" does not exist in type %s", extra, t->name);
 		if (t->cols[k].type->kind != SD_K_JSON && t->cols[k].type->kind != SD_K_JSONB)
 			return opt_fail(c, "extra", "column \"%s\" must be json or jsonb, not %s", extra,
@@ -1276,17 +1261,17 @@ build_composite(cctx *c, sd_node *node, const sd_type *t, const policy *inherite
 	}
 	sd_path_member(c->opath, "fields", 6);
 	for (int i = 0; i < t->ncols; i++)
-		if (!fs[i].skip && !fs[i].is_extra && !is_variant_col(variants, t->cols[i].name) &&
+		if (!fs[i].skip && !fs[i].is_extra && !is_variant_col(vc, t->cols[i].name) &&
 			!add_members(c, &mb, node, i))
 			return false;
-	if (!xml_unique(c, node, variants))
+	if (!xml_unique(c, node, vc))
 		return false;
 	c->opath[plen] = '\0';
 	if (!(node->members = mb_freeze(c, &mb, node)))
 		return oom(c);
 	if (!(node->xml_members = xml_table(c, node, tag)))
 		return false;
-	if (tag && !build_variants(c, node, &mb, tag, variants))
+	if (tag && !build_variants(c, node, &mb, tag, variants, &cols, vc))
 		return false;
 	return true;
 }
@@ -1333,6 +1318,7 @@ sd_compile_ex(const char *shape_name, const char *options_json, size_t options_l
 	c.hooks = hooks;
 	c.max_bytes = max_plan_bytes;
 	c.nodes.hooks = arena.hooks;
+	sd_arena_init(&c.scratch, hooks);
 	strcpy(c.opath, "$");
 	plan->shape = sd_arena_strndup(&arena, shape_name ? shape_name : "", shape_name ? strlen(shape_name) : 0);
 	opts = parse_options(&arena, options_json ? options_json : "{}", options_json ? options_len : 2, err);
@@ -1477,6 +1463,7 @@ sd_compile_ex(const char *shape_name, const char *options_json, size_t options_l
 		}
 	}
 	sd_node_memo_free(&c.nodes);
+	sd_arena_free(&c.scratch);
 	sd_hook_free(&arena.hooks, c.follow);
 	plan->arena = arena;
 	return plan;
@@ -1485,6 +1472,7 @@ fail:
 	if (err->code == SD_OK)
 		sd_error_set(err, SD_E_INTERNAL, -1, "shape compilation failed");
 	sd_node_memo_free(&c.nodes);
+	sd_arena_free(&c.scratch);
 	sd_hook_free(&arena.hooks, c.follow);
 	sd_arena_free(&arena);
 	return NULL;

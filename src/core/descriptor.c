@@ -18,6 +18,8 @@
  * options are turned back into descriptor paths by sd_descriptor_compile.
  */
 #include "internal.h"
+#include "compile_limits.h"
+#include "strtab.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -51,8 +53,10 @@ typedef struct dshape
 	const char *where_path;     /* root: NULL; else the root-level path of the first reference */
 	const char *where_prefix;   /* ... and the "in shape \"X\" at " chain down to this shape */
 	int			nrefs;          /* type references (shape, list of shape, map of shape) */
+	int			refs_cap;       /* (both arrays grow by doubling: linear in the fields) */
 	dref	   *refs;
 	int			nremaps;
+	int			remaps_cap;
 	dremap	   *remaps;
 } dshape;
 
@@ -72,6 +76,7 @@ typedef struct dctx
 	sd_arena   *a;
 	sd_error   *err;
 	const sd_descriptor_lookup *lookup;
+	int			nfields;        /* fields of the shapes read (SD_MAX_PLAN_FIELDS) */
 } dctx;
 
 /* what a field's type asks of its options */
@@ -357,27 +362,33 @@ enum_type(dctx *c, int si, const char *column, const sd_jnode *v, const char *pa
 	ix = sd_hook_alloc(&c->a->hooks, sizeof(label_ix) * (size_t) v->n);
 	if (!t || !labels || !order || !ix)
 		return sd_hook_free(&c->a->hooks, ix), nomem(c), NULL;
+	sd_arena	scratch;		/* the labels seen (duplicates) */
+	sd_strtab	seen;
+
+	sd_arena_init(&scratch, &c->a->hooks);
+	sd_strtab_init(&seen, &scratch, false);
 	for (int i = 0; i < v->n; i++)
 	{
 		const sd_jnode *l = v->items[i];
 		char		lp[SD_PATH_MAX];
+		int			dup;
 
 		snprintf(lp, sizeof(lp), "%s", path);
 		sd_path_index(lp, (uint64_t) i);
 		if (l->kind != SD_J_STRING)
-			return sd_hook_free(&c->a->hooks, ix),
+			return sd_arena_free(&scratch), sd_hook_free(&c->a->hooks, ix),
 				dfail(c, s, lp, "enum labels must be strings, not %s", jkind_name(l->kind)), NULL;
 		if (strlen(l->str) != l->len)
-			return sd_hook_free(&c->a->hooks, ix),
+			return sd_arena_free(&scratch), sd_hook_free(&c->a->hooks, ix),
 				dfail(c, s, lp, "enum labels cannot contain \\u0000"), NULL;
-		for (int k = 0; k < i; k++)
-			if (strcmp(labels[k], l->str) == 0)
-				return sd_hook_free(&c->a->hooks, ix),
-					dfail(c, s, lp, "duplicate enum label \"%s\"", l->str), NULL;
+		if ((dup = sd_strtab_put(&seen, l->str, l->len, i)) != -1)
+			return sd_arena_free(&scratch), sd_hook_free(&c->a->hooks, ix),
+				dup == -2 ? nomem(c) : dfail(c, s, lp, "duplicate enum label \"%s\"", l->str), NULL;
 		labels[i] = l->str;
 		ix[i].s = l->str;
 		ix[i].i = i;
 	}
+	sd_arena_free(&scratch);
 	qsort(ix, (size_t) v->n, sizeof(label_ix), label_cmp);
 	for (int i = 0; i < v->n; i++)
 		order[i] = ix[i].i;
@@ -508,12 +519,20 @@ put_member(sd_buf *b, int *count, const char *key, const char *text, size_t len)
 static bool
 add_remap(dctx *c, dshape *s, const char *from, const char *to)
 {
-	dremap	   *r = sd_arena_alloc(c->a, sizeof(dremap) * (size_t) (s->nremaps + 1));
+	dremap	   *r = s->remaps;
 
-	if (!r || !from || !to)
+	if (!from || !to)
 		return nomem(c);
-	if (s->nremaps)
-		memcpy(r, s->remaps, sizeof(dremap) * (size_t) s->nremaps);
+	if (s->nremaps == s->remaps_cap)
+	{
+		int			ncap = s->remaps_cap ? s->remaps_cap * 2 : 8;
+
+		if (!(r = sd_arena_alloc(c->a, sizeof(dremap) * (size_t) ncap)))
+			return nomem(c);
+		if (s->nremaps)
+			memcpy(r, s->remaps, sizeof(dremap) * (size_t) s->nremaps);
+		s->remaps_cap = ncap;
+	}
 	r[s->nremaps].from = from;
 	r[s->nremaps].to = to;
 	s->remaps = r;
@@ -524,12 +543,18 @@ add_remap(dctx *c, dshape *s, const char *from, const char *to)
 static bool
 add_ref(dctx *c, dshape *s, int target, const char *local)
 {
-	dref	   *r = sd_arena_alloc(c->a, sizeof(dref) * (size_t) (s->nrefs + 1));
+	dref	   *r = s->refs;
 
-	if (!r)
-		return nomem(c);
-	if (s->nrefs)
-		memcpy(r, s->refs, sizeof(dref) * (size_t) s->nrefs);
+	if (s->nrefs == s->refs_cap)
+	{
+		int			ncap = s->refs_cap ? s->refs_cap * 2 : 8;
+
+		if (!(r = sd_arena_alloc(c->a, sizeof(dref) * (size_t) ncap)))
+			return nomem(c);
+		if (s->nrefs)
+			memcpy(r, s->refs, sizeof(dref) * (size_t) s->nrefs);
+		s->refs_cap = ncap;
+	}
 	r[s->nrefs].target = target;
 	r[s->nrefs].local = local;
 	s->refs = r;
@@ -541,7 +566,7 @@ add_ref(dctx *c, dshape *s, int target, const char *local)
  * implies) appended to the fields object in b. */
 static bool
 build_field(dctx *c, int si, const sd_jnode *fields, int i, sd_column *col, sd_buf *b,
-			int *nfields)
+			int *nfields, sd_strtab *names)
 {
 	const char *name = fields->keys[i];
 	const sd_jnode *fo = fields->items[i];
@@ -555,9 +580,12 @@ build_field(dctx *c, int si, const sd_jnode *fields, int i, sd_column *col, sd_b
 		return nomem(c);
 	if (!name[0])
 		return dfail(c, &c->d->shapes[si], base, "field names must not be empty");
-	for (int k = 0; k < i; k++)
-		if (strcmp(fields->keys[k], name) == 0)
-			return dfail(c, &c->d->shapes[si], base, "duplicate field \"%s\"", name);
+	int			dup = sd_strtab_put(names, name, strlen(name), i);
+
+	if (dup == -2)
+		return nomem(c);
+	if (dup >= 0)
+		return dfail(c, &c->d->shapes[si], base, "duplicate field \"%s\"", name);
 	if (fo->kind != SD_J_OBJECT)
 		return dfail(c, &c->d->shapes[si], base, "must be an object with the field's \"type\", not %s",
 					 jkind_name(fo->kind));
@@ -661,6 +689,12 @@ build_shape(dctx *c, int si, const char *text, size_t len)
 		return dfail(c, s, "$.fields", "must be an object, not %s", jkind_name(fields->kind));
 	if (fields->n == 0)
 		return dfail(c, s, "$.fields", "a shape needs at least one field");
+	if (fields->n > SD_MAX_OBJECT_FIELDS)
+		return dfail(c, s, "$.fields", "the shape has %d fields, more than %d (a limit of serde)",
+					 fields->n, SD_MAX_OBJECT_FIELDS), c->err->code = SD_E_SIZE, false;
+	if ((c->nfields += fields->n) > SD_MAX_PLAN_FIELDS)
+		return dfail(c, s, "$.fields", "the shapes of the tree have more than %d fields together "
+					 "(a limit of serde)", SD_MAX_PLAN_FIELDS), c->err->code = SD_E_SIZE, false;
 
 	/* the composite exists before its fields, so that references to it find it */
 	t = sd_arena_alloc(c->a, sizeof(sd_type));
@@ -690,9 +724,16 @@ build_shape(dctx *c, int si, const char *text, size_t len)
 		if (n++)
 			sd_buf_put(&b, ", ", 2);
 		sd_buf_put(&b, "\"fields\": {", 11);
+
+		sd_arena	scratch;	/* the field names seen (duplicates) */
+		sd_strtab	names;
+
+		sd_arena_init(&scratch, &c->a->hooks);
+		sd_strtab_init(&names, &scratch, false);
 		for (int i = 0; i < fields->n; i++)
-			if (!build_field(c, si, fields, i, &cols[i], &b, &nf))
-				return sd_buf_free(&b), false;
+			if (!build_field(c, si, fields, i, &cols[i], &b, &nf, &names))
+				return sd_arena_free(&scratch), sd_buf_free(&b), false;
+		sd_arena_free(&scratch);
 		sd_buf_put(&b, "}", 1);
 	}
 	sd_buf_put(&b, "}", 1);
@@ -791,6 +832,7 @@ sd_descriptor_build(const char *shape, const char *json, size_t len,
 	c.a = &arena;
 	c.err = err;
 	c.lookup = lookup;
+	c.nfields = 0;
 	shape = shape ? shape : "";
 	d->nshapes = 1;
 	d->shapes[0].name = sd_arena_strndup(&arena, shape, strlen(shape));

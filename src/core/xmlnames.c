@@ -18,13 +18,17 @@ sd_xns_intern(sd_arena *a, sd_xns_set *s, const char *uri, size_t len, const cha
 	*index = 0;
 	if (!uri || len == 0)
 		return true;
-	for (uint32_t i = 0; i < s->n; i++)
-		if (strlen(s->v[i]) == len && memcmp(s->v[i], uri, len) == 0)
-		{
-			*out = s->v[i];
-			*index = i + 1;
-			return true;
-		}
+	bool		plain = !memchr(uri, 0, len);	/* (one with a NUL is never found again) */
+	int			at = plain ? sd_strtab_get(&s->idx, uri, len) : -1;
+
+	if (at >= 0)
+	{
+		*out = s->v[at];
+		*index = (uint32_t) at + 1;
+		return true;
+	}
+	if (!s->idx.a)
+		sd_strtab_init(&s->idx, a, false);
 	if (s->n == s->cap)
 	{
 		uint32_t	ncap = s->cap ? s->cap * 2 : 8;
@@ -38,6 +42,8 @@ sd_xns_intern(sd_arena *a, sd_xns_set *s, const char *uri, size_t len, const cha
 		s->cap = ncap;
 	}
 	if (!(s->v[s->n] = sd_arena_strndup(a, uri, len)))
+		return false;
+	if (plain && sd_strtab_put(&s->idx, s->v[s->n], len, (int) s->n) == -2)
 		return false;
 	*out = s->v[s->n++];
 	*index = s->n;
@@ -288,25 +294,53 @@ sd_xml_field(sd_arena *a, sd_xns_set *s, const char *ns, sd_field *f, const sd_t
 
 /* ---- conflicts ------------------------------------------------------------------------------ */
 
-static bool
-same_name(const sd_xml_name *x, const sd_xml_name *y)
+/* A path step of the mapped fields seen so far: the fields seen so far never conflict, so a step
+ * is either the last one of exactly one field (end) or a step the fields through it (the first
+ * of them: first) all write the same way. */
+typedef struct xstep
 {
-	if (strcmp(x->local, y->local) != 0)
-		return false;
-	if (!x->ns || !y->ns)
-		return x->ns == y->ns;
-	return x->ns == y->ns || strcmp(x->ns, y->ns) == 0;
+	int			end;            /* the field whose last step it is, or -1 */
+	int			first;          /* the first field through it, or -1 */
+} xstep;
+
+/* The key of step k of f below step parent: (parent, attribute?, namespace, local name). */
+static char *
+step_key(sd_arena *a, const sd_field *f, int k, int32_t parent, bool attr, size_t *len)
+{
+	const sd_xml_name *x = &f->xml_path[k];
+	size_t		nl = x->ns ? strlen(x->ns) : 0;
+	size_t		ll = x->local ? strlen(x->local) : 0;
+	char	   *key = sd_arena_alloc(a, 4 + 1 + nl + 1 + ll);
+
+	if (!key)
+		return NULL;
+	memcpy(key, &parent, 4);
+	key[4] = (char) ((attr ? 1 : 0) | (x->ns ? 2 : 0) | (x->local ? 4 : 0));
+	memcpy(key + 5, x->ns ? x->ns : "", nl);
+	key[5 + nl] = '\0';
+	memcpy(key + 6 + nl, x->local ? x->local : "", ll);
+	*len = 6 + nl + ll;
+	return key;
 }
 
+/* Fields are checked in order against the earlier ones; the one reported against is the first
+ * earlier field in conflict (at the first step where they meet), as a check of all pairs would. */
 int
-sd_xml_conflict(const sd_field *fs, int n, const bool *mapped, char *problem, size_t size)
+sd_xml_conflict(sd_arena *scratch, const sd_field *fs, int n, const bool *mapped, char *problem,
+				size_t size)
 {
 	int			text = -1;
 	char		shown[SD_PROBLEM_MAX / 2];
+	sd_strtab	tab;
+	xstep	   *st = NULL;
+	uint32_t	nst = 0,
+				capst = 0;
 
+	sd_strtab_init(&tab, scratch, false);
 	for (int i = 0; i < n; i++)
 	{
 		const sd_field *f = &fs[i];
+		int32_t		parent = -1;
 
 		if (!mapped[i])
 			continue;
@@ -320,30 +354,50 @@ sd_xml_conflict(const sd_field *fs, int n, const bool *mapped, char *problem, si
 		}
 		if (!f->xml_path)
 			continue;
-		for (int j = 0; j < i; j++)
+		for (int k = 0; k < f->npath; k++)
 		{
-			const sd_field *g = &fs[j];
+			bool		flast = k == f->npath - 1;
+			bool		fattr = flast && f->xml_kind == SD_XML_ATTRIBUTE;
+			size_t		klen;
+			char	   *key = step_key(scratch, f, k, parent, fattr, &klen);
+			int			at;
 
-			if (!mapped[j] || !g->xml_path || g->xml_kind == SD_XML_TEXT)
-				continue;
-			for (int k = 0; k < f->npath && k < g->npath; k++)
+			if (!key)
+				return -2;
+			if ((at = sd_strtab_get(&tab, key, klen)) >= 0)
 			{
-				bool		flast = k == f->npath - 1;
-				bool		glast = k == g->npath - 1;
-				bool		fattr = flast && f->xml_kind == SD_XML_ATTRIBUTE;
-				bool		gattr = glast && g->xml_kind == SD_XML_ATTRIBUTE;
+				const xstep *x = &st[at];
+				int			g = x->end >= 0 ? x->end : x->first;
 
-				if (fattr != gattr || !same_name(&f->xml_path[k], &g->xml_path[k]))
-					break;
 				sd_xml_clark(&f->xml_path[k], shown, sizeof(shown));
-				if (flast || glast)
+				if (flast || x->end >= 0)
 					return snprintf(problem, size, "XML %s \"%s\" is already mapped by column \"%s\"",
-									fattr ? "attribute" : "element", shown, g->column), i;
-				if (strcmp(f->path[k], g->path[k]) != 0)
+									fattr ? "attribute" : "element", shown, fs[g].column), i;
+				if (strcmp(f->path[k], fs[g].path[k]) != 0)
 					return snprintf(problem, size, "XML element \"%s\" is written \"%s\" here and \"%s\" in "
 									"the path of column \"%s\": write it the same way", shown, f->path[k],
-									g->path[k], g->column), i;
+									fs[g].path[k], fs[g].column), i;
+				parent = at;
+				continue;
 			}
+			/* a step no earlier field takes: new from here on */
+			if (nst == capst)
+			{
+				uint32_t	ncap = capst ? capst * 2 : 16;
+				xstep	   *ns = sd_arena_alloc(scratch, sizeof(xstep) * ncap);
+
+				if (!ns)
+					return -2;
+				if (nst)
+					memcpy(ns, st, sizeof(xstep) * nst);
+				st = ns;
+				capst = ncap;
+			}
+			st[nst].end = flast ? i : -1;
+			st[nst].first = flast ? -1 : i;
+			if (sd_strtab_put(&tab, key, klen, (int) nst) == -2)
+				return -2;
+			parent = (int32_t) nst++;
 		}
 	}
 	return -1;

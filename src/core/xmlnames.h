@@ -9,6 +9,7 @@
 #define SERDE_XMLNAMES_H
 
 #include "internal.h"
+#include "strtab.h"
 
 /* Namespace URIs met while compiling one plan, each kept once: a namespace in force is one of
  * these pointers, so equal pointers mean equal namespaces. */
@@ -17,6 +18,7 @@ typedef struct sd_xns_set
 	const char **v;
 	uint32_t	n;
 	uint32_t	cap;
+	sd_strtab	idx;            /* uri -> position in v (its arena set at the first intern) */
 } sd_xns_set;
 
 /* The canonical copy (in arena) of the namespace uri[0..len); "" is no namespace (NULL, index 0).
@@ -56,9 +58,10 @@ sd_xres		sd_xml_field(sd_arena *a, sd_xns_set *s, const char *ns, sd_field *f,
 
 /* No two of the fields fs[0..n) marked in mapped take the same XML element or attribute (or the
  * element's text); a path step written in two ways that mean one element is an error too.
- * Returns the index of the offending field (problem set), or -1. */
-int			sd_xml_conflict(const sd_field *fs, int n, const bool *mapped, char *problem,
-							size_t size);
+ * Returns the index of the offending field (problem set), or -1; -2 when out of memory (the
+ * path steps seen are kept in the scratch arena: linear in the fields). */
+int			sd_xml_conflict(sd_arena *scratch, const sd_field *fs, int n, const bool *mapped,
+							char *problem, size_t size);
 
 /* Writes "{uri}local" or "local" (Clark notation) into buf; returns buf. */
 const char *sd_xml_clark(const sd_xml_name *x, char *buf, size_t size);

@@ -65,3 +65,29 @@ SELECT pg_temp.x('JxPathNull', '<doc xmlns:xsi="http://www.w3.org/2001/XMLSchema
 SELECT pg_temp.x('JxPathNull', '<doc xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><id xsi:nil="false">1</id><head xsi:nil="0"><sha>s</sha></head></doc>') AS r;
 SELECT pg_temp.x('JxPathNull', '<doc xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><id xsi:nil="yes">1</id></doc>') AS r;
 SELECT pg_temp.x('JxPathNull', '<doc xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><id xsi:nil=" true ">1</id><head><sha>s</sha></head></doc>') AS r;
+
+-- a union's tag as the document names it: the column receiving it, after `name` (JSON and XML)
+CREATE TYPE pg_temp.jx_card AS (number text);
+CREATE TYPE pg_temp.jx_bank AS (iban text);
+CREATE TYPE pg_temp.jx_pay AS (kind text, amount int4, card pg_temp.jx_card, bank pg_temp.jx_bank);
+SELECT 'ok' FROM serde_register('JxTag', 'pg_temp.jx_pay'::regtype, '{"tag": "kind",
+  "variants": {"card": "card", "bank": "bank"}, "fields": {"kind": {"name": "type"}}}');
+SELECT pg_temp.j('JxTag', '{"type": "card", "amount": 5, "number": "4242"}') AS r;
+SELECT pg_temp.x('JxTag', '<pay><type>card</type><amount>5</amount><number>4242</number></pay>') AS r;
+-- the column's name is not the document's: the tag is missing
+SELECT pg_temp.j('JxTag', '{"kind": "card", "amount": 5, "number": "4242"}') AS r;
+SELECT pg_temp.x('JxTag', '<pay><kind>card</kind><amount>5</amount><number>4242</number></pay>') AS r;
+-- a tag written as an element: an attribute of the same name is not it
+SELECT pg_temp.x('JxTag', '<pay type="bank"><amount>5</amount><type>card</type><number>4242</number></pay>') AS r;
+SELECT pg_temp.x('JxTag', '<pay type="card"><amount>5</amount><number>4242</number></pay>') AS r;
+-- ... and one written as an attribute: a child element of the same name is not it
+SELECT 'ok' FROM serde_register('JxTagA', 'pg_temp.jx_pay'::regtype, '{"tag": "kind",
+  "variants": {"card": "card", "bank": "bank"}, "fields": {"kind": {"xml": "attribute"}}}');
+SELECT pg_temp.x('JxTagA', '<pay kind="card"><kind>bank</kind><amount>5</amount><number>4242</number></pay>') AS r;
+SELECT pg_temp.x('JxTagA', '<pay><kind>card</kind><amount>5</amount></pay>') AS r;
+-- with rename, the tag column's document name is the renamed one
+CREATE TYPE pg_temp.jx_pay2 AS (pay_kind text, card pg_temp.jx_card, bank pg_temp.jx_bank);
+SELECT 'ok' FROM serde_register('JxTagR', 'pg_temp.jx_pay2'::regtype, '{"tag": "pay_kind",
+  "rename": "camel", "variants": {"card": "card", "bank": "bank"}}');
+SELECT pg_temp.j('JxTagR', '{"payKind": "bank", "iban": "DE00"}') AS r;
+SELECT pg_temp.x('JxTagR', '<pay><payKind>bank</payKind><iban>DE00</iban></pay>') AS r;

@@ -969,9 +969,11 @@ xml_table(cctx *c, const sd_node *node, const char *tag)
 			mentry	   *e;
 			bool		failed;
 
-			if (!mb_find_xml(c, &mb, kind, ns, tag, &failed))
+			if (!(node->tag_find & (k ? SD_TAG_ELEMENT : SD_TAG_ATTRIBUTE)))
+				continue;
+			if (!mb_find_xml(c, &mb, kind, ns, node->tag_xml, &failed))
 			{
-				if (failed || !(e = mb_add_xml(c, &mb, kind, ns, tag)))
+				if (failed || !(e = mb_add_xml(c, &mb, kind, ns, node->tag_xml)))
 					return oom(c), NULL;
 				e->field = SD_MEMBER_TAG;
 			}
@@ -1117,9 +1119,9 @@ build_variants(cctx *c, sd_node *node, const mbuild *base, const char *tag, cons
 				sd_error_set(c->err, c->err->code, c->err->offset, "%s", problem);
 				return false;
 			}
-		if (!mb_find(&mb, tag))
+		if (!mb_find(&mb, node->tag_name))
 		{
-			mentry	   *e = mb_add(c, &mb, tag);
+			mentry	   *e = mb_add(c, &mb, node->tag_name);
 
 			if (!e)
 				return oom(c);
@@ -1239,7 +1241,8 @@ build_composite(cctx *c, sd_node *node, const sd_type *t, const policy *inherite
 						 is_variant_col(vc, col->name) ? ROLE_VARIANT : ROLE_NONE))
 			return false;
 		/* the column that receives the tag: the tag is required, whatever the column says */
-		if (tag && fo && !fs[i].skip && fs[i].npath == 1 && strcmp(fs[i].name, tag) == 0 &&
+		if (tag && fo && !fs[i].skip && fs[i].npath == 1 &&
+			(strcmp(col->name, tag) == 0 || strcmp(fs[i].name, tag) == 0) &&
 			(sd_jget(fo, "default") || (sd_jget(fo, "optional") && fs[i].optional)))
 			return opt_fail(c, sd_jget(fo, "default") ? "default" : "optional",
 							"column \"%s\" receives the tag \"%s\", which is never optional",
@@ -1267,6 +1270,8 @@ build_composite(cctx *c, sd_node *node, const sd_type *t, const policy *inherite
 	if (!xml_unique(c, node, vc))
 		return false;
 	c->opath[plen] = '\0';
+	if (tag)
+		sd_resolve_tag(node, tag);
 	if (!(node->members = mb_freeze(c, &mb, node)))
 		return oom(c);
 	if (!(node->xml_members = xml_table(c, node, tag)))

@@ -85,3 +85,27 @@ sd_format_ok(const sd_type *t, const char *f, sd_format *out)
 		return false;
 	return true;
 }
+
+void
+sd_resolve_tag(sd_node *node, const char *tag)
+{
+	const sd_field *f = NULL;
+
+	for (int i = 0; i < node->nfields && !f; i++)
+		if (strcmp(node->fields[i].column, tag) == 0)
+			f = &node->fields[i];
+	for (int i = 0; i < node->nfields && !f; i++)
+		if (node->fields[i].name && strcmp(node->fields[i].name, tag) == 0)
+			f = &node->fields[i];
+	node->tag_name = tag;
+	node->tag_xml = tag;
+	node->tag_find = SD_TAG_ATTRIBUTE | SD_TAG_ELEMENT;
+	if (!f || f->skip || f->is_extra || f->npath != 1 || !f->name)
+		return;
+	node->tag_name = f->name;
+	if (f->xml_path && f->xml.local && f->xml_kind != SD_XML_TEXT)
+	{
+		node->tag_xml = f->xml.local;
+		node->tag_find = f->xml_kind == SD_XML_ATTRIBUTE ? SD_TAG_ATTRIBUTE : SD_TAG_ELEMENT;
+	}
+}

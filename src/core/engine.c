@@ -531,25 +531,27 @@ static __attribute__((noinline)) bool
 select_variant(Eng *e, const sd_node *n, const sd_variant **out, int64_t off, bool *found_error)
 {
 	sd_wtok		tv;
-	size_t		taglen = strlen(n->tag);
+	bool		xml = (e->flags & SD_WF_XML) != 0;
+	const char *tag = xml ? n->tag_xml : n->tag_name;	/* as the document names it */
+	size_t		taglen = strlen(tag);
 	char		list[256];
 	char		desc[256];
-	int			r = e->ops->object_find(e->cur, n->tag, taglen, &tv);
+	int			r = e->ops->object_find(e->cur, tag, taglen, n->tag_find, &tv);
 
 	*found_error = false;
 	if (r < 0)
 		return sd_eng_walker_failed(e);
 	*found_error = true;
-	if (!enter(e, n->tag, taglen, 0, r ? tv.offset : off))
+	if (!enter(e, tag, taglen, 0, r ? tv.offset : off))
 		return false;
-	if (e->flags & SD_WF_XML)
+	if (xml)
 	{
-		/* XML: the tag is an attribute of the element (without a namespace) or a child element */
+		/* XML: an attribute of the element (without a namespace) or a child element, where
+		 * the column receiving the tag says (either when no column does) */
 		sd_pathent *pe = (sd_pathent *) e->d->path + e->depth - 1;
 
-		pe->seg = r > 0 && (tv.flags & SD_TOK_XML_ELEMENT) ? SD_SEG_ELEMENT : SD_SEG_ATTRIBUTE;
-		pe->prefix = NULL;
-		pe->prefix_len = 0;
+		pe->seg = r > 0 ? ((tv.flags & SD_TOK_XML_ELEMENT) ? SD_SEG_ELEMENT : SD_SEG_ATTRIBUTE) :
+			(n->tag_find & SD_TAG_ATTRIBUTE) ? SD_SEG_ATTRIBUTE : SD_SEG_ELEMENT;
 	}
 	if (r == 0)
 	{

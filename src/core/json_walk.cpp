@@ -362,7 +362,7 @@ op_array_next(sd_wcursor *c, sd_wtok *t)
 }
 
 int
-op_object_find(sd_wcursor *c, const char *name, size_t len, sd_wtok *t)
+op_object_find(sd_wcursor *c, const char *name, size_t len, unsigned kinds, sd_wtok *t)
 {
 	Walk	   &w = W(c);
 	Frame	   &f = *w.top;

@@ -101,7 +101,7 @@ jt_array_next(sd_wcursor *cur, sd_wtok *t)
 
 /* the first member of that name in the object begun; the iteration stays where it is */
 static int
-jt_object_find(sd_wcursor *cur, const char *name, size_t len, sd_wtok *t)
+jt_object_find(sd_wcursor *cur, const char *name, size_t len, unsigned kinds, sd_wtok *t)
 {
 	sd_jtree_cursor *c = (sd_jtree_cursor *) cur;
 	const sd_jnode *obj = c->frames[c->nframes - 1].node;

@@ -288,6 +288,11 @@ struct sd_node
 	/* discriminated union (SD_K_COMPOSITE with `tag`): the tag member's value selects one
 	 * variant column (a composite decoding the same object); the other variant columns are NULL */
 	const char *tag;
+	/* the tag as the document names it (sd_resolve_tag): JSON name, XML local name and where
+	 * XML may write it (SD_TAG_ATTRIBUTE / SD_TAG_ELEMENT bits) */
+	const char *tag_name;
+	const char *tag_xml;
+	uint8_t		tag_find;
 	int			nvariants;
 	const struct sd_variant *variants;
 	/* SD_K_ARRAY (elements), or SD_K_JSON/JSONB validated against a shape (the shape's node) */
@@ -547,6 +552,8 @@ typedef enum sd_jkind
 /* ---- compiled composites ------------------------------------------------------------------ */
 #define SD_MEMBER_GROUP (-1)
 #define SD_MEMBER_TAG (-2)
+#define SD_TAG_ATTRIBUTE 1u     /* sd_node.tag_find: XML may write the tag as an attribute */
+#define SD_TAG_ELEMENT	2u      /* ... or as a child element */
 
 typedef struct sd_member
 {

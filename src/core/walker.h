@@ -197,8 +197,11 @@ struct sd_walker_ops
 	int			(*object_next) (sd_wcursor *cur, sd_wkey *key, sd_wtok *tok,
 								const sd_member *expect, unsigned want);
 	/* right after object_begin: finds member name anywhere in the object and reads its value
-	 * as a peeked token, leaving the iteration at the object's start.  1 found, 0 absent. */
-	int			(*object_find) (sd_wcursor *cur, const char *name, size_t len, sd_wtok *tok);
+	 * as a peeked token, leaving the iteration at the object's start.  1 found, 0 absent.
+	 * XML walkers look only where kinds says (SD_TAG_ATTRIBUTE: an attribute without a
+	 * namespace, SD_TAG_ELEMENT: a child element; attributes first); others ignore it. */
+	int			(*object_find) (sd_wcursor *cur, const char *name, size_t len, unsigned kinds,
+								sd_wtok *tok);
 	int			(*array_begin) (sd_wcursor *cur, const sd_wtok *tok);
 	/* 1: the next element, peeked into tok; 0: the array ended */
 	int			(*array_next) (sd_wcursor *cur, sd_wtok *tok);

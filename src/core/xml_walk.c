@@ -391,13 +391,13 @@ xw_object_next(sd_wcursor *cur, sd_wkey *key, sd_wtok *tok, const sd_member *exp
 }
 
 static int
-xw_object_find(sd_wcursor *cur, const char *name, size_t len, sd_wtok *tok)
+xw_object_find(sd_wcursor *cur, const char *name, size_t len, unsigned kinds, sd_wtok *tok)
 {
 	sd_xcursor *c = (sd_xcursor *) cur;
 	xframe	   *f = &c->frames[c->nframes - 1];
 
 	/* a union's tag: an attribute (no namespace) ... */
-	for (uint32_t i = 0; i < f->nattrs; i++)
+	for (uint32_t i = 0; (kinds & SD_TAG_ATTRIBUTE) && i < f->nattrs; i++)
 		if (f->attrs[i].name.uri == NULL && f->attrs[i].name.local_len == len &&
 			memcmp(f->attrs[i].name.local, name, len) == 0)
 		{
@@ -412,6 +412,8 @@ xw_object_find(sd_wcursor *cur, const char *name, size_t len, sd_wtok *tok)
 	sd_error	err;
 	int			pr;
 
+	if (!(kinds & SD_TAG_ELEMENT))
+		return 0;
 	for (uint32_t i = 0; (pr = sd_xr_peek(c->r, i, &ev, &err)) == 1; i++)
 	{
 		if (ev->kind == SD_XEV_END && ev->depth == f->depth)

@@ -402,7 +402,7 @@ jw_array_next(sd_wcursor *cur, sd_wtok *t)
 }
 
 static int
-jw_object_find(sd_wcursor *cur, const char *name, size_t len, sd_wtok *t)
+jw_object_find(sd_wcursor *cur, const char *name, size_t len, unsigned kinds, sd_wtok *t)
 {
 	Jc		   *c = (Jc *) cur;
 	JsonbValue	v;

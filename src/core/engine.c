@@ -552,6 +552,8 @@ select_variant(Eng *e, const sd_node *n, const sd_variant **out, int64_t off, bo
 
 		pe->seg = r > 0 ? ((tv.flags & SD_TOK_XML_ELEMENT) ? SD_SEG_ELEMENT : SD_SEG_ATTRIBUTE) :
 			(n->tag_find & SD_TAG_ATTRIBUTE) ? SD_SEG_ATTRIBUTE : SD_SEG_ELEMENT;
+		pe->prefix = NULL;
+		pe->prefix_len = 0;
 	}
 	if (r == 0)
 	{
@@ -605,6 +607,59 @@ finish_flat(Eng *e, const sd_node *n, const sd_members *ms, uint32_t row, int64_
 	return true;
 }
 
+/* decode_object's members for an XML element: its lists of repeated elements accumulate, and
+ * its `extra` (if any) collects the unmapped elements and attributes (xml_json.c). */
+static __attribute__((noinline)) bool
+xml_object(Eng *e, const sd_node *n, const sd_node *members_of, const sd_members *ms,
+		   uint32_t row, int64_t off)
+{
+	Acc		   *saved_acc = e->acc;
+	sd_xjson   *saved_xj = e->xj;
+	sd_xjson	xj;
+	bool		ok;
+
+	e->acc = NULL;
+	e->xj = NULL;
+	if (ms->any_flat)
+	{
+		size_t		size = sizeof(Acc) * (size_t) members_of->nfields;
+
+		if (!(e->acc = sd_arena_alloc(&e->d->arena, size)))
+			return sd_eng_fail(e, SD_E_NOMEM, off, "out of memory");
+		memset(e->acc, 0, size);
+	}
+	if (n->extra_col >= 0)
+	{
+		sd_xjson_init(&xj, e->hooks, &e->d->arena, e->stack_start, e->stack_budget);
+		e->xj = &xj;
+	}
+	ok = decode_members(e, members_of, ms, row, off, true) &&
+		(!e->acc || finish_flat(e, members_of, ms, row, off));
+	if (ok && n->extra_col >= 0)
+	{
+		char	   *text = NULL;
+		size_t		len = 0;
+
+		if (sd_xjson_finish(&xj, &text, &len) != SD_XJ_OK)
+			ok = sd_eng_fail(e, SD_E_NOMEM, off, "out of memory");
+		else
+		{
+			sd_val	   *x = &e->d->tape[row + (uint32_t) n->extra_col];
+
+			x->tag = SD_V_JSON;
+			x->u.s = text;
+			x->len = (uint32_t) len;
+			x->aux = 0;
+			x->offset = tape_off(off);
+		}
+	}
+	if (e->xj)
+		sd_xjson_free(&xj);
+	e->acc = saved_acc;
+	e->xj = saved_xj;
+	return ok;
+}
+
 /* An object begun (object_begin) into a row. */
 static bool
 decode_object(Eng *e, const sd_node *n, Dest dst, int64_t off)
@@ -654,58 +709,13 @@ decode_object(Eng *e, const sd_node *n, Dest dst, int64_t off)
 		vs->len = (uint32_t) (members_of->nfields - n->nfields);
 		vs->offset = tape_off(off);
 	}
+	if (__builtin_expect(xml, 0))
+		return xml_object(e, n, members_of, ms, row, off);
 	uint32_t	pairs_start = e->d->pairs_len;
-	Acc		   *saved_acc = e->acc;
-	sd_xjson   *saved_xj = e->xj;
-	sd_xjson	xj;
-	bool		ok;
 
-	e->acc = NULL;
-	e->xj = NULL;
-	if (ms->any_flat)
-	{
-		size_t		size = sizeof(Acc) * (size_t) members_of->nfields;
-
-		if (!(e->acc = sd_arena_alloc(&e->d->arena, size)))
-			return sd_eng_fail(e, SD_E_NOMEM, off, "out of memory");
-		memset(e->acc, 0, size);
-	}
-	if (xml && n->extra_col >= 0)
-	{
-		sd_xjson_init(&xj, e->hooks, &e->d->arena, e->stack_start, e->stack_budget);
-		e->xj = &xj;
-	}
-	ok = decode_members(e, members_of, ms, row, off, true) &&
-		(!e->acc || finish_flat(e, members_of, ms, row, off));
-	if (ok && n->extra_col >= 0)
-	{
-		if (xml)
-		{
-			char	   *text = NULL;
-			size_t		len = 0;
-			int			rc = sd_xjson_finish(&xj, &text, &len);
-
-			if (rc != SD_XJ_OK)
-				ok = sd_eng_fail(e, SD_E_NOMEM, off, "out of memory");
-			else
-			{
-				sd_val	   *x = &e->d->tape[row + (uint32_t) n->extra_col];
-
-				x->tag = SD_V_JSON;
-				x->u.s = text;
-				x->len = (uint32_t) len;
-				x->aux = 0;
-				x->offset = tape_off(off);
-			}
-		}
-		else
-			ok = finish_extra(e, pairs_start, row, n->extra_col, off);
-	}
-	if (e->xj)
-		sd_xjson_free(&xj);
-	e->acc = saved_acc;
-	e->xj = saved_xj;
-	return ok;
+	if (!decode_members(e, members_of, ms, row, off, true))
+		return false;
+	return n->extra_col < 0 || finish_extra(e, pairs_start, row, n->extra_col, off);
 }
 
 /* ---- the member rules: the member's path entry is in place ------------------------------- */
@@ -1042,7 +1052,7 @@ decode_members(Eng *e, const sd_node *n, const sd_members *ms, uint32_t row, int
 		r = e->object_next(e->cur, &k, &t, mi >= 0 ? &ms->m[mi] : NULL, want);
 		if (r <= 0)
 			break;
-		if (xml)
+		if (__builtin_expect(xml, 0))
 		{
 			/* XML: by (kind, namespace, local name); the text is located at its element */
 			mi = ms->n ? sd_members_find_xml(ms, k.xml_kind, k.ns, k.ns_len, k.s, k.len,
@@ -1087,7 +1097,7 @@ decode_members(Eng *e, const sd_node *n, const sd_members *ms, uint32_t row, int
 		}
 		const sd_member *m = &ms->m[mi];
 
-		if (m->flat && e->acc)
+		if (__builtin_expect(m->flat, 0) && e->acc)
 		{
 			seen[mi >> 6] |= (uint64_t) 1 << (mi & 63);
 			if (!flat_member(e, n, m, &k, &t, depth))
@@ -1264,7 +1274,7 @@ value_in(Eng *e, sd_wtok *t, const sd_node *n, Dest dst)
 		slot(e, dst)->tag = SD_V_NULL;
 		return true;
 	}
-	if (e->flags & SD_WF_XML)
+	if (__builtin_expect(e->flags & SD_WF_XML, 0))
 	{
 		if (t->flags & (SD_TOK_XML_NIL | SD_TOK_XML_BADNIL))
 		{

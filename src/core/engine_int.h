@@ -86,7 +86,8 @@ bool		sd_eng_skip_members(Eng *e, int64_t off);
 
 /* ---- steps shared by the three files ----------------------------------------------------- */
 
-/* Enters a member / an element: depth + 1 and its path segment. */
+/* Enters a member / an element: depth + 1 and its path segment (JSON: name or index; the XML
+ * fields of the segment are written by enter_xml, and read only for XML). */
 static inline bool
 enter(Eng *e, const char *name, size_t len, uint64_t index, int64_t off)
 {
@@ -97,9 +98,6 @@ enter(Eng *e, const char *name, size_t len, uint64_t index, int64_t off)
 	pe->name = name;
 	pe->len = len;
 	pe->index = index;
-	pe->seg = 0;
-	pe->prefix = NULL;
-	pe->prefix_len = 0;
 	e->depth++;
 	return true;
 }

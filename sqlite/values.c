@@ -85,8 +85,15 @@ sq_field_value(const sq_shape *s, const sd_node *node, const sd_val *tape, uint3
 			out->type = SQLITE_FLOAT;
 			out->f = v->u.f;
 			return true;
-		case SD_V_STR:
 		case SD_V_NUMERIC:
+			/* numeric's canonical text, as PostgreSQL writes it */
+			if (!sd_numeric_canonical(buf, v->u.s ? v->u.s : "0", v->u.s ? v->len : 1) || !buf->s)
+				return false;
+			out->type = SQLITE_TEXT;
+			out->s = buf->s;
+			out->len = buf->len;
+			return true;
+		case SD_V_STR:
 			out->type = SQLITE_TEXT;
 			out->s = (char *) (v->u.s ? v->u.s : "");
 			out->len = v->len;

@@ -363,8 +363,8 @@ sd_format_decimal(char *out, int64_t digits, uint32_t scale_and_sign)
 	} while (mag);
 	while (nd < scale + 1)
 		d[nd++] = '0';
-	if (digits < 0 || (scale_and_sign & SD_DECIMAL_NEG))
-		out[o++] = '-';
+	if (digits != 0 && (digits < 0 || (scale_and_sign & SD_DECIMAL_NEG)))
+		out[o++] = '-';			/* numeric has no negative zero */
 	while (nd > 0)
 	{
 		if (nd == scale && scale > 0)
@@ -549,7 +549,7 @@ write_value(wctx *c, const sd_node *n, const sd_val *tape, uint32_t i)
 		case SD_V_STR:
 			return sd_buf_string(c->out, v->u.s, v->len);
 		case SD_V_NUMERIC:
-			return put(c, v->u.s, v->len);
+			return sd_numeric_canonical(c->out, v->u.s, v->len);
 		case SD_V_DECIMAL:
 			len = sd_format_decimal(tmp, v->u.i, v->len);
 			return put(c, tmp, len);

@@ -1,6 +1,6 @@
 /*
  * jwrite.c — JSON output of the core: a growable buffer over hooks, locale-free formatters for
- * timestamps, dates, times, uuids, floats and base64, and the tape -> canonical JSON writer that
+ * timestamps, dates, times, uuids, floats, base64 and numerics (numeric's canonical text), and the tape -> canonical JSON writer that
  * SQLite's serde_decode returns.  Strings are escaped by jescape.c's escaper.
  */
 #include "internal.h"
@@ -302,6 +302,79 @@ c_format(char *out, double v, int prec, bool sci)
 	}
 	out[o] = '\0';
 	return o;
+}
+
+/* digit k of the literal's digits (integer part, then fraction), '0' outside them */
+static char
+lit_digit(const char *ip, size_t il, const char *fp, size_t fl, int64_t k)
+{
+	if (k < 0 || k >= (int64_t) (il + fl))
+		return '0';
+	return k < (int64_t) il ? ip[k] : fp[k - (int64_t) il];
+}
+
+bool
+sd_numeric_canonical(sd_buf *b, const char *s, size_t len)
+{
+	size_t		i = 0,
+				il = 0,
+				fl = 0;
+	const char *ip,
+			   *fp = "";
+	bool		neg = false,
+				zero = true,
+				eneg = false;
+	int64_t		exp = 0,
+				point,
+				dscale,
+				k;
+	char		c;
+
+	if (i < len && s[i] == '-')
+		neg = true, i++;
+	ip = s + i;
+	while (i < len && s[i] >= '0' && s[i] <= '9')
+		i++, il++;
+	if (i < len && s[i] == '.')
+	{
+		fp = s + ++i;
+		while (i < len && s[i] >= '0' && s[i] <= '9')
+			i++, fl++;
+	}
+	if (i < len && (s[i] == 'e' || s[i] == 'E'))
+	{
+		i++;
+		if (i < len && (s[i] == '+' || s[i] == '-'))
+			eneg = s[i++] == '-';
+		for (; i < len && s[i] >= '0' && s[i] <= '9'; i++)
+			if (exp < 1000000000)
+				exp = exp * 10 + (s[i] - '0');
+		if (eneg)
+			exp = -exp;
+	}
+	for (k = 0; k < (int64_t) (il + fl) && zero; k++)
+		zero = lit_digit(ip, il, fp, fl, k) == '0';
+	point = (int64_t) il + exp;	/* the decimal point sits before digit `point` */
+	dscale = (int64_t) fl - exp;
+	if (dscale < 0)
+		dscale = 0;
+	if (neg && !zero && !sd_buf_put(b, "-", 1))
+		return false;
+	/* the integer part, without leading zeros */
+	k = 0;
+	while (k < point && lit_digit(ip, il, fp, fl, k) == '0')
+		k++;
+	if (k >= point && !sd_buf_put(b, "0", 1))
+		return false;
+	for (; k < point; k++)
+		if ((c = lit_digit(ip, il, fp, fl, k)), !sd_buf_put(b, &c, 1))
+			return false;
+	if (dscale > 0 && !sd_buf_put(b, ".", 1))
+		return false;
+	for (k = point; k < point + dscale; k++)
+		if ((c = lit_digit(ip, il, fp, fl, k)), !sd_buf_put(b, &c, 1))
+			return false;
+	return true;
 }
 
 /*

@@ -660,7 +660,7 @@ size_t		sd_format_uuid(char *out, const uint8_t bytes[16]);
 size_t		sd_format_float(char *out, double v, bool as_float4);
 /* decimal: an SD_V_DECIMAL's literal (u.i, len) -> "-0.050", out >= SD_FMT_TIMESTAMP_MAX */
 size_t		sd_format_decimal(char *out, int64_t digits, uint32_t scale_and_sign);
-/* numeric: an SD_V_NUMERIC's literal (a valid JSON number whose limits were checked) appended to
+/* numeric (jwrite.c): an SD_V_NUMERIC's literal (a valid JSON number whose limits were checked) appended to
  * b as PostgreSQL's numeric writes it: no exponent, display scale max(0, fraction digits -
  * exponent), no sign on zero ("1.50e1" -> "15.0", "1e-3" -> "0.001", "-0" -> "0") */
 bool		sd_numeric_canonical(sd_buf *b, const char *lit, size_t len);

@@ -91,3 +91,9 @@ SELECT 'ok' FROM serde_register('JxTagR', 'pg_temp.jx_pay2'::regtype, '{"tag": "
   "rename": "camel", "variants": {"card": "card", "bank": "bank"}}');
 SELECT pg_temp.j('JxTagR', '{"payKind": "bank", "iban": "DE00"}') AS r;
 SELECT pg_temp.x('JxTagR', '<pay><payKind>bank</payKind><iban>DE00</iban></pay>') AS r;
+
+-- a value quoted in a message stays on one line, whatever the format: control characters are
+-- written as JSON writes them
+SELECT pg_temp.j('JxPathNull', E'{"id": "1\\n2"}') AS r;
+SELECT pg_temp.x('JxPathNull', E'<doc><id>1\n2</id></doc>') AS r;
+SELECT pg_temp.x('JxPathNull', E'<doc><id>\t</id><head><sha>s</sha></head></doc>') AS r;

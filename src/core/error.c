@@ -342,11 +342,20 @@ cut40(char *out, size_t outsize, const char *s, size_t len)
 			clen = 2;
 		if (i + clen > len)
 			clen = len - i;
-		if (n + clen + 4 >= outsize)
+		if (n + (c < 0x20 ? 6 : clen) + 4 >= outsize)
 			break;
-		memcpy(out + n, s + i, clen);
-		n += clen;
-		i += clen;
+		if (c < 0x20)
+		{
+			/* a control character (a line end in XML text) as JSON writes it: one line */
+			n += (size_t) snprintf(out + n, 7, "\\u%04x", c);
+			i++;
+		}
+		else
+		{
+			memcpy(out + n, s + i, clen);
+			n += clen;
+			i += clen;
+		}
 		chars++;
 	}
 	if (i < len && n + 4 <= outsize)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # sizes.sh — honest file sizes in src/core, src/pg and sqlite/: no source file over 1,500 lines,
 # where a header that is a fragment of one translation unit (only one source file includes it and
-# it defines functions, e.g. engine_skip.h inside engine.c) counts toward its includer's total;
+# it defines functions, e.g. json_walk_keys.h inside json_walk.cpp) counts toward its includer's total;
 # and no header defines an extern function (one neither static nor inline nor inside an anonymous
 # namespace at every place it is included): such a header is a .c in disguise and fails.
 # Reads the sources only (comments, strings and preprocessor lines aside); needs no build.

@@ -24,6 +24,7 @@
 #include "walker.h"
 #include "engine_int.h"
 #include "xml_json.h"
+#include "xmlnames.h"
 
 #define XSI_NS "http://www.w3.org/2001/XMLSchema-instance"
 #define XMLNS_XML "http://www.w3.org/XML/1998/namespace"
@@ -192,12 +193,6 @@ xml_describe_fix(sd_error *err)
 }
 
 static bool
-is_space(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-static bool
 text_kind_error(Eng *e, const sd_node *n, const char *s, size_t len, int64_t at)
 {
 	char		desc[256];
@@ -215,9 +210,9 @@ text_value(Eng *e, const sd_node *n, const char *s, size_t len, Dest dst, int64_
 
 	if (n->kind != SD_K_TEXT && n->kind != SD_K_OTHER)
 	{
-		while (len && is_space(s[0]))
+		while (len && sd_is_ws(s[0]))
 			s++, len--;
-		while (len && is_space(s[len - 1]))
+		while (len && sd_is_ws(s[len - 1]))
 			len--;
 	}
 	if (n->kind == SD_K_JSON || n->kind == SD_K_JSONB || n->kind == SD_K_ARRAY ||
@@ -403,10 +398,7 @@ element_items(Eng *e, const sd_node *elem, const sd_xml_name *item, Dest dst, sd
 
 		if (k.xml_kind != SD_XML_ELEMENT)
 			continue;
-		if (item && !(item->local && strlen(item->local) == k.len &&
-					  memcmp(item->local, k.s, k.len) == 0 &&
-					  (item->ns && item->ns[0] ? k.ns_len == strlen(item->ns) &&
-					   memcmp(item->ns, k.ns, k.ns_len) == 0 : k.ns_len == 0)))
+		if (item && !sd_xml_name_is(item, k.s, k.len, k.ns, k.ns_len))
 		{
 			/* not an item: unknown under reject, else skipped */
 			if (elem->kind == SD_K_COMPOSITE && elem->reject_unknown)

@@ -249,4 +249,11 @@ struct sd_kernel
 }
 #endif
 
+/* XML's and JSON's white space: space, tab, line feed, carriage return */
+static inline bool
+sd_is_ws(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
 #endif							/* SERDE_INTERNAL_H */

@@ -474,12 +474,6 @@ put_quoted(wctx *c, const char *s, size_t n)
 	return put(c, "\"", 1) && put(c, s, n) && put(c, "\"", 1);
 }
 
-static bool
-is_ws(char ch)
-{
-	return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r';
-}
-
 /* A validated JSON text without the whitespace between its tokens (strings, escapes and
  * numbers as written). */
 static bool
@@ -495,7 +489,7 @@ put_json_text(wctx *c, const char *s, size_t len)
 	{
 		char		ch = s[i];
 
-		if (is_ws(ch))
+		if (sd_is_ws(ch))
 			continue;
 		o[n++] = ch;
 		if (ch != '"')

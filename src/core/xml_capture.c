@@ -31,15 +31,9 @@ typedef struct xuses
 } xuses;
 
 static bool
-xc_space(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-static bool
 xc_name_end(char c)
 {
-	return xc_space(c) || c == '/' || c == '>' || c == '=';
+	return sd_is_ws(c) || c == '/' || c == '>' || c == '=';
 }
 
 static void
@@ -151,7 +145,7 @@ start_tag(const char *s, size_t n, size_t i, xuses *u, xuses *decl)
 	use_add(u, s + name, pl);	/* (an element is never in xml:) */
 	for (;;)
 	{
-		while (i < n && xc_space(s[i]))
+		while (i < n && sd_is_ws(s[i]))
 			i++;
 		if (i >= n || s[i] == '>' || s[i] == '/')
 			break;
@@ -161,7 +155,7 @@ start_tag(const char *s, size_t n, size_t i, xuses *u, xuses *decl)
 			i++;
 		size_t		alen = i - an;
 
-		while (i < n && (xc_space(s[i]) || s[i] == '='))
+		while (i < n && (sd_is_ws(s[i]) || s[i] == '='))
 			i++;
 		if (i < n && (s[i] == '"' || s[i] == '\''))
 		{

@@ -13,14 +13,6 @@
 #include "xml_decode.h"
 #include "xmlnames.h"
 
-static bool
-ns_eq(const char *want, const char *ns, size_t ns_len)
-{
-	if (!want || !want[0])
-		return !ns || ns_len == 0;
-	return ns && strlen(want) == ns_len && memcmp(want, ns, ns_len) == 0;
-}
-
 /* The root element against the plan's xml.root: false with err (2200N) when it is another. */
 static bool
 root_ok(const sd_plan *plan, sd_xcursor *xc, const sd_wkey *rk, int64_t off, sd_error *err)
@@ -32,9 +24,7 @@ root_ok(const sd_plan *plan, sd_xcursor *xc, const sd_wkey *rk, int64_t off, sd_
 				gn[256];
 	sd_xml_name got = {NULL, NULL};
 
-	if (!want || !want->local ||
-		(strlen(want->local) == rk->len && memcmp(want->local, rk->s, rk->len) == 0 &&
-		 ns_eq(want->ns, rk->ns, rk->ns_len)))
+	if (!want || !want->local || sd_xml_name_is(want, rk->s, rk->len, rk->ns, rk->ns_len))
 		return true;
 	snprintf(gl, sizeof(gl), "%.*s", (int) rk->len, rk->s);
 	snprintf(gn, sizeof(gn), "%.*s", (int) rk->ns_len, rk->ns ? rk->ns : "");

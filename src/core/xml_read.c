@@ -429,12 +429,6 @@ xr_push(sd_xreader *r, sd_xev_kind kind)
 
 /* ---- SAX callbacks (userData is the reader) ------------------------------------------------- */
 
-static bool
-is_space(unsigned char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
 /* The offsets of the attribute names written in the start tag at doc[lt..end): xmlns ones are
  * skipped (libxml2 hands them over as namespaces), so the k-th one found is attribute k. */
 static void
@@ -444,17 +438,17 @@ xr_attr_positions(sd_xreader *r, size_t lt, size_t end, sd_xattr *a, int n)
 	size_t		i = lt + 1;
 	int			k = 0;
 
-	while (i < end && !is_space((unsigned char) s[i]) && s[i] != '>' && s[i] != '/')
+	while (i < end && !sd_is_ws(s[i]) && s[i] != '>' && s[i] != '/')
 		i++;                    /* the element's name */
 	while (k < n && i < end)
 	{
-		while (i < end && is_space((unsigned char) s[i]))
+		while (i < end && sd_is_ws(s[i]))
 			i++;
 		if (i >= end || s[i] == '>' || s[i] == '/')
 			break;
 		size_t		name = i;
 
-		while (i < end && s[i] != '=' && !is_space((unsigned char) s[i]))
+		while (i < end && s[i] != '=' && !sd_is_ws(s[i]))
 			i++;
 		bool		xmlns = (i - name == 5 && memcmp(s + name, "xmlns", 5) == 0) ||
 			(i - name > 6 && memcmp(s + name, "xmlns:", 6) == 0);
@@ -756,7 +750,7 @@ xr_structured_error(void *ud, xmlErrorPtr e)
 
 		for (const char *m = e->message; *m && n < sizeof(msg) - 1; m++)
 		{
-			if (is_space((unsigned char) *m))
+			if (sd_is_ws(*m))
 			{
 				gap = n > 0;
 				continue;

@@ -163,12 +163,6 @@ xw_take_element(sd_xcursor *c, const sd_xev *ev)
 
 #define XSI_NS "http://www.w3.org/2001/XMLSchema-instance"
 
-static bool
-ws(char ch)
-{
-	return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r';
-}
-
 /* xsi:nil on the element at the cursor: SD_TOK_XML_NIL (true / 1), SD_TOK_XML_BADNIL (not a
  * boolean), 0 (absent, false / 0); whitespace around the value is trimmed */
 static uint32_t
@@ -184,9 +178,9 @@ elem_nil(const sd_xcursor *c)
 		const char *v = a->value;
 		size_t		n = a->value_len;
 
-		while (n && ws(v[0]))
+		while (n && sd_is_ws(v[0]))
 			v++, n--;
-		while (n && ws(v[n - 1]))
+		while (n && sd_is_ws(v[n - 1]))
 			n--;
 		if ((n == 4 && memcmp(v, "true", 4) == 0) || (n == 1 && v[0] == '1'))
 			return SD_TOK_XML_NIL;

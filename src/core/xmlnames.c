@@ -402,3 +402,13 @@ sd_xml_conflict(sd_arena *scratch, const sd_field *fs, int n, const bool *mapped
 	}
 	return -1;
 }
+
+bool
+sd_xml_name_is(const sd_xml_name *nm, const char *local, size_t llen, const char *ns, size_t nslen)
+{
+	if (!nm->local || strlen(nm->local) != llen || memcmp(nm->local, local, llen) != 0)
+		return false;
+	if (!nm->ns || !nm->ns[0])
+		return nslen == 0;
+	return strlen(nm->ns) == nslen && memcmp(nm->ns, ns, nslen) == 0;
+}

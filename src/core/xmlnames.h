@@ -66,4 +66,9 @@ int			sd_xml_conflict(sd_arena *scratch, const sd_field *fs, int n, const bool *
 /* Writes "{uri}local" or "local" (Clark notation) into buf; returns buf. */
 const char *sd_xml_clark(const sd_xml_name *x, char *buf, size_t size);
 
+/* The name nm is local[0..llen) in namespace ns[0..nslen) (nslen 0: none; NULL or "" in nm is
+ * no namespace too): how a document's element is matched against a plan's name. */
+bool		sd_xml_name_is(const sd_xml_name *nm, const char *local, size_t llen, const char *ns,
+						   size_t nslen);
+
 #endif							/* SERDE_XMLNAMES_H */

@@ -3,146 +3,17 @@
  * type -> an immutable plan (sd_node/sd_field tree with member hash tables), checked in full at
  * register time (its description, serde_describe, is describe.c).
  */
-#include "internal.h"
+#include "compile_int.h"
 #include "scalar.h"
-#include "xmlnames.h"
 #include "compile_limits.h"
 #include "compile_names.h"
-#include "strtab.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define OPTIONS_MAX_DEPTH 64		/* nesting of shape options (the root object is level 1) */
 
-typedef struct policy
-{
-	const char *rename;
-	bool		reject;
-	bool		coerce;
-	bool		optional;
-	const char *xml_ns;         /* namespace in force (interned in cctx.xns), NULL = none */
-	uint32_t	xml_nsi;        /* its index there, 0 = none (part of a shared node's key) */
-	bool		xml_strict;     /* the shape has `xml`: its fields' names must be XML names */
-} policy;
 
-typedef struct memo
-{
-	const char *shape;
-	sd_kind		kind;           /* composite, json or jsonb use of the shape */
-	const sd_node *node;
-	const char *xml_ns;         /* the namespace it inherited (interned) ... */
-	bool		own_ns;         /* ... unless its xml.namespace names one */
-} memo;
-
-typedef struct dflt
-{
-	sd_field   *field;
-	const sd_jnode *value;      /* the default's JSON, parsed with the options */
-	struct dflt *next;
-} dflt;
-
-typedef struct cctx
-{
-	sd_plan    *plan;
-	sd_arena   *a;
-	sd_error   *err;
-	const sd_resolver *resolver;
-	char		opath[SD_PATH_MAX];     /* option path of the current position */
-	memo		memos[64];
-	int			nmemo;
-	int			ref_depth;
-	dflt	   *defaults;
-	int			ndefaults;
-	int			ndeferred;      /* shape references the resolver deferred */
-	sd_node_memo nodes;         /* nodes built without field options, shared when reached again */
-	const sd_hooks *hooks;      /* should_stop, polled while building */
-	size_t		max_bytes;      /* bound on the plan's arena */
-	uint32_t	ticks;
-	sd_xns_set	xns;            /* XML namespaces of the plan, each once */
-	int16_t    *follow;         /* the plan's follow_init being built (hook-allocated) */
-	uint32_t	nfollow;
-	uint32_t	follow_cap;
-	sd_arena	scratch;        /* lookup tables (strtab.h), freed when the compile ends */
-	uint32_t	nfields;        /* fields compiled so far (SD_MAX_PLAN_FIELDS) */
-} cctx;
-
-/* ---- small helpers ------------------------------------------------------------------------ */
-
-static bool
-oom(cctx *c)
-{
-	if (c->err->code != SD_OK)	/* a limit or a cancel that made an allocation step fail */
-		return false;
-	return sd_error_set(c->err, SD_E_NOMEM, -1, "out of memory while compiling a shape");
-}
-
-/* Called for every node built: the plan-size bound, and a cancel polled every 64 nodes. */
-static bool
-grow_ok(cctx *c)
-{
-	if (c->a->bytes > c->max_bytes)
-	{
-		strcpy(c->err->path, "$");
-		return sd_error_set(c->err, SD_E_SIZE, -1,
-							"the compiled plan exceeds serde.max_plan_bytes (%zu bytes)", c->max_bytes);
-	}
-	if ((++c->ticks & 63) == 0 && c->hooks && c->hooks->should_stop &&
-		c->hooks->should_stop(c->hooks->ud))
-	{
-		strcpy(c->err->path, "$");
-		return sd_error_set(c->err, SD_E_CANCELED, -1, "canceled while compiling a shape");
-	}
-	return true;
-}
-
-/* Fails with SD_E_OPTIONS at the current option path (+ an optional member). */
-static bool
-opt_fail(cctx *c, const char *member, const char *fmt, const char *a1, const char *a2)
-{
-	char		problem[SD_PROBLEM_MAX];
-
-	strcpy(c->err->path, c->opath);
-	if (member)
-		sd_path_member(c->err->path, member, strlen(member));
-	snprintf(problem, sizeof(problem), fmt, a1 ? a1 : "", a2 ? a2 : "");
-	return sd_error_set(c->err, SD_E_OPTIONS, -1, "%s", problem);
-}
-
-static bool
-want_kind(cctx *c, const char *member, const sd_jnode *v, sd_jkind k, const char *what)
-{
-	bool		ok = v->kind == k || (k == SD_J_TRUE && v->kind == SD_J_FALSE);
-
-	if (!ok)
-		return opt_fail(c, member, "must be %s, not %s", what, sd_jkind_name(v->kind));
-	return true;
-}
-
-static bool
-in_list(const char *s, const char *const *list)
-{
-	for (; *list; list++)
-		if (strcmp(*list, s) == 0)
-			return true;
-	return false;
-}
-
-static bool
-check_keys(cctx *c, const sd_jnode *obj, const char *const *allowed)
-{
-	for (int i = 0; i < obj->n; i++)
-	{
-		for (int k = 0; k < i; k++)
-			if (strcmp(obj->keys[k], obj->keys[i]) == 0)
-				return opt_fail(c, obj->keys[i], "duplicate option \"%s\"", obj->keys[i], NULL);
-
-		if (!in_list(obj->keys[i], allowed))
-			return opt_fail(c, obj->keys[i], "unknown option \"%s\"", obj->keys[i], NULL);
-	}
-	return true;
-}
 
 /* ---- member tables ------------------------------------------------------------------------ */
 
@@ -389,7 +260,7 @@ static bool build_composite(cctx *c, sd_node *node, const sd_type *t, const poli
 static sd_node *
 new_node(cctx *c, const sd_type *t, const policy *pol, sd_format fmt)
 {
-	sd_node    *n = grow_ok(c) ? sd_arena_alloc(c->a, sizeof(sd_node)) : NULL;
+	sd_node    *n = sd_cc_grow_ok(c) ? sd_arena_alloc(c->a, sizeof(sd_node)) : NULL;
 
 	if (!n)
 		return NULL;
@@ -413,7 +284,7 @@ build_node_fresh(cctx *c, const sd_type *t, const policy *pol, sd_format fmt)
 	sd_node    *n = new_node(c, t, pol, fmt);
 
 	if (!n)
-		return oom(c), NULL;
+		return sd_cc_oom(c), NULL;
 	if (t->kind == SD_K_ARRAY)
 	{
 		if (!(n->elem = build_node(c, t->elem, pol, fmt)))
@@ -427,24 +298,6 @@ build_node_fresh(cctx *c, const sd_type *t, const policy *pol, sd_format fmt)
 	return n;
 }
 
-/* Options as a tree; bad JSON, or nesting deeper than OPTIONS_MAX_DEPTH, is SD_E_OPTIONS at $. */
-static sd_jnode *
-parse_options(sd_arena *a, const char *text, size_t len, sd_error *err)
-{
-	sd_jnode   *opts = sd_jparse(a, text, len, OPTIONS_MAX_DEPTH, err);
-	char		problem[SD_PROBLEM_MAX];
-
-	if (opts || (err->code != SD_E_SYNTAX && err->code != SD_E_DEPTH))
-		return opts;
-	if (err->code == SD_E_DEPTH)
-		snprintf(problem, sizeof(problem), "options nest deeper than %d levels (a limit of shape options, "
-				 "defaults included)", OPTIONS_MAX_DEPTH);
-	else
-		snprintf(problem, sizeof(problem), "options are not valid JSON: %s", err->problem);
-	sd_error_set(err, SD_E_OPTIONS, err->offset, "%s", problem);
-	strcpy(err->path, "$");
-	return NULL;
-}
 
 /* A type reached without field options: the node is determined by (type, inherited policy,
  * format), so one node serves every place that reaches it with the same key. */
@@ -462,7 +315,7 @@ build_node(cctx *c, const sd_type *t, const policy *pol, sd_format fmt)
 	if (!(n = build_node_fresh(c, t, pol, fmt)))
 		return NULL;
 	if (!sd_node_memo_put(&c->nodes, t, pol->rename, flags, n))
-		return oom(c), NULL;
+		return sd_cc_oom(c), NULL;
 	return n;
 }
 
@@ -478,7 +331,7 @@ shape_node(cctx *c, const char *shape, const sd_type *coltype, sd_format fmt, co
 	bool		validate = want->kind == SD_K_JSON || want->kind == SD_K_JSONB;
 
 	if (!validate && want->kind != SD_K_COMPOSITE)
-		return opt_fail(c, "shape", "option \"shape\" needs a composite, composite array, json or jsonb column, not %s",
+		return sd_cc_opt_fail(c, "shape", "option \"shape\" needs a composite, composite array, json or jsonb column, not %s",
 						coltype->name, NULL), NULL;
 	if (coltype->kind == SD_K_ARRAY)
 	{
@@ -486,7 +339,7 @@ shape_node(cctx *c, const char *shape, const sd_type *coltype, sd_format fmt, co
 		sd_node    *n = new_node(c, coltype, &(policy) {.xml_ns = in->xml_ns}, fmt);
 
 		if (!n)
-			return oom(c), NULL;
+			return sd_cc_oom(c), NULL;
 		if (!(n->elem = shape_node(c, shape, coltype->elem, fmt, in)))
 			return NULL;
 		return n;
@@ -498,15 +351,15 @@ shape_node(cctx *c, const char *shape, const sd_type *coltype, sd_format fmt, co
 			const sd_type *mt = validate ? c->memos[i].node->elem->type : c->memos[i].node->type;
 
 			if (!validate && mt != coltype)
-				return opt_fail(c, "shape", "shape \"%s\" decodes into %s, not the column's type",
+				return sd_cc_opt_fail(c, "shape", "shape \"%s\" decodes into %s, not the column's type",
 								shape, mt->name), NULL;
 			return c->memos[i].node;
 		}
 	if (!c->resolver || !c->resolver->resolve)
-		return opt_fail(c, "shape", "shape \"%s\" cannot be resolved here", shape, NULL), NULL;
+		return sd_cc_opt_fail(c, "shape", "shape \"%s\" cannot be resolved here", shape, NULL), NULL;
 	sd_error_clear(&rerr);
 	if (!c->resolver->resolve(c->resolver->ud, shape, &options, &target, &rerr))
-		return opt_fail(c, "shape", "%s", rerr.problem[0] ? rerr.problem : "shape does not exist", NULL), NULL;
+		return sd_cc_opt_fail(c, "shape", "%s", rerr.problem[0] ? rerr.problem : "shape does not exist", NULL), NULL;
 	if (!options)
 	{
 		/* the host checks this reference later: a stand-in, so the other options are checked */
@@ -514,16 +367,16 @@ shape_node(cctx *c, const char *shape, const sd_type *coltype, sd_format fmt, co
 		return build_node(c, coltype, &(policy) {.xml_ns = in->xml_ns, .xml_nsi = in->xml_nsi}, fmt);
 	}
 	if (!validate && target != coltype)
-		return opt_fail(c, "shape", "shape \"%s\" decodes into %s, not the column's type",
+		return sd_cc_opt_fail(c, "shape", "shape \"%s\" decodes into %s, not the column's type",
 						shape, target->name), NULL;
 	if (validate && target->kind != SD_K_COMPOSITE)
-		return opt_fail(c, "shape", "shape \"%s\" decodes into %s, not a composite type",
+		return sd_cc_opt_fail(c, "shape", "shape \"%s\" decodes into %s, not a composite type",
 						shape, target->name), NULL;
 	if (c->nmemo >= (int) (sizeof(c->memos) / sizeof(c->memos[0])) || c->ref_depth >= 32)
-		return opt_fail(c, "shape", "too many shape references", NULL, NULL), NULL;
+		return sd_cc_opt_fail(c, "shape", "too many shape references", NULL, NULL), NULL;
 
 	/* parse the referenced shape's options and compile it in its own option-path context */
-	sd_jnode   *opts = parse_options(c->a, options, strlen(options), c->err);
+	sd_jnode   *opts = sd_cc_parse_options(c->a, options, strlen(options), c->err);
 
 	if (!opts)
 		return NULL;
@@ -534,12 +387,12 @@ shape_node(cctx *c, const char *shape, const sd_type *coltype, sd_format fmt, co
 	sd_node    *inner = n;
 
 	if (!n)
-		return oom(c), NULL;
+		return sd_cc_oom(c), NULL;
 	if (validate)
 	{
 		/* json/jsonb column: the value is checked against the shape's composite, kept as is */
 		if (!(inner = new_node(c, target, &pol, SD_FMT_NONE)))
-			return oom(c), NULL;
+			return sd_cc_oom(c), NULL;
 		n->elem = inner;
 	}
 	c->memos[c->nmemo].shape = sd_arena_strndup(c->a, shape, strlen(shape));
@@ -570,254 +423,28 @@ shape_node(cctx *c, const char *shape, const sd_type *coltype, sd_format fmt, co
 	return n;
 }
 
-static bool
-parse_policy(cctx *c, const sd_jnode *opts, policy *pol, const char **extra, sd_xml_name *root)
-{
-	const sd_jnode *v;
-
-	*extra = NULL;
-	if ((v = sd_jget(opts, "rename")))
-	{
-		static const char *const styles[] = {"camel", "pascal", "kebab", "upper", NULL};
-		bool		ok = false;
-
-		if (!want_kind(c, "rename", v, SD_J_STRING, "a string"))
-			return false;
-		for (const char *const *s = styles; *s; s++)
-			if (strcmp(v->str, *s) == 0)
-			{
-				pol->rename = *s;
-				ok = true;
-			}
-		if (!ok)
-			return opt_fail(c, "rename", "unknown rename style \"%s\" (expected camel, pascal, kebab or upper)",
-							v->str, NULL);
-	}
-	if ((v = sd_jget(opts, "unknown")))
-	{
-		if (!want_kind(c, "unknown", v, SD_J_STRING, "a string"))
-			return false;
-		if (strcmp(v->str, "reject") == 0)
-			pol->reject = true;
-		else if (strcmp(v->str, "ignore") == 0)
-			pol->reject = false;
-		else
-			return opt_fail(c, "unknown", "must be \"ignore\" or \"reject\", not \"%s\"", v->str, NULL);
-	}
-	if ((v = sd_jget(opts, "coerce")))
-	{
-		if (!want_kind(c, "coerce", v, SD_J_TRUE, "a boolean"))
-			return false;
-		pol->coerce = v->kind == SD_J_TRUE;
-	}
-	if ((v = sd_jget(opts, "optional")))
-	{
-		if (!want_kind(c, "optional", v, SD_J_TRUE, "a boolean"))
-			return false;
-		pol->optional = v->kind == SD_J_TRUE;
-	}
-	if ((v = sd_jget(opts, "extra")))
-	{
-		if (!want_kind(c, "extra", v, SD_J_STRING, "a string"))
-			return false;
-		if (pol->reject)
-			return opt_fail(c, "extra", "\"extra\" cannot be combined with unknown: \"reject\"", NULL, NULL);
-		*extra = v->str;
-	}
-	if ((v = sd_jget(opts, "xml")))
-	{
-		static const char *const xkeys[] = {"root", "namespace", NULL};
-
-		if (!want_kind(c, "xml", v, SD_J_OBJECT, "an object"))
-			return false;
-		size_t		plen = strlen(c->opath);
-
-		sd_path_member(c->opath, "xml", 3);
-		if (!check_keys(c, v, xkeys))
-			return false;
-		for (int i = 0; i < v->n; i++)
-			if (!want_kind(c, v->keys[i], v->items[i], SD_J_STRING, "a string"))
-				return false;
-		sd_xbad		bad;
-		sd_xres		r = sd_xml_shape(c->a, &c->xns, v, &pol->xml_ns, &pol->xml_nsi, root, &bad);
-
-		if (r != SD_XR_OK)
-			return r == SD_XR_NOMEM ? oom(c) : opt_fail(c, bad.member, "%s", bad.problem, NULL);
-		c->opath[plen] = '\0';
-		pol->xml_strict = true;
-	}
-	return true;
-}
-
-enum {ROLE_NONE, ROLE_EXTRA, ROLE_VARIANT, ROLE_SKIPPED};
-
-/* The XML facts of a mapped field (xmlnames.c); cpol gets the namespace in force below it. */
-static bool
-xml_field(cctx *c, sd_field *f, const sd_column *col, const sd_jnode *fo, bool is_map,
-		  const policy *pol, policy *cpol)
-{
-	sd_xbad		bad;
-	sd_xres		r = sd_xml_field(c->a, &c->xns, pol->xml_ns, f, col->type, fo,
-								 fo && (sd_jget(fo, "name") || sd_jget(fo, "path")), is_map,
-								 pol->xml_strict, &cpol->xml_ns, &cpol->xml_nsi, &bad);
-
-	if (r == SD_XR_OK)
-		return true;
-	if (r == SD_XR_NOMEM)
-		return oom(c);
-	if (!fo)
-	{
-		/* a name made from the column's: at the column's path */
-		sd_path_member(c->opath, "fields", 6);
-		sd_path_member(c->opath, col->name, strlen(col->name));
-	}
-	opt_fail(c, bad.member, "%s", bad.problem, NULL);
-	if (bad.index >= 0)
-		sd_path_index(c->err->path, (uint64_t) bad.index);
-	return false;
-}
 
 /* Compiles one column's field options (fo may be NULL) into f; role: what else the column is. */
 static bool
 build_field(cctx *c, sd_node *node, sd_field *f, const sd_column *col, const policy *pol,
 			const sd_jnode *fo, int role)
 {
-	static const char *const fkeys[] = {"name", "path", "optional", "default", "nullable", "skip",
-	"format", "shape", "map", "xml", "xml_item", NULL};
 	const sd_jnode *v;
-	sd_format	fmt = SD_FMT_NONE;
-	const char *shape = NULL;
-	bool		has_optional = false;
-	bool		is_map = false;
+	fopts		o = {.fmt = SD_FMT_NONE};
 
 	f->column = col->name;
 	f->nullable = !col->type->not_null;
 	f->optional = pol->optional;
-	if (fo)
-	{
-		/* columns the document does not decode by themselves take no option about how to */
-		static const char *const roles[] = {NULL, "the \"extra\" column", "a variant column",
-		"a skipped column"};
-		static const char *const allowed[][2] = {{NULL}, {NULL}, {"shape", NULL}, {"skip", NULL}};
-
-		if (!want_kind(c, NULL, fo, SD_J_OBJECT, "an object") || !check_keys(c, fo, fkeys))
-			return false;
-		if (role == ROLE_NONE && (v = sd_jget(fo, "skip")) && v->kind == SD_J_TRUE)
-			role = ROLE_SKIPPED;
-		for (int i = 0; role != ROLE_NONE && i < fo->n; i++)
-			if (!in_list(fo->keys[i], allowed[role]))
-				return opt_fail(c, fo->keys[i], "option \"%s\" does not apply to %s", fo->keys[i],
-								roles[role]);
-		if ((v = sd_jget(fo, "skip")))
-		{
-			if (!want_kind(c, "skip", v, SD_J_TRUE, "a boolean"))
-				return false;
-			f->skip = v->kind == SD_J_TRUE;
-			if (f->skip && col->type->not_null)
-				return opt_fail(c, "skip", "column \"%s\" has a NOT NULL domain type %s, and a skipped column decodes to NULL",
-								col->name, col->type->name);
-		}
-		if ((v = sd_jget(fo, "name")))
-		{
-			if (!want_kind(c, "name", v, SD_J_STRING, "a string"))
-				return false;
-			if (v->len == 0)
-				return opt_fail(c, "name", "must not be empty", NULL, NULL);
-			if (sd_jget(fo, "path"))
-				return opt_fail(c, "name", "use either \"name\" or \"path\", not both", NULL, NULL);
-			f->name = v->str;
-		}
-		if ((v = sd_jget(fo, "path")))
-		{
-			const char **path;
-
-			if (!want_kind(c, "path", v, SD_J_ARRAY, "an array of member names"))
-				return false;
-			if (v->n == 0)
-				return opt_fail(c, "path", "must not be empty", NULL, NULL);
-			if (!(path = sd_arena_alloc(c->a, sizeof(char *) * (size_t) v->n)))
-				return oom(c);
-			for (int i = 0; i < v->n; i++)
-			{
-				if (v->items[i]->kind != SD_J_STRING || v->items[i]->len == 0)
-					return opt_fail(c, "path", "must be an array of non-empty member names", NULL, NULL);
-				path[i] = v->items[i]->str;
-			}
-			f->npath = v->n;
-			f->path = path;
-			f->name = path[v->n - 1];
-		}
-		if ((v = sd_jget(fo, "optional")))
-		{
-			if (!want_kind(c, "optional", v, SD_J_TRUE, "a boolean"))
-				return false;
-			f->optional = v->kind == SD_J_TRUE;
-			has_optional = true;
-		}
-		if ((v = sd_jget(fo, "nullable")))
-		{
-			if (!want_kind(c, "nullable", v, SD_J_TRUE, "a boolean"))
-				return false;
-			if (v->kind == SD_J_TRUE && col->type->not_null)
-				return opt_fail(c, "nullable", "column \"%s\" has a NOT NULL domain type %s",
-								col->name, col->type->name);
-			f->nullable = v->kind == SD_J_TRUE;
-		}
-		if ((v = sd_jget(fo, "format")))
-		{
-			if (!want_kind(c, "format", v, SD_J_STRING, "a string"))
-				return false;
-			if (!sd_format_ok(col->type, v->str, &fmt))
-				return opt_fail(c, "format", "format \"%s\" does not apply to type %s", v->str,
-								col->type->name);
-		}
-		if ((v = sd_jget(fo, "shape")))
-		{
-			if (!want_kind(c, "shape", v, SD_J_STRING, "a string"))
-				return false;
-			if (v->len > SD_SHAPE_NAME_MAX)
-			{
-				char		n[24];
-
-				snprintf(n, sizeof(n), "%zu", v->len);
-				return opt_fail(c, "shape", "shape names have at most 63 bytes, not %s", n, NULL);
-			}
-			shape = v->str;
-		}
-		if ((v = sd_jget(fo, "map")))
-		{
-			if (!want_kind(c, "map", v, SD_J_TRUE, "a boolean"))
-				return false;
-			if (v->kind == SD_J_TRUE)
-			{
-				const sd_type *t = col->type;
-
-				if (t->kind != SD_K_ARRAY || t->elem->kind != SD_K_COMPOSITE || t->elem->ncols != 2 ||
-					t->elem->cols[0].type->kind != SD_K_TEXT)
-					return opt_fail(c, "map", "\"map\" needs an array of a composite (key text, value T), not %s",
-									t->name, NULL);
-				is_map = true;
-			}
-		}
-		if ((v = sd_jget(fo, "xml")))
-		{
-			if (!want_kind(c, "xml", v, SD_J_STRING, "a string"))
-				return false;
-			if (strcmp(v->str, "element") && strcmp(v->str, "attribute") && strcmp(v->str, "text"))
-				return opt_fail(c, "xml", "must be \"element\", \"attribute\" or \"text\", not \"%s\"",
-								v->str, NULL);
-		}
-		if ((v = sd_jget(fo, "xml_item")) && !want_kind(c, "xml_item", v, SD_J_STRING, "a string"))
-			return false;
-	}
+	if (fo && !sd_cc_field_options(c, f, col, fo, &role, &o))
+		return false;
 	if (!f->name && !(f->name = sd_apply_rename(c->a, col->name, pol->rename)))
-		return oom(c);
+		return sd_cc_oom(c);
 	if (!f->path)
 	{
 		const char **path = sd_arena_alloc(c->a, sizeof(char *));
 
 		if (!path)
-			return oom(c);
+			return sd_cc_oom(c);
 		path[0] = f->name;
 		f->path = path;
 		f->npath = 1;
@@ -826,32 +453,32 @@ build_field(cctx *c, sd_node *node, sd_field *f, const sd_column *col, const pol
 	policy		cpol = *pol;	/* below the field: in the namespace of its element */
 
 	cpol.xml_strict = false;
-	if (role == ROLE_NONE && !xml_field(c, f, col, fo, is_map, pol, &cpol))
+	if (role == ROLE_NONE && !sd_cc_xml_field(c, f, col, fo, o.is_map, pol, &cpol))
 		return false;
-	if (shape)
-		f->node = shape_node(c, shape, col->type, fmt, &cpol);
+	if (o.shape)
+		f->node = shape_node(c, o.shape, col->type, o.fmt, &cpol);
 	else
-		f->node = is_map ? build_node_fresh(c, col->type, &cpol, fmt) : build_node(c, col->type, &cpol, fmt);
+		f->node = o.is_map ? build_node_fresh(c, col->type, &cpol, o.fmt) : build_node(c, col->type, &cpol, o.fmt);
 	if (!f->node)
 		return false;
-	if (is_map)
+	if (o.is_map)
 		((sd_node *) f->node)->is_map = true;
 	if (fo && (v = sd_jget(fo, "default")))
 	{
 		f->has_default = true;
-		if (!has_optional)
+		if (!o.has_optional)
 			f->optional = true;
 		if (!(f->default_json = sd_arena_strndup(c->a, v->text, v->text_len)))
-			return oom(c);
+			return sd_cc_oom(c);
 		if (v->kind == SD_J_NULL && !f->nullable)
-			return opt_fail(c, "default", "default null does not fit non-nullable column \"%s\"",
+			return sd_cc_opt_fail(c, "default", "default null does not fit non-nullable column \"%s\"",
 							col->name, NULL);
 		if (c->ndeferred > ndeferred)
-			return true;		/* decodes through a deferred shape: checked with it */
+			return true;		/* decodes through a deferred o.shape: checked with it */
 		dflt	   *d = sd_arena_alloc(c->a, sizeof(dflt));
 
 		if (!d)
-			return oom(c);
+			return sd_cc_oom(c);
 		d->field = f;
 		d->value = v;
 		d->next = c->defaults;
@@ -881,11 +508,11 @@ add_members(cctx *c, mbuild *root, sd_node *node, int fi)
 				for (int k = 0; k < fi; k++)
 					if (node->fields[k].npath > i && strcmp(node->fields[k].path[i], f->path[i]) == 0)
 						other = node->fields[k].column;
-			return opt_fail(c, f->column, "member \"%s\" is already mapped by column \"%s\"",
+			return sd_cc_opt_fail(c, f->column, "member \"%s\" is already mapped by column \"%s\"",
 							f->path[i], other);
 		}
 		if (!e && !(e = mb_add(c, b, f->path[i])))
-			return oom(c);
+			return sd_cc_oom(c);
 		if (last)
 			e->field = fi;
 		else
@@ -893,7 +520,7 @@ add_members(cctx *c, mbuild *root, sd_node *node, int fi)
 			if (!e->group)
 			{
 				if (!(e->group = sd_arena_alloc(c->a, sizeof(mbuild))))
-					return oom(c);
+					return sd_cc_oom(c);
 				memset(e->group, 0, sizeof(mbuild));
 			}
 			b = e->group;
@@ -924,12 +551,12 @@ add_xml_members(cctx *c, mbuild *root, const sd_node *node, int fi)
 		mentry	   *e = mb_find_xml(c, b, kind, ns, local, &failed);
 
 		if (failed)
-			return oom(c);
+			return sd_cc_oom(c);
 		if (e && (last || e->field >= 0))
-			return opt_fail(c, f->column, "XML name \"%s\" is already mapped by another column",
+			return sd_cc_opt_fail(c, f->column, "XML name \"%s\" is already mapped by another column",
 							local, NULL);
 		if (!e && !(e = mb_add_xml(c, b, kind, ns, local)))
-			return oom(c);
+			return sd_cc_oom(c);
 		if (last)
 		{
 			e->field = fi;
@@ -941,7 +568,7 @@ add_xml_members(cctx *c, mbuild *root, const sd_node *node, int fi)
 			if (!e->group)
 			{
 				if (!(e->group = sd_arena_alloc(c->a, sizeof(mbuild))))
-					return oom(c);
+					return sd_cc_oom(c);
 				memset(e->group, 0, sizeof(mbuild));
 			}
 			b = e->group;
@@ -974,7 +601,7 @@ xml_table(cctx *c, const sd_node *node, const char *tag)
 			if (!mb_find_xml(c, &mb, kind, ns, node->tag_xml, &failed))
 			{
 				if (failed || !(e = mb_add_xml(c, &mb, kind, ns, node->tag_xml)))
-					return oom(c), NULL;
+					return sd_cc_oom(c), NULL;
 				e->field = SD_MEMBER_TAG;
 			}
 		}
@@ -982,7 +609,7 @@ xml_table(cctx *c, const sd_node *node, const char *tag)
 	const sd_members *ms = mb_freeze(c, &mb, node);
 
 	if (!ms)
-		oom(c);
+		sd_cc_oom(c);
 	return ms;
 }
 
@@ -1002,14 +629,14 @@ xml_unique(cctx *c, const sd_node *node, const sd_strtab *variants)
 	int			bad;
 
 	if (!mapped)
-		return oom(c);
+		return sd_cc_oom(c);
 	for (int i = 0; i < node->nfields; i++)
 		mapped[i] = !node->fields[i].skip && !node->fields[i].is_extra &&
 			(i >= node->type->ncols || !is_variant_col(variants, node->type->cols[i].name));
 	if ((bad = sd_xml_conflict(&c->scratch, node->fields, node->nfields, mapped, problem,
 							   sizeof(problem))) < 0)
-		return bad == -1 ? true : oom(c);
-	return opt_fail(c, node->fields[bad].column, "%s", problem, NULL);
+		return bad == -1 ? true : sd_cc_oom(c);
+	return sd_cc_opt_fail(c, node->fields[bad].column, "%s", problem, NULL);
 }
 
 /* tag + variants: checked here, built by build_variants once the fields exist. */
@@ -1023,16 +650,16 @@ parse_union(cctx *c, const sd_jnode *opts, const sd_type *t, const sd_strtab *co
 	if (!tv && !vv)
 		return true;
 	if (!tv || !vv)
-		return opt_fail(c, tv ? "variants" : "tag", "\"tag\" and \"variants\" go together", NULL, NULL);
-	if (!want_kind(c, "tag", tv, SD_J_STRING, "a string") ||
-		!want_kind(c, "variants", vv, SD_J_OBJECT, "an object"))
+		return sd_cc_opt_fail(c, tv ? "variants" : "tag", "\"tag\" and \"variants\" go together", NULL, NULL);
+	if (!sd_cc_want_kind(c, "tag", tv, SD_J_STRING, "a string") ||
+		!sd_cc_want_kind(c, "variants", vv, SD_J_OBJECT, "an object"))
 		return false;
 	if (tv->len == 0)
-		return opt_fail(c, "tag", "must not be empty", NULL, NULL);
+		return sd_cc_opt_fail(c, "tag", "must not be empty", NULL, NULL);
 	if (vv->n == 0)
-		return opt_fail(c, "variants", "must name at least one variant", NULL, NULL);
+		return sd_cc_opt_fail(c, "variants", "must name at least one variant", NULL, NULL);
 	if (t->kind != SD_K_COMPOSITE)
-		return opt_fail(c, "tag", "type %s has no columns", t->name, NULL);
+		return sd_cc_opt_fail(c, "tag", "type %s has no columns", t->name, NULL);
 	size_t		plen = strlen(c->opath);
 
 	sd_path_member(c->opath, "variants", 8);
@@ -1043,17 +670,17 @@ parse_union(cctx *c, const sd_jnode *opts, const sd_type *t, const sd_strtab *co
 		int			k,
 					j;
 
-		if (!want_kind(c, vv->keys[i], col, SD_J_STRING, "a column name"))
+		if (!sd_cc_want_kind(c, vv->keys[i], col, SD_J_STRING, "a column name"))
 			return false;
 		if ((k = sd_strtab_get(cols, col->str, strlen(col->str))) < 0)
-			return opt_fail(c, vv->keys[i], "column \"%s\" does not exist in type %s", col->str, t->name);
+			return sd_cc_opt_fail(c, vv->keys[i], "column \"%s\" does not exist in type %s", col->str, t->name);
 		if (t->cols[k].type->kind != SD_K_COMPOSITE)
-			return opt_fail(c, vv->keys[i], "variant column \"%s\" must be of a composite type, not %s",
+			return sd_cc_opt_fail(c, vv->keys[i], "variant column \"%s\" must be of a composite type, not %s",
 							col->str, t->cols[k].type->name);
 		if ((j = sd_strtab_put(vcols, col->str, strlen(col->str), i)) == -2)
-			return oom(c);
+			return sd_cc_oom(c);
 		if (j >= 0)
-			return opt_fail(c, vv->keys[i], "column \"%s\" is already the variant of \"%s\"",
+			return sd_cc_opt_fail(c, vv->keys[i], "column \"%s\" is already the variant of \"%s\"",
 							col->str, vv->keys[j]);
 	}
 	c->opath[plen] = '\0';
@@ -1072,24 +699,24 @@ build_variants(cctx *c, sd_node *node, const mbuild *base, const char *tag, cons
 	size_t		plen = strlen(c->opath);
 
 	if (!vars)
-		return oom(c);
+		return sd_cc_oom(c);
 	sd_path_member(c->opath, "variants", 8);
 	for (int i = 0; i < vv->n; i++)
 	{
 		int			col = sd_strtab_get(cols, vv->items[i]->str, strlen(vv->items[i]->str));
 		const sd_node *vn = node->fields[col].node;
 
-		if (!grow_ok(c))
+		if (!sd_cc_grow_ok(c))
 			return false;
 		if (vn->tag || vn->extra_col >= 0)
-			return opt_fail(c, vv->keys[i], "variant type %s must not itself have \"tag\" or \"extra\"",
+			return sd_cc_opt_fail(c, vv->keys[i], "variant type %s must not itself have \"tag\" or \"extra\"",
 							vn->type->name, NULL);
 		sd_node    *merged = sd_arena_alloc(c->a, sizeof(sd_node));
 		sd_field   *fs = sd_arena_alloc(c->a, sizeof(sd_field) * (size_t) (node->nfields + vn->nfields));
 		mbuild		mb = {0};
 
 		if (!merged || !fs)
-			return oom(c);
+			return sd_cc_oom(c);
 		*merged = *node;
 		merged->tag = NULL;
 		merged->nvariants = 0;
@@ -1106,7 +733,7 @@ build_variants(cctx *c, sd_node *node, const mbuild *base, const char *tag, cons
 			mentry	   *e = mb_add(c, &mb, base->e[k].name);
 
 			if (!e)
-				return oom(c);
+				return sd_cc_oom(c);
 			*e = base->e[k];
 		}
 		for (int k = 0; k <= vn->nfields; k++)
@@ -1124,11 +751,11 @@ build_variants(cctx *c, sd_node *node, const mbuild *base, const char *tag, cons
 			mentry	   *e = mb_add(c, &mb, node->tag_name);
 
 			if (!e)
-				return oom(c);
+				return sd_cc_oom(c);
 			e->field = SD_MEMBER_TAG;
 		}
 		if (!(merged->members = mb_freeze(c, &mb, merged)))
-			return oom(c);
+			return sd_cc_oom(c);
 		if (!(merged->xml_members = xml_table(c, merged, tag)))
 			return false;
 		vars[i].value = vv->keys[i];
@@ -1178,15 +805,15 @@ build_composite(cctx *c, sd_node *node, const sd_type *t, const policy *inherite
 	sd_strtab_init(&fkeys, &c->scratch, false);
 	for (int i = 0; t->kind == SD_K_COMPOSITE && i < t->ncols; i++)
 		if (sd_strtab_put(&cols, t->cols[i].name, strlen(t->cols[i].name), i) == -2)
-			return oom(c);
+			return sd_cc_oom(c);
 
 	if (opts)
 	{
 		pol = (policy) {.xml_ns = inherited->xml_ns, .xml_nsi = inherited->xml_nsi};
-		if (!want_kind(c, NULL, opts, SD_J_OBJECT, "an object") || !check_keys(c, opts, skeys) ||
-			!parse_policy(c, opts, &pol, &extra, &root))
+		if (!sd_cc_want_kind(c, NULL, opts, SD_J_OBJECT, "an object") || !sd_cc_check_keys(c, opts, skeys) ||
+			!sd_cc_parse_policy(c, opts, &pol, &extra, &root))
 			return false;
-		if ((fields = sd_jget(opts, "fields")) && !want_kind(c, "fields", fields, SD_J_OBJECT, "an object"))
+		if ((fields = sd_jget(opts, "fields")) && !sd_cc_want_kind(c, "fields", fields, SD_J_OBJECT, "an object"))
 			return false;
 		if (!parse_union(c, opts, t, &cols, &tag, &variants, &vcols))
 			return false;
@@ -1202,25 +829,25 @@ build_composite(cctx *c, sd_node *node, const sd_type *t, const policy *inherite
 	{
 		/* a non-composite target: only policy options apply */
 		if (fields && fields->n)
-			return opt_fail(c, "fields", "type %s has no columns", t->name, NULL);
+			return sd_cc_opt_fail(c, "fields", "type %s has no columns", t->name, NULL);
 		if (extra)
-			return opt_fail(c, "extra", "type %s has no columns", t->name, NULL);
+			return sd_cc_opt_fail(c, "extra", "type %s has no columns", t->name, NULL);
 		return true;
 	}
 	if (fields)
 		for (int i = 0; i < fields->n; i++)
 		{
 			if (sd_strtab_put(&fkeys, fields->keys[i], strlen(fields->keys[i]), i) == -2)
-				return oom(c);
+				return sd_cc_oom(c);
 			if (sd_strtab_get(&cols, fields->keys[i], strlen(fields->keys[i])) < 0)
 			{
 				sd_path_member(c->opath, "fields", 6);
-				return opt_fail(c, fields->keys[i], "column \"%s\" does not exist in type %s",
+				return sd_cc_opt_fail(c, fields->keys[i], "column \"%s\" does not exist in type %s",
 								fields->keys[i], t->name);
 			}
 		}
 	if (!(fs = sd_arena_alloc(c->a, sizeof(sd_field) * (size_t) (t->ncols ? t->ncols : 1))))
-		return oom(c);
+		return sd_cc_oom(c);
 	memset(fs, 0, sizeof(sd_field) * (size_t) (t->ncols ? t->ncols : 1));
 	node->fields = fs;
 	node->nfields = t->ncols;
@@ -1244,7 +871,7 @@ build_composite(cctx *c, sd_node *node, const sd_type *t, const policy *inherite
 		if (tag && fo && !fs[i].skip && fs[i].npath == 1 &&
 			(strcmp(col->name, tag) == 0 || strcmp(fs[i].name, tag) == 0) &&
 			(sd_jget(fo, "default") || (sd_jget(fo, "optional") && fs[i].optional)))
-			return opt_fail(c, sd_jget(fo, "default") ? "default" : "optional",
+			return sd_cc_opt_fail(c, sd_jget(fo, "default") ? "default" : "optional",
 							"column \"%s\" receives the tag \"%s\", which is never optional",
 							col->name, tag);
 		c->opath[plen] = '\0';
@@ -1254,9 +881,9 @@ build_composite(cctx *c, sd_node *node, const sd_type *t, const policy *inherite
 		int			k = sd_strtab_get(&cols, extra, strlen(extra));
 
 		if (k < 0)
-			return opt_fail(c, "extra", "column \"%s\" does not exist in type %s", extra, t->name);
+			return sd_cc_opt_fail(c, "extra", "column \"%s\" does not exist in type %s", extra, t->name);
 		if (t->cols[k].type->kind != SD_K_JSON && t->cols[k].type->kind != SD_K_JSONB)
-			return opt_fail(c, "extra", "column \"%s\" must be json or jsonb, not %s", extra,
+			return sd_cc_opt_fail(c, "extra", "column \"%s\" must be json or jsonb, not %s", extra,
 							t->cols[k].type->name);
 		fs[k].is_extra = true;
 		fs[k].optional = true;
@@ -1273,7 +900,7 @@ build_composite(cctx *c, sd_node *node, const sd_type *t, const policy *inherite
 	if (tag)
 		sd_resolve_tag(node, tag);
 	if (!(node->members = mb_freeze(c, &mb, node)))
-		return oom(c);
+		return sd_cc_oom(c);
 	if (!(node->xml_members = xml_table(c, node, tag)))
 		return false;
 	if (tag && !build_variants(c, node, &mb, tag, variants, &cols, vc))
@@ -1326,14 +953,14 @@ sd_compile_ex(const char *shape_name, const char *options_json, size_t options_l
 	sd_arena_init(&c.scratch, hooks);
 	strcpy(c.opath, "$");
 	plan->shape = sd_arena_strndup(&arena, shape_name ? shape_name : "", shape_name ? strlen(shape_name) : 0);
-	opts = parse_options(&arena, options_json ? options_json : "{}", options_json ? options_len : 2, err);
+	opts = sd_cc_parse_options(&arena, options_json ? options_json : "{}", options_json ? options_len : 2, err);
 	if (!opts || !plan->shape)
 		goto fail;
 	sd_node    *root = new_node(&c, target, &(policy) {0}, SD_FMT_NONE);
 
 	if (!root)
 	{
-		oom(&c);
+		sd_cc_oom(&c);
 		goto fail;
 	}
 	root->shape = plan->shape;
@@ -1360,7 +987,7 @@ sd_compile_ex(const char *shape_name, const char *options_json, size_t options_l
 			if (!sd_xns_intern(&arena, &c.xns, root->xml_ns, root->xml_ns ? strlen(root->xml_ns) : 0,
 							   &pol.xml_ns, &pol.xml_nsi))
 			{
-				oom(&c);
+				sd_cc_oom(&c);
 				goto fail;
 			}
 
@@ -1375,14 +1002,14 @@ sd_compile_ex(const char *shape_name, const char *options_json, size_t options_l
 
 				if (!top)
 				{
-					oom(&c);
+					sd_cc_oom(&c);
 					goto fail;
 				}
 				while (tt->elem->kind == SD_K_ARRAY)
 				{
 					if (!(cur->elem = new_node(&c, tt->elem, &pol, SD_FMT_NONE)))
 					{
-						oom(&c);
+						sd_cc_oom(&c);
 						goto fail;
 					}
 					cur = (sd_node *) cur->elem;
@@ -1421,7 +1048,7 @@ sd_compile_ex(const char *shape_name, const char *options_json, size_t options_l
 
 		if (!init)
 		{
-			oom(&c);
+			sd_cc_oom(&c);
 			goto fail;
 		}
 		memcpy(init, c.follow, sizeof(int16_t) * c.nfollow);
@@ -1438,7 +1065,7 @@ sd_compile_ex(const char *shape_name, const char *options_json, size_t options_l
 		plan->defaults = sd_arena_alloc(&arena, sizeof(sd_field *) * (size_t) c.ndefaults);
 		if (!plan->defaults || !values)
 		{
-			oom(&c);
+			sd_cc_oom(&c);
 			goto fail;
 		}
 		plan->ndefaults = c.ndefaults;

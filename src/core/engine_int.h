@@ -1,9 +1,9 @@
 /*
  * engine_int.h — the rule engine's state and its small shared steps, for the engine's three
  * files: engine.c (the rules: values, objects and their members, lists, maps, unions, extra),
- * engine_skip.c (the validating skip and serde_errors' recovery) and engine_err.c (errors and
- * their paths).  The calls go one way: engine.c → engine_skip.c → engine_err.c.  Core-internal;
- * nothing else includes it.
+ * engine_skip.c (the validating skip and serde_errors' recovery), engine_text.c (XML scalars from
+ * text, accumulated lists) and engine_err.c (errors and their paths).  The calls go one way:
+ * engine.c → engine_skip.c / engine_text.c → engine_err.c.  Core-internal; nothing else includes it.
  */
 #ifndef SERDE_ENGINE_INT_H
 #define SERDE_ENGINE_INT_H
@@ -209,5 +209,20 @@ reserve_tape(Eng *e, uint32_t n, uint32_t *first, int64_t off)
 	d->tape_len = need;
 	return true;
 }
+
+/* A list being accumulated: tape indexes of its elements (flattened XML lists, wrapped ones). */
+typedef struct sd_acc
+{
+	uint32_t   *idx;
+	uint32_t	n;
+	uint32_t	cap;
+	bool		nulled;			/* below a null `path` parent: the list is NULL, not [] */
+} Acc;
+
+/* engine_text.c: XML scalars from text, accumulated lists (leaves of the engine). */
+bool		sd_eng_text_kind_error(Eng *e, const sd_node *n, const char *s, size_t len, int64_t at);
+bool		sd_eng_text_value(Eng *e, const sd_node *n, const char *s, size_t len, Dest dst, int64_t at);
+bool		sd_eng_acc_add(Eng *e, Acc *a, uint32_t idx, int64_t off);
+bool		sd_eng_acc_finish(Eng *e, Acc *a, Dest dst, int64_t off);
 
 #endif							/* SERDE_ENGINE_INT_H */

@@ -1,0 +1,91 @@
+/*
+ * compile_int.h — what the plan compiler's files share: the compile context, the inherited
+ * policy, and the option readers of compile_opts.c (which never recurse into the compiler).
+ */
+#ifndef SERDE_COMPILE_INT_H
+#define SERDE_COMPILE_INT_H
+
+#include "internal.h"
+#include "xmlnames.h"
+#include "strtab.h"
+
+#define OPTIONS_MAX_DEPTH 64		/* nesting of shape options (the root object is level 1) */
+
+typedef struct policy
+{
+	const char *rename;
+	bool		reject;
+	bool		coerce;
+	bool		optional;
+	const char *xml_ns;         /* namespace in force (interned in cctx.xns), NULL = none */
+	uint32_t	xml_nsi;        /* its index there, 0 = none (part of a shared node's key) */
+	bool		xml_strict;     /* the shape has `xml`: its fields' names must be XML names */
+} policy;
+
+typedef struct memo
+{
+	const char *shape;
+	sd_kind		kind;           /* composite, json or jsonb use of the shape */
+	const sd_node *node;
+	const char *xml_ns;         /* the namespace it inherited (interned) ... */
+	bool		own_ns;         /* ... unless its xml.namespace names one */
+} memo;
+
+typedef struct dflt
+{
+	sd_field   *field;
+	const sd_jnode *value;      /* the default's JSON, parsed with the options */
+	struct dflt *next;
+} dflt;
+
+typedef struct cctx
+{
+	sd_plan    *plan;
+	sd_arena   *a;
+	sd_error   *err;
+	const sd_resolver *resolver;
+	char		opath[SD_PATH_MAX];     /* option path of the current position */
+	memo		memos[64];
+	int			nmemo;
+	int			ref_depth;
+	dflt	   *defaults;
+	int			ndefaults;
+	int			ndeferred;      /* shape references the resolver deferred */
+	sd_node_memo nodes;         /* nodes built without field options, shared when reached again */
+	const sd_hooks *hooks;      /* should_stop, polled while building */
+	size_t		max_bytes;      /* bound on the plan's arena */
+	uint32_t	ticks;
+	sd_xns_set	xns;            /* XML namespaces of the plan, each once */
+	int16_t    *follow;         /* the plan's follow_init being built (hook-allocated) */
+	uint32_t	nfollow;
+	uint32_t	follow_cap;
+	sd_arena	scratch;        /* lookup tables (strtab.h), freed when the compile ends */
+	uint32_t	nfields;        /* fields compiled so far (SD_MAX_PLAN_FIELDS) */
+} cctx;
+
+enum {ROLE_NONE, ROLE_EXTRA, ROLE_VARIANT, ROLE_SKIPPED};
+
+/* A column's field options as read (compile_opts.c), before build_field applies them. */
+typedef struct fopts
+{
+	sd_format	fmt;
+	const char *shape;          /* "shape": a registered shape's name */
+	bool		has_optional;   /* "optional" was given */
+	bool		is_map;
+} fopts;
+
+bool		sd_cc_oom(cctx *c);
+bool		sd_cc_grow_ok(cctx *c);
+bool		sd_cc_opt_fail(cctx *c, const char *member, const char *fmt, const char *a1, const char *a2);
+bool		sd_cc_want_kind(cctx *c, const char *member, const sd_jnode *v, sd_jkind k, const char *what);
+bool		sd_cc_in_list(const char *s, const char *const *list);
+bool		sd_cc_check_keys(cctx *c, const sd_jnode *obj, const char *const *allowed);
+sd_jnode   *sd_cc_parse_options(sd_arena *a, const char *text, size_t len, sd_error *err);
+bool		sd_cc_parse_policy(cctx *c, const sd_jnode *opts, policy *pol, const char **extra,
+							   sd_xml_name *root);
+bool		sd_cc_xml_field(cctx *c, sd_field *f, const sd_column *col, const sd_jnode *fo, bool is_map,
+							const policy *pol, policy *cpol);
+bool		sd_cc_field_options(cctx *c, sd_field *f, const sd_column *col, const sd_jnode *fo,
+								int *role, fopts *o);
+
+#endif							/* SERDE_COMPILE_INT_H */

@@ -13,6 +13,7 @@ and numeric scale do not matter.
 import datetime as dt
 import email.utils
 import json
+import re
 import sys
 import xml.etree.ElementTree as ET
 from decimal import Decimal
@@ -111,7 +112,10 @@ def npm():
               "devDependencies", "engines", "scripts", "files"}
 
     def entries(d):
-        return None if d is None else [{"key": k, "value": v} for k, v in d.items()]
+        # PostgreSQL: an array of (key, value) composites; SQLite's {"map": T}: an object
+        if d is None or SQLITE:
+            return d
+        return [{"key": k, "value": v} for k, v in d.items()]
 
     def person(p):
         return {"name": p.get("name"), "email": p.get("email"), "url": p.get("url")}
@@ -276,8 +280,35 @@ def junit():
     return dict(counts(root), name=root.get("name"), time=float(root.get("time")), suites=suites)
 
 
+TS = re.compile(r"^\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)?$")
+
+
+def normal(v):
+    """timestamps as instants (SQLite writes 2017-09-01T16:12:29Z, PostgreSQL +00:00), numbers
+    as exact decimals (numeric scale aside), the rest as is"""
+    if isinstance(v, dict):
+        return {k: normal(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [normal(x) for x in v]
+    if isinstance(v, str) and TS.match(v):
+        return dt.datetime.fromisoformat(v.replace("Z", "+00:00")).isoformat()
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        return Decimal(str(v)).normalize()
+    return v
+
+
 READERS = {"codebuild": codebuild, "ses": ses, "npm": npm, "dynamodb": dynamodb,
            "sitemap": sitemap, "s3_versions": s3_versions, "podcast": podcast, "junit": junit}
 
+SQLITE = False
+
 if __name__ == "__main__":
-    print(json.dumps(READERS[sys.argv[1]](), ensure_ascii=False))
+    # real_payloads.py NAME: the expected row; real_payloads.py --sqlite NAME ACTUAL: "same" when
+    # ACTUAL (SQLite's serde_decode JSON, or a JSON array of them) is the expected row
+    if sys.argv[1] == "--sqlite":
+        SQLITE = True
+        want = normal(READERS[sys.argv[2]]())
+        got = normal(json.loads(sys.argv[3]))
+        print("same" if want == got else json.dumps(got, ensure_ascii=False, default=str))
+    else:
+        print(json.dumps(READERS[sys.argv[1]](), ensure_ascii=False))

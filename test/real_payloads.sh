@@ -63,5 +63,38 @@ echo "registrations per type: $got"
 n=$(psql_db -c "SELECT count(*) FROM serde_shapes")
 if [[ $n != 11 ]]; then echo "FAIL: real_shapes.sql registers $n shapes, docs/authoring.md says 11"; fail=1; fi
 
+# 4. SQLite: the descriptors of fixtures/real/sqlite/ (the same options, with SQLite's types and
+#    inline objects), the same independent reading (maps are objects there, timestamps UTC `Z`)
+if command -v sqlite3 >/dev/null && [[ -f sqlite/serde.so ]]; then
+    regs=""
+    for n in DdbItem S3vOwner CodeBuildEvent SesNotification NpmPackage DdbStreamEvent Sitemap S3ListVersions PodcastFeed JunitReport; do
+        regs+="SELECT serde_register('$n', readfile('$R/sqlite/$n.json'));"
+    done
+    sq() { sqlite3 -bail :memory: -cmd ".load ./sqlite/serde" "$regs" "$1" 2>&1 | tail -n 1; }
+    sqcheck() { # NAME SQL
+        local got res
+        got=$(sq "$2")
+        res=$(python3 test/real_payloads.py --sqlite "$1" "$got" 2>&1) || true
+        if [[ $res == same ]]; then
+            echo "ok: SQLite: $1 decodes to the independent reading"
+        else
+            echo "FAIL: SQLite: $1: serde gave"
+            echo "  $got"
+            echo "  normalised: $res"
+            fail=1
+        fi
+    }
+    sqcheck codebuild "SELECT serde_decode('CodeBuildEvent', readfile('$R/codebuild_state_change.json'))"
+    sqcheck ses "SELECT serde_decode('SesNotification', readfile('$R/ses_delivery.json'))"
+    sqcheck npm "SELECT json_group_array(json(serde_decode('NpmPackage', value))) FROM json_each(readfile('$R/npm_packages.json'))"
+    sqcheck dynamodb "SELECT serde_decode('DdbStreamEvent', readfile('$R/dynamodb_stream.json'))"
+    sqcheck sitemap "SELECT serde_decode_xml('Sitemap', readfile('$R/sitemap.xml'))"
+    sqcheck s3_versions "SELECT serde_decode_xml('S3ListVersions', readfile('$R/s3_list_object_versions.xml'))"
+    sqcheck podcast "SELECT serde_decode_xml('PodcastFeed', readfile('$R/podcast_feed.xml'))"
+    sqcheck junit "SELECT serde_decode_xml('JunitReport', readfile('$R/junit_report.xml'))"
+else
+    echo "skipped: SQLite (no sqlite3 shell or sqlite/serde.so: make sqlite)"
+fi
+
 if ((fail)); then echo "real_payloads: FAILED"; exit 1; fi
 echo "real_payloads: all passed"

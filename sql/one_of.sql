@@ -158,6 +158,20 @@ SELECT * FROM serde_decode(NULL::oo_team, '{"members": [{"who": "a"}, {"who": 2}
 SELECT path, code, message FROM serde_errors(NULL::oo_team,
     '{"meta": {"lead": 1}, "members": [{"who": []}, {"who": {"name": 3}}, {"who": true}]}');
 
+-- ---- inside a union by tag: a variant's one_of, and the object's own ---------------------------
+CREATE TYPE oo_vperson AS (name text);
+CREATE TYPE oo_vcard AS (last4 text, holder_name text, holder oo_vperson);
+CREATE TYPE oo_vpay AS (id text, card oo_vcard, note_text text, note_num int4);
+SELECT serde_register('OoVCard', 'oo_vcard', '{"optional": true, "fields": {
+    "holder": {"default": "anon", "one_of": {"string": "holder_name", "object": "holder"}}}}');
+SELECT serde_register('OoVPay', 'oo_vpay', '{"tag": "type", "variants": {"card": "card"}, "optional": true,
+    "fields": {"card": {"shape": "OoVCard"}, "note_num": {"name": "note", "one_of": {"string": "note_text", "number": "note_num"}}}}');
+SELECT d.id, (d.card).*, d.note_text, d.note_num FROM serde_decode(NULL::oo_vpay, '{"type": "card", "id": "1", "holder": "x", "note": 5}') d;
+SELECT d.id, (d.card).*, d.note_text, d.note_num FROM serde_decode(NULL::oo_vpay, '{"type": "card", "id": "1", "holder": {"name": "y"}, "note": "n"}'::jsonb) d;
+SELECT d.id, (d.card).*, d.note_text, d.note_num FROM serde_decode(NULL::oo_vpay, '{"type": "card", "id": "1"}') d;
+SELECT d.id, (d.card).*, d.note_text, d.note_num FROM serde_decode(NULL::oo_vpay, '<p type="card"><holder><name>z</name></holder><note>7</note></p>'::xml) d;
+SELECT * FROM serde_decode(NULL::oo_vpay, '{"type": "card", "id": "1", "holder": 1}');
+
 -- ---- XML: an element with child elements is an object; text only (or empty) a string ------------
 SELECT d.* FROM serde_decode(NULL::oo_pkg, '<package><name>x</name><author>Jane &lt;j@x.org&gt;</author>
   <repository><type>git</type><url>https://g/x.git</url></repository><funding>https://f</funding></package>'::xml) d;

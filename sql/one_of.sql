@@ -233,6 +233,21 @@ SELECT path, code, message FROM serde_errors_xml('OoTeamX',
 SELECT f->>'column' AS column, f->'one_of' AS one_of, f->>'in_one_of' AS in_one_of, f->>'name' AS name,
        f->'xml' AS xml FROM jsonb_array_elements(serde_describe('OoPkg')->'fields') f;
 
+-- ---- a domain's CHECK in a listed column: reported at the member that held the value ------------
+CREATE DOMAIN oo_pos AS int4 CHECK (VALUE > 0);
+CREATE TYPE oo_dom AS (s text, n oo_pos);
+SELECT serde_register('OoDom', 'oo_dom', '{"fields": {"s": {"name": "v", "one_of": {"string": "s", "number": "n"}}}}');
+SELECT * FROM serde_decode(NULL::oo_dom, '{"v": -1}');
+SELECT * FROM serde_errors(NULL::oo_dom, '{"v": -1}');
+SELECT * FROM serde_errors(NULL::oo_dom, '{"v": -1}'::jsonb);
+SELECT d.* FROM serde_decode(NULL::oo_dom, '{"v": 3}') d;
+SELECT serde_register('OoDom', 'oo_dom', '{"fields": {"s": {"path": ["a", "v"], "one_of": {"string": "s", "number": "n"}}}}');
+SELECT * FROM serde_errors(NULL::oo_dom, '{"a": {"v": -3}}');
+SELECT serde_register('OoDom', 'oo_dom', '{"fields": {"s": {"path": ["a", "v"], "one_of": {"number": "n", "boolean": "s"}}}}');
+SELECT * FROM serde_errors(NULL::oo_dom, '<r><a><v>-3</v></a></r>'::xml);
+SELECT serde_register('OoDom', 'oo_dom', '{"fields": {"s": {"name": "v", "xml": "attribute", "one_of": {"number": "n", "boolean": "s"}}}}');
+SELECT * FROM serde_decode(NULL::oo_dom, '<r v="-3"/>'::xml);
+
 -- ---- registration errors: 22023 at the option's path ----------------------------------------------
 SELECT serde_register('OoBad', 'oo_pkg', '{"fields": {"author": {"one_of": "author_name"}}}');
 SELECT serde_register('OoBad', 'oo_pkg', '{"fields": {"author": {"one_of": {}}}}');

@@ -740,7 +740,8 @@ build_variants(cctx *c, sd_node *node, const mbuild *base, const char *tag, cons
 		}
 		for (int k = 0; k <= vn->nfields; k++)
 			if (k == vn->nfields ? !xml_unique(c, merged, vcols) :
-				!fs[node->nfields + k].skip && !add_members(c, &mb, merged, node->nfields + k))
+				!fs[node->nfields + k].skip && !sd_cc_one_of_listed(&fs[node->nfields + k]) &&
+				!add_members(c, &mb, merged, node->nfields + k))
 			{
 				char		problem[SD_PROBLEM_MAX];
 
@@ -897,8 +898,7 @@ build_composite(cctx *c, sd_node *node, const sd_type *t, const policy *inherite
 		node->extra_col = k;
 	}
 	for (int i = 0; grp && i < t->ncols; i++)
-		if (fs[i].one_of && fs[i].has_default && !sd_cc_one_of_listed(&fs[i]) &&
-			!sd_cc_one_of_default(c, fs, i))
+		if (fs[i].one_of && !sd_cc_one_of_listed(&fs[i]) && !sd_cc_one_of_finish(c, fs, i))
 			return false;
 	sd_path_member(c->opath, "fields", 6);
 	for (int i = 0; i < t->ncols; i++)

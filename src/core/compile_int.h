@@ -91,11 +91,11 @@ bool		sd_cc_field_options(cctx *c, sd_field *f, const sd_column *col, const sd_j
 								int *role, fopts *o);
 
 /* compile_oneof.c: `one_of` groups (read before a composite's fields are built), a carrier's
- * default routed to the column its kind selects (after) */
+ * names and default given to the listed columns (after) */
 bool		sd_cc_one_of_read(cctx *c, const sd_jnode *fields, const sd_type *t, const sd_strtab *cols,
 							  const sd_strtab *fkeys, const sd_strtab *vcols, const char *extra,
 							  const sd_one_of ***out);
-bool		sd_cc_one_of_default(cctx *c, sd_field *fs, int ci);
+bool		sd_cc_one_of_finish(cctx *c, sd_field *fs, int ci);
 
 /* A column listed in another column's one_of: it maps no member of its own. */
 static inline bool

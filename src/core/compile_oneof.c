@@ -173,18 +173,35 @@ sd_cc_one_of_read(cctx *c, const sd_jnode *fields, const sd_type *t, const sd_st
 	return true;
 }
 
-/* The carrier fs[ci] has a default: it goes to the column its kind selects (a null default to
- * the carrier's own, as every listed column is NULL then).  The plan's default becomes a copy
- * of the carrier's field that decodes into the selected column's node (the hosts convert a
- * default with its field's node, and name it by its column: the carrier's option path). */
+/* Once the fields are built, for the carrier fs[ci]: the other listed columns take its document
+ * names (JSON path, XML kind and names), so that a value found wrong in one of them after the
+ * decode (a domain's CHECK, by the host) is reported at the member that held it; and its
+ * default goes to the column its kind selects (a null default to the carrier's own, as every
+ * listed column is NULL then): the plan's default becomes a copy of the carrier's field that
+ * decodes into the selected column's node (the hosts convert a default with its field's node,
+ * and name it by its column: the carrier's option path). */
 bool
-sd_cc_one_of_default(cctx *c, sd_field *fs, int ci)
+sd_cc_one_of_finish(cctx *c, sd_field *fs, int ci)
 {
 	sd_field   *f = &fs[ci];
 	sd_one_of  *g = (sd_one_of *) f->one_of;
 	dflt	   *d;
 	int			k;
 
+	for (k = 0; k < SD_ONE_KINDS; k++)
+		if ((g->kinds & (1u << k)) && g->off[k] != 0)
+		{
+			sd_field   *l = &fs[ci + g->off[k]];
+
+			l->name = f->name;
+			l->path = f->path;
+			l->npath = f->npath;
+			l->xml_kind = f->xml_kind;
+			l->xml = f->xml;
+			l->xml_path = f->xml_path;
+		}
+	if (!f->has_default)
+		return true;
 	for (d = c->defaults; d && d->field != f; d = d->next)
 		;
 	if (!d)

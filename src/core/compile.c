@@ -453,7 +453,7 @@ build_field(cctx *c, sd_node *node, sd_field *f, const sd_column *col, const pol
 	policy		cpol = *pol;	/* below the field: in the namespace of its element */
 
 	cpol.xml_strict = false;
-	if (role == ROLE_NONE && !sd_cc_xml_field(c, f, col, fo, o.is_map, pol, &cpol))
+	if ((role == ROLE_NONE || role == ROLE_ONEOF) && !sd_cc_xml_field(c, f, col, fo, o.is_map, pol, &cpol))
 		return false;
 	if (o.shape)
 		f->node = shape_node(c, o.shape, col->type, o.fmt, &cpol);
@@ -536,8 +536,9 @@ add_xml_members(cctx *c, mbuild *root, const sd_node *node, int fi)
 	const sd_field *f = &node->fields[fi];
 	mbuild	   *b = root;
 
-	if (f->skip || f->is_extra || !f->node || (!f->xml_path && f->xml_kind != SD_XML_TEXT))
-		return true;			/* no XML name: never found in XML */
+	if (f->skip || f->is_extra || !f->node || (!f->xml_path && f->xml_kind != SD_XML_TEXT) ||
+		sd_cc_one_of_listed(f))
+		return true;			/* no XML name (or a one_of's listed column): never found in XML */
 	for (int i = 0; i < f->npath; i++)
 	{
 		bool		last = i == f->npath - 1;
@@ -561,7 +562,7 @@ add_xml_members(cctx *c, mbuild *root, const sd_node *node, int fi)
 		{
 			e->field = fi;
 			e->flat = kind == SD_XML_ELEMENT && f->node->kind == SD_K_ARRAY && !f->node->is_map &&
-				!f->xml_item.local;
+				!f->xml_item.local && !f->one_of;
 		}
 		else
 		{
@@ -632,6 +633,7 @@ xml_unique(cctx *c, const sd_node *node, const sd_strtab *variants)
 		return sd_cc_oom(c);
 	for (int i = 0; i < node->nfields; i++)
 		mapped[i] = !node->fields[i].skip && !node->fields[i].is_extra &&
+			!sd_cc_one_of_listed(&node->fields[i]) &&
 			(i >= node->type->ncols || !is_variant_col(variants, node->type->cols[i].name));
 	if ((bad = sd_xml_conflict(&c->scratch, node->fields, node->nfields, mapped, problem,
 							   sizeof(problem))) < 0)
@@ -738,7 +740,8 @@ build_variants(cctx *c, sd_node *node, const mbuild *base, const char *tag, cons
 		}
 		for (int k = 0; k <= vn->nfields; k++)
 			if (k == vn->nfields ? !xml_unique(c, merged, vcols) :
-				!fs[node->nfields + k].skip && !add_members(c, &mb, merged, node->nfields + k))
+				!fs[node->nfields + k].skip && !sd_cc_one_of_listed(&fs[node->nfields + k]) &&
+				!add_members(c, &mb, merged, node->nfields + k))
 			{
 				char		problem[SD_PROBLEM_MAX];
 
@@ -788,6 +791,7 @@ build_composite(cctx *c, sd_node *node, const sd_type *t, const policy *inherite
 				fkeys,			/* fields key -> first member of that key */
 				vcols;			/* variant column -> variant */
 	const sd_strtab *vc = NULL;
+	const sd_one_of **grp = NULL;	/* column -> its one_of group */
 
 	if (t->kind == SD_K_COMPOSITE && t->ncols > SD_MAX_OBJECT_FIELDS)
 	{
@@ -846,6 +850,8 @@ build_composite(cctx *c, sd_node *node, const sd_type *t, const policy *inherite
 								fields->keys[i], t->name);
 			}
 		}
+	if (!sd_cc_one_of_read(c, fields, t, &cols, &fkeys, vc, extra, &grp))
+		return false;
 	if (!(fs = sd_arena_alloc(c->a, sizeof(sd_field) * (size_t) (t->ncols ? t->ncols : 1))))
 		return sd_cc_oom(c);
 	memset(fs, 0, sizeof(sd_field) * (size_t) (t->ncols ? t->ncols : 1));
@@ -865,8 +871,10 @@ build_composite(cctx *c, sd_node *node, const sd_type *t, const policy *inherite
 		}
 		if (!build_field(c, node, &fs[i], col, &pol, fo,
 						 extra && strcmp(extra, col->name) == 0 ? ROLE_EXTRA :
-						 is_variant_col(vc, col->name) ? ROLE_VARIANT : ROLE_NONE))
+						 is_variant_col(vc, col->name) ? ROLE_VARIANT :
+						 grp && grp[i] && strcmp(grp[i]->carrier, col->name) ? ROLE_ONEOF : ROLE_NONE))
 			return false;
+		fs[i].one_of = grp ? grp[i] : NULL;
 		/* the column that receives the tag: the tag is required, whatever the column says */
 		if (tag && fo && !fs[i].skip && fs[i].npath == 1 &&
 			(strcmp(col->name, tag) == 0 || strcmp(fs[i].name, tag) == 0) &&
@@ -889,10 +897,13 @@ build_composite(cctx *c, sd_node *node, const sd_type *t, const policy *inherite
 		fs[k].optional = true;
 		node->extra_col = k;
 	}
+	for (int i = 0; grp && i < t->ncols; i++)
+		if (fs[i].one_of && !sd_cc_one_of_listed(&fs[i]) && !sd_cc_one_of_finish(c, fs, i))
+			return false;
 	sd_path_member(c->opath, "fields", 6);
 	for (int i = 0; i < t->ncols; i++)
 		if (!fs[i].skip && !fs[i].is_extra && !is_variant_col(vc, t->cols[i].name) &&
-			!add_members(c, &mb, node, i))
+			!sd_cc_one_of_listed(&fs[i]) && !add_members(c, &mb, node, i))
 			return false;
 	if (!xml_unique(c, node, vc))
 		return false;

@@ -9,6 +9,8 @@
 #include "xmlnames.h"
 #include "strtab.h"
 
+#include <string.h>
+
 #define OPTIONS_MAX_DEPTH 64		/* nesting of shape options (the root object is level 1) */
 
 typedef struct policy
@@ -63,7 +65,7 @@ typedef struct cctx
 	uint32_t	nfields;        /* fields compiled so far (SD_MAX_PLAN_FIELDS) */
 } cctx;
 
-enum {ROLE_NONE, ROLE_EXTRA, ROLE_VARIANT, ROLE_SKIPPED};
+enum {ROLE_NONE, ROLE_EXTRA, ROLE_VARIANT, ROLE_SKIPPED, ROLE_ONEOF};
 
 /* A column's field options as read (compile_opts.c), before build_field applies them. */
 typedef struct fopts
@@ -87,5 +89,19 @@ bool		sd_cc_xml_field(cctx *c, sd_field *f, const sd_column *col, const sd_jnode
 							const policy *pol, policy *cpol);
 bool		sd_cc_field_options(cctx *c, sd_field *f, const sd_column *col, const sd_jnode *fo,
 								int *role, fopts *o);
+
+/* compile_oneof.c: `one_of` groups (read before a composite's fields are built), a carrier's
+ * names and default given to the listed columns (after) */
+bool		sd_cc_one_of_read(cctx *c, const sd_jnode *fields, const sd_type *t, const sd_strtab *cols,
+							  const sd_strtab *fkeys, const sd_strtab *vcols, const char *extra,
+							  const sd_one_of ***out);
+bool		sd_cc_one_of_finish(cctx *c, sd_field *fs, int ci);
+
+/* A column listed in another column's one_of: it maps no member of its own. */
+static inline bool
+sd_cc_one_of_listed(const sd_field *f)
+{
+	return f->one_of && strcmp(f->one_of->carrier, f->column) != 0;
+}
 
 #endif							/* SERDE_COMPILE_INT_H */

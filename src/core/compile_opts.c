@@ -216,14 +216,15 @@ sd_cc_field_options(cctx *c, sd_field *f, const sd_column *col, const sd_jnode *
 					fopts *o)
 {
 	static const char *const fkeys[] = {"name", "path", "optional", "default", "nullable", "skip",
-	"format", "shape", "map", "xml", "xml_item", NULL};
+	"format", "shape", "map", "xml", "xml_item", "one_of", NULL};
 	const sd_jnode *v;
 	int			role = *rolep;
 
 	/* columns the document does not decode by themselves take no option about how to */
 	static const char *const roles[] = {NULL, "the \"extra\" column", "a variant column",
-	"a skipped column"};
-	static const char *const allowed[][2] = {{NULL}, {NULL}, {"shape", NULL}, {"skip", NULL}};
+	"a skipped column", "a column listed in another column's one_of"};
+	static const char *const allowed[][5] = {{NULL}, {NULL}, {"shape", NULL}, {"skip", NULL},
+	{"format", "shape", "map", "xml_item", NULL}};
 
 	if (!sd_cc_want_kind(c, NULL, fo, SD_J_OBJECT, "an object") || !sd_cc_check_keys(c, fo, fkeys))
 		return false;

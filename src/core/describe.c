@@ -135,6 +135,25 @@ describe_xml_field(sbuf *b, const sd_field *f)
 	sb_put(b, "}", 1);
 }
 
+/* "one_of": {"string": "author_name", "object": "author"} (kinds in sd_one_kind's order) */
+static void
+describe_one_of(sbuf *b, const sd_one_of *g)
+{
+	static const char *const kinds[SD_ONE_KINDS] = {"string", "number", "boolean", "object", "array"};
+	bool		first = true;
+
+	sb_key(b, "one_of", false);
+	sb_put(b, "{", 1);
+	for (int k = 0; k < SD_ONE_KINDS; k++)
+		if (g->kinds & (1u << k))
+		{
+			sb_key(b, kinds[k], first);
+			sb_str(b, g->cols[k]);
+			first = false;
+		}
+	sb_put(b, "}", 1);
+}
+
 static void
 describe_fields(sbuf *b, const sd_node *n, int depth)
 {
@@ -157,6 +176,12 @@ describe_fields(sbuf *b, const sd_node *n, int depth)
 		{
 			sb_key(b, "extra", false);
 			sb_put(b, "true", 4);
+		}
+		else if (f->one_of && strcmp(f->one_of->carrier, f->column) != 0)
+		{
+			/* a column of a one_of: no member of its own */
+			sb_key(b, "in_one_of", false);
+			sb_str(b, f->one_of->carrier);
 		}
 		else
 		{
@@ -184,6 +209,8 @@ describe_fields(sbuf *b, const sd_node *n, int depth)
 				sb_put(b, f->default_json, strlen(f->default_json));
 			else
 				sb_put(b, "null", 4);
+			if (f->one_of)
+				describe_one_of(b, f->one_of);
 		}
 		sb_put(b, ", ", 2);
 		describe_node(b, f->node, depth + 1);

@@ -606,6 +606,8 @@ absent_filled(Eng *e, const sd_field *f, uint32_t row, int64_t obj_off)
 
 	if (f->has_default)
 	{
+		if (f->one_of)			/* to the column the default's kind selects */
+			s += f->one_of->default_off;
 		s->tag = SD_V_DEFAULT;
 		s->len = (uint32_t) f->default_index;
 		s->offset = tape_off(obj_off);
@@ -976,21 +978,29 @@ decode_members(Eng *e, const sd_node *n, const sd_members *ms, uint32_t row, int
 		else if (m->field >= 0)
 		{
 			const sd_field *fd = &n->fields[m->field];
-			Dest		dst = {false, row + (uint32_t) fd->col};
+			const sd_field *vf = fd;	/* the field taking the value (one_of: by its kind) */
 			bool		ok;
 
-			if (xml && fd->xml_item.local && t.kind == SD_J_OBJECT &&
+			if (__builtin_expect(fd->one_of != NULL, 0) && !(vf = sd_eng_one_of(e, fd, &t)))
+			{
+				if (!recover_value(e, &t, depth, depth + 1))
+					return false;
+				continue;
+			}
+			Dest		dst = {false, row + (uint32_t) vf->col};
+
+			if (xml && vf->xml_item.local && t.kind == SD_J_OBJECT &&
 				!(t.flags & (SD_TOK_XML_NIL | SD_TOK_XML_BADNIL)))
 			{
 				/* a wrapped list: its items (errors inside are recorded there) */
 				int			before = e->collect ? e->collect->total : 0;
 
-				ok = element_items(e, fd->node->elem, &fd->xml_item, dst, &t);
+				ok = element_items(e, vf->node->elem, &vf->xml_item, dst, &t);
 				if (e->collect)
 					slot(e, dst)->aux = sd_mark_value(ok, before, e->collect->total, &e->collect->values);
 			}
 			else
-				ok = value(e, &t, fd->node, dst);
+				ok = value(e, &t, vf->node, dst);
 			if (!ok)
 			{
 				if (!recover_value(e, &t, depth, depth + 1))

@@ -97,6 +97,12 @@ bool		sd_node_memo_put(sd_node_memo *m, const void *type, const char *rename,
 							 uint32_t flags, const void *node);     /* false on OOM */
 void		sd_node_memo_free(sd_node_memo *m);
 
+/* ---- `one_of` (compile_oneof.c) -------------------------------------------------------------
+ * The sd_one_kind of a JSON value (-1: null); a group's kinds as "string, object" (the order of
+ * sd_one_kind), for messages. */
+int			sd_one_kind_of(sd_jkind k);
+void		sd_one_kinds_list(const sd_one_of *g, char *buf, size_t size);
+
 /* ---- decoder state ------------------------------------------------------------------------ */
 typedef struct sd_kernel sd_kernel;
 

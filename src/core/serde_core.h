@@ -242,6 +242,29 @@ typedef struct sd_xml_name
 	const char *local;          /* NULL = no such name */
 } sd_xml_name;
 
+/* `one_of` (docs/reference.md, "Untagged unions (one_of)"): the field that carries it reads the
+ * member; its value goes to the column listed for the value's kind, the group's other columns
+ * are NULL.  Columns are given relative to the carrying field, so that a copy of the fields (a
+ * union's merged variant) keeps them: the field of kind k is (&carrier)[off[k]]. */
+typedef enum sd_one_kind
+{
+	SD_ONE_STRING = 0,
+	SD_ONE_NUMBER,
+	SD_ONE_BOOLEAN,
+	SD_ONE_OBJECT,
+	SD_ONE_ARRAY,
+	SD_ONE_KINDS
+} sd_one_kind;
+
+typedef struct sd_one_of
+{
+	const char *carrier;        /* the column that reads the member */
+	uint8_t		kinds;          /* a bit (1 << sd_one_kind) per kind listed */
+	int32_t		off[SD_ONE_KINDS];  /* the kind's column, relative to the carrier's field */
+	const char *cols[SD_ONE_KINDS]; /* ... and its name */
+	int32_t		default_off;    /* the column the carrier's default selects, relative */
+} sd_one_of;
+
 typedef struct sd_field
 {
 	int			col;            /* index into type->cols */
@@ -265,6 +288,7 @@ typedef struct sd_field
 	sd_xml_name	xml;
 	const sd_xml_name *xml_path;    /* npath steps: elements, then the field's own */
 	sd_xml_name	xml_item;       /* a wrapped list's item element; local NULL: repeated elements */
+	const sd_one_of *one_of;    /* the `one_of` group the column carries or is listed in */
 } sd_field;
 
 struct sd_node

@@ -92,6 +92,7 @@
  * v5: root_key and ns_prefix (XML: the root element's path segment, the prefix bound to a
  * namespace for a missing element's path), SD_TOK_XML_NIL / SD_TOK_XML_BADNIL; the engine no
  * longer has an XML member loop of its own (one loop, two member tables).
+ * v6: has_children (XML: an element's kind for `one_of`, by lookahead).
  */
 #ifndef SERDE_WALKER_H
 #define SERDE_WALKER_H
@@ -237,6 +238,10 @@ struct sd_walker_ops
 	 * path of a missing element); 0 with *prefix NULL when none or the default namespace */
 	int			(*ns_prefix) (sd_wcursor *cur, const char *uri, size_t len, const char **prefix,
 							  size_t *prefix_len);
+	/* optional (XML): whether the element at the cursor (peeked, not begun) has a child
+	 * element (a `one_of`'s kind: object, else text), looking ahead without consuming: 1 yes,
+	 * 0 no (text only, or empty), -1 cur->fail */
+	int			(*has_children) (sd_wcursor *cur, const sd_wtok *tok);
 };
 
 /* ---- the engine side (engine.c) --------------------------------------------------------- */

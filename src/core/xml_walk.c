@@ -443,6 +443,42 @@ xw_object_find(sd_wcursor *cur, const char *name, size_t len, unsigned kinds, sd
 	return -1;
 }
 
+/* Whether the element at the cursor has a child element: its next events, looked ahead, up to
+ * the first child's start or its own end (text in between only). */
+static int
+xw_has_children(sd_wcursor *cur, const sd_wtok *tok)
+{
+	sd_xcursor *c = (sd_xcursor *) cur;
+	const sd_xev *ev;
+	sd_error	err;
+	int			pr;
+
+	if (!c->at_elem)
+	{
+		c->head.fail.code = SD_E_INTERNAL;
+		c->head.fail.err = NULL;
+		c->head.fail.problem = "has_children without an element at the cursor";
+		c->head.fail.offset = tok->offset;
+		return -1;
+	}
+	for (uint32_t i = 0; (pr = sd_xr_peek(c->r, i, &ev, &err)) == 1; i++)
+	{
+		if (ev->kind == SD_XEV_START)
+			return 1;
+		if (ev->kind == SD_XEV_END)
+			return 0;
+	}
+	if (pr == -1)
+		return xw_fail(c, &err);
+	if (pr == 0)
+		return 0;				/* the document ends inside the element: the walk reports it */
+	c->head.fail.code = SD_E_UNSUPPORTED;
+	c->head.fail.err = NULL;
+	c->head.fail.problem = "decoding XML: a one_of element with more than 16 MB of text before its first child element is not supported";
+	c->head.fail.offset = c->elem.offset;
+	return -1;
+}
+
 static int
 xw_array_begin(sd_wcursor *cur, const sd_wtok *tok)
 {
@@ -565,6 +601,7 @@ static const sd_walker_ops xml_ops = {
 	.object_begin = xw_object_begin,
 	.object_next = xw_object_next,
 	.object_find = xw_object_find,
+	.has_children = xw_has_children,
 	.array_begin = xw_array_begin,
 	.array_next = xw_array_next,
 	.skip_fast = xw_skip_fast,

@@ -31,9 +31,9 @@ psql_db -c "CREATE EXTENSION serde" -f fixtures/sql/real_types.sql -f fixtures/s
 check() {
     local name=$1 file=$2 expr=$3 want got
     want=$(python3 test/real_payloads.py "$name")
-    got=$(psql_db -v doc="$(cat "$file")" -v want="$want" \
-        -c "SET TimeZone = 'UTC'" \
-        -c "SELECT CASE WHEN ($expr) = :'want'::jsonb THEN 'same' ELSE ($expr)::text END" 2>&1) || true
+    # (psql interpolates :'doc' in its input, not in -c strings)
+    got=$(psql_db -v doc="$(cat "$file")" -v want="$want" 2>&1 <<<"SET TimeZone = 'UTC';
+SELECT CASE WHEN ($expr) = :'want'::jsonb THEN 'same' ELSE ($expr)::text END;") || true
     if [[ $got == same ]]; then
         echo "ok: $name ($file) decodes to the independent reading"
     else

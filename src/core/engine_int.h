@@ -41,6 +41,9 @@ typedef struct Eng
 	struct sd_acc *acc;
 	/* ... and its `extra` of an XML element (xml_json.c), NULL when it has none */
 	struct sd_xjson *xj;
+	/* an `xml_choice` element about to be decoded: the variant its name selects (decode_object
+	 * takes it, so no element below sees it) */
+	const struct sd_variant *choice;
 } Eng;
 
 /* A destination slot: in the tape or in the element stack (both may move when they grow). */
@@ -217,6 +220,7 @@ typedef struct sd_acc
 	uint32_t	n;
 	uint32_t	cap;
 	bool		nulled;			/* below a null `path` parent: the list is NULL, not [] */
+	uint32_t   *per_variant;    /* an `xml_choice` list: elements so far of each name */
 } Acc;
 
 /* engine_text.c: XML scalars from text, accumulated lists (leaves of the engine). */
@@ -224,5 +228,20 @@ bool		sd_eng_text_kind_error(Eng *e, const sd_node *n, const char *s, size_t len
 bool		sd_eng_text_value(Eng *e, const sd_node *n, const char *s, size_t len, Dest dst, int64_t at);
 bool		sd_eng_acc_add(Eng *e, Acc *a, uint32_t idx, int64_t off);
 bool		sd_eng_acc_finish(Eng *e, Acc *a, Dest dst, int64_t off);
+
+/* engine_xmlnames.c: the XML authoring rules' leaves (docs/reference.md, "XML names"). */
+/* `xml: "presence"`: the element (walked, whatever it holds) is true */
+bool		sd_eng_presence(Eng *e, const sd_wtok *t, Dest dst);
+/* an `xml_choice` element of variant v: its 1-based position among the list's elements of its
+ * name (the XPath position); 0 on OOM (error set) */
+uint64_t	sd_eng_choice_pos(Eng *e, Acc *a, int v, int nvariants, int64_t off);
+/* the column that receives the tag of a union decoded from an `xml_choice` element: its value
+ * is the element's name */
+/* the prefix the document binds to member m's namespace where the walk is (the path of a
+ * missing member), or to one of node n's `xml.namespaces` alternatives; NULL: none */
+void		sd_eng_member_prefix(Eng *e, const sd_node *n, const sd_member *m, const char **p,
+								 size_t *pl);
+bool		sd_eng_choice_tag(Eng *e, const sd_node *n, const struct sd_variant *v, uint32_t row,
+							  int64_t off);
 
 #endif							/* SERDE_ENGINE_INT_H */

@@ -105,6 +105,10 @@ SELECT 'ok' FROM serde_register('PaOuter', 'pa_outer'::regtype, '{"xml": {"ns": 
 SELECT pg_temp.x('PaOuter', '<r xmlns:o="urn:outer" xmlns:i="urn:inner"><o:a>1</o:a><o:inner><i:a>2</i:a></o:inner></r>') AS r;
 SELECT pg_temp.x('PaOuter', '<r xmlns:o="urn:outer"><o:a>1</o:a><o:inner><o:a>2</o:a></o:inner></r>') AS r;
 SELECT serde_describe('PaOuter')->'fields'->1->'xml' AS inner_xml;
+-- a recursive shape with a prefix map (through a json column) compiles once
+CREATE TYPE pa_tree AS (name text, kids json);
+SELECT 'ok' FROM serde_register('PaTree', 'pa_tree'::regtype, '{"xml": {"ns": {"p": "urn:p"}}, "fields": {"name": {"name": "p:name"}, "kids": {"shape": "PaTree"}}}');
+SELECT pg_temp.j('PaTree', '{"p:name": "a", "kids": [{"p:name": "b", "kids": []}]}') AS r;
 -- "xml" needs no entry: xml:lang is the XML namespace's
 CREATE TYPE pa_lang AS (lang text, t text);
 SELECT 'ok' FROM serde_register('PaLang', 'pa_lang'::regtype, '{"fields": {"lang": {"name": "xml:lang", "xml": "attribute"}, "t": {"xml": "text"}}}');
@@ -229,6 +233,7 @@ SELECT path, code, message FROM serde_errors_xml('JuCase', '<testcase name="n" c
 SELECT pg_temp.j('JuCase', '{"name": "n", "classname": "c", "time": 1, "skipped": true}') AS r;
 SELECT pg_temp.j('JuCase', '{"name": "n", "classname": "c", "time": 1}') AS r;
 SELECT pg_temp.j('JuCase', '{"name": "n", "classname": "c", "time": 1, "skipped": null}') AS r;
+SELECT to_jsonb(serde_decode('JuCase', '{"name": "n", "classname": "c", "time": 1}'::jsonb)) AS from_jsonb;
 SELECT pg_temp.j('JuCase', '{"name": "n", "classname": "c", "time": 1, "skipped": "yes"}') AS r;
 SELECT f->>'column' AS col, f->'xml' AS xml, f->'optional' AS optional FROM jsonb_array_elements(serde_describe('JuCase')->'fields') f;
 

@@ -357,8 +357,7 @@ shape_node(cctx *c, const char *shape, const sd_type *coltype, sd_format fmt, co
 	for (int i = 0; i < c->nmemo; i++)
 		if (strcmp(c->memos[i].shape, shape) == 0 && c->memos[i].kind == coltype->kind &&
 			(c->memos[i].own_ns || (c->memos[i].xml_ns == in->xml_ns &&
-									c->memos[i].xml_nsi == in->xml_nsi)) &&
-			c->memos[i].xml_pfx == in->xml_pfx)
+									c->memos[i].xml_nsi == in->xml_nsi)))
 		{
 			const sd_type *mt = validate ? c->memos[i].node->elem->type : c->memos[i].node->type;
 
@@ -416,7 +415,6 @@ shape_node(cctx *c, const char *shape, const sd_type *coltype, sd_format fmt, co
 	c->memos[c->nmemo].own_ns = xml && xml->kind == SD_J_OBJECT &&
 		(sd_jget(xml, "namespace") || sd_jget(xml, "namespaces"));
 	c->memos[c->nmemo].xml_nsi = in->xml_nsi;
-	c->memos[c->nmemo].xml_pfx = in->xml_pfx;
 	c->nmemo++;
 	strcpy(saved, c->opath);
 	snprintf(c->opath, sizeof(c->opath), "%s", "$");

@@ -33,8 +33,9 @@ typedef struct memo
 	const sd_node *node;
 	const char *xml_ns;         /* the namespace it inherited (interned) ... */
 	bool		own_ns;         /* ... unless its xml.namespace names one */
-	uint32_t	xml_nsi;        /* (the inherited namespaces' key) */
-	const sd_xpfx *xml_pfx;     /* the prefix map it inherited */
+	uint32_t	xml_nsi;        /* (the inherited namespaces' key; a registered shape's prefix
+								 * names resolve through its own xml.ns: registered alone, it has
+								 * no other, so the inherited map is no part of the key) */
 } memo;
 
 typedef struct dflt

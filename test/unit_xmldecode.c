@@ -93,6 +93,18 @@ unit_xmlauthoring(void)
 	CHECK_STR(ut_decode_with(plan, "{\"items\": [{\"kind\": \"V\", \"k\": \"b\"}]}"),
 			  "{items:[{kind:'V',v:{k:'b'},w:null}]}");
 	sd_plan_free(plan);
+	/* below a `path`: the choice elements inside the path's element */
+	lo = "{\"fields\": {\"items\": {\"shape\": \"U\", \"path\": [\"in\", \"items\"], \"xml_choice\": [\"V\", \"W\"]}}}";
+	plan = sd_compile("L", lo, strlen(lo), l, NULL, &res, &err);
+	CHECK(plan != NULL);
+	if (!plan)
+		return;
+	CHECK_STR(ut_decode_xml_with(plan, "<r><in><V><k>a</k></V><W><k>b</k><n>1</n></W></in></r>"),
+			  "{items:[{kind:'V',v:{k:'a'},w:null},{kind:'W',v:null,w:{k:'b',n:1}}]}");
+	CHECK_STR(ut_decode_xml_with(plan, "<r><in/></r>"), "{items:[]}");
+	CHECK_STR(ut_decode_xml_with(plan, "<r><in><V><k>a</k></V><V><z/></V></in></r>"),
+			  "ERROR 2203A /r/in/V[2]/k: missing required member @22 1:23");
+	sd_plan_free(plan);
 	lo = "{\"fields\": {\"items\": {\"shape\": \"U\", \"xml_choice\": [\"V\", \"X\"]}}}";
 	plan = sd_compile("L", lo, strlen(lo), l, NULL, &res, &err);
 	CHECK(plan == NULL && err.code == SD_E_OPTIONS && strcmp(err.path, "$.fields.items.xml_choice[1]") == 0);

@@ -524,9 +524,13 @@ decode_object(Eng *e, const sd_node *n, Dest dst, int64_t off)
 
 	if (!container_guard(e, off))
 		return false;
-	const sd_variant *choice = e->choice;
+	const sd_variant *choice = NULL;
 
-	e->choice = NULL;
+	if (__builtin_expect(xml, 0))
+	{
+		choice = e->choice;
+		e->choice = NULL;
+	}
 	if (n->tag && choice)
 		members_of = (variant = choice)->merged;	/* an xml_choice element: its name is the tag */
 	else if (n->tag)

@@ -1,9 +1,10 @@
 /*
- * engine_int.h — the rule engine's state and its small shared steps, for the engine's three
- * files: engine.c (the rules: values, objects and their members, lists, maps, unions, extra),
+ * engine_int.h — the rule engine's state and its small shared steps, for the engine's files:
+ * engine.c (the rules: values, objects and their members, lists, maps, unions, extra),
  * engine_skip.c (the validating skip and serde_errors' recovery), engine_text.c (XML scalars from
- * text, accumulated lists) and engine_err.c (errors and their paths).  The calls go one way:
- * engine.c → engine_skip.c / engine_text.c → engine_err.c.  Core-internal; nothing else includes it.
+ * text, accumulated lists), engine_xmlnames.c (the XML authoring options' leaves) and
+ * engine_err.c (errors and their paths).  The calls go one way: engine.c → engine_xmlnames.c →
+ * engine_skip.c / engine_text.c → engine_err.c.  Core-internal; nothing else includes it.
  */
 #ifndef SERDE_ENGINE_INT_H
 #define SERDE_ENGINE_INT_H

@@ -24,8 +24,8 @@
 **              "lines": {"type": {"list": {"shape": "Line"}}}}}');
 **
 ** A descriptor is the shape options of docs/reference.md section 3 (fields, rename, unknown, extra, coerce,
-** optional, tag/variants, xml; per field name, path, optional, default, nullable, skip, format,
-** shape, xml, xml_item) plus a "type" for every field:
+** optional, tag/variants, xml, attributes; per field name, path, optional, default, nullable, skip, format,
+** shape, xml, xml_item, xml_choice) plus a "type" for every field:
 **
 **     text  integer  real  numeric  boolean  timestamp  date  uuid  blob  json
 **     {"enum": ["a", "b"]}   {"list": T}   {"map": T}   {"shape": "Name"}

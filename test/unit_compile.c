@@ -170,7 +170,7 @@ static const ccase cases[] = {
 	CC(T_C1, "{'fields':{'id':{'shape':1}}}", "ERROR 22023 $.fields.id.shape: must be a string, not a number"),
 	CC(T_C1, "{'fields':{'id':{'map':'x'}}}", "ERROR 22023 $.fields.id.map: must be a boolean, not a string"),
 	CC(T_C1, "{'fields':{'id':{'xml':1}}}", "ERROR 22023 $.fields.id.xml: must be a string, not a number"),
-	CC(T_C1, "{'fields':{'id':{'xml':'attr'}}}", "ERROR 22023 $.fields.id.xml: must be \"element\", \"attribute\" or \"text\", not \"attr\""),
+	CC(T_C1, "{'fields':{'id':{'xml':'attr'}}}", "ERROR 22023 $.fields.id.xml: must be \"element\", \"attribute\", \"text\" or \"presence\", not \"attr\""),
 	CC(T_C1, "{'fields':{'id':{'xml_item':[]}}}", "ERROR 22023 $.fields.id.xml_item: must be a string, not an array"),
 	/* bad values */
 	CC(T_C1, "{'rename':'snake'}", "ERROR 22023 $.rename: unknown rename style \"snake\" (expected camel, pascal, kebab or upper)"),

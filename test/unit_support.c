@@ -428,17 +428,14 @@ ut_decode_with(const sd_plan *plan, const char *doc)
 	return out;
 }
 
-/* An XML document through the one rule engine (xml_decode.c, engine.c): the row, or the error with
- * its line:column. */
+/* An XML document through the one rule engine (xml_decode.c, engine.c) with a compiled plan: the
+ * row, or the error with its line:column. */
 const char *
-ut_decode_xml(const sd_type *t, const char *options, const char *doc)
+ut_decode_xml_with(const sd_plan *plan, const char *doc)
 {
 	sd_error	err;
 	uint32_t	root;
-	sd_plan    *plan = sd_compile("T", options, strlen(options), t, NULL, NULL, &err);
 
-	if (!plan)
-		return render_error(&err);
 	if (!dec)
 		dec = sd_decoder_create(NULL);
 	if (!sd_decode_xml(dec, plan, NULL, doc, strlen(doc), NULL, &root, &err))
@@ -447,14 +444,27 @@ ut_decode_xml(const sd_type *t, const char *options, const char *doc)
 		size_t		n = strlen(out);
 
 		snprintf(out + n, sizeof(out) - n, " %u:%u", err.line, err.column);
-		sd_plan_free(plan);
 		return out;
 	}
 	outlen = 0;
 	out[0] = '\0';
 	render(plan, sd_decoder_tape(dec), &sd_decoder_tape(dec)[root], sd_plan_root(plan));
-	sd_plan_free(plan);
 	return out;
+}
+
+/* The same, compiling options for t first. */
+const char *
+ut_decode_xml(const sd_type *t, const char *options, const char *doc)
+{
+	sd_error	err;
+	sd_plan    *plan = sd_compile("T", options, strlen(options), t, NULL, NULL, &err);
+	const char *r;
+
+	if (!plan)
+		return render_error(&err);
+	r = ut_decode_xml_with(plan, doc);
+	sd_plan_free(plan);
+	return r;
 }
 
 const char *

@@ -45,6 +45,7 @@ const char *ut_decode_with(const sd_plan *plan, const char *doc);
 /* The same in serde_errors mode: every error, joined with " | " ("ok" when valid). */
 const char *ut_check_with(const sd_plan *plan, const char *doc);
 const char *ut_decode_xml(const sd_type *t, const char *options, const char *doc);
+const char *ut_decode_xml_with(const sd_plan *plan, const char *doc);
 /* Decodes; renders the events (serde_core.h) of every SD_V_JSON value in tape order, "none" for
  * one without: "{ K'a' N1 K'b' [ T F Z S'x' ) )" (")" ends a container). */
 const char *ut_decode_events(const sd_type *t, const char *options, const char *doc);

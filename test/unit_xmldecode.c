@@ -6,6 +6,7 @@
 #include "unit_support.h"
 
 void		unit_xmldecode(void);
+static void unit_xmlauthoring(void);
 
 void
 unit_xmldecode(void)
@@ -33,4 +34,79 @@ unit_xmldecode(void)
 			  "ERROR 2200N /q: expected root element r, found q @0 1:1");
 	CHECK_STR(ut_decode_xml(row, opts, "<r><s>1</r>"),
 			  "ERROR 2200M /: malformed XML: Opening and ending tag mismatch: s line 1 and r @11 1:12");
+	unit_xmlauthoring();
+}
+
+/* The XML authoring options (docs/reference.md, "XML names"): xml.ns, xml.namespaces, attributes,
+ * xml: "presence", xml_choice. */
+static void
+unit_xmlauthoring(void)
+{
+	const sd_type *t = ut_composite("xa1", "a:text,b:bool,c:int4");
+	const char *o1 = "{\"xml\": {\"root\": \"p:r\", \"ns\": {\"p\": \"urn:p\"}}, \"attributes\": [\"c\"],"
+		" \"fields\": {\"a\": {\"name\": \"p:a\"}, \"b\": {\"name\": \"p:b\", \"xml\": \"presence\"}}}";
+	const char *o2 = "{\"xml\": {\"root\": \"r\", \"namespaces\": [\"urn:a\", \"urn:b\", \"\"]}, \"optional\": true,"
+		" \"unknown\": \"reject\"}";
+
+	CHECK_STR(ut_decode_xml(t, o1, "<q:r xmlns:q='urn:p' c='3'><q:a>x</q:a><q:b>no</q:b></q:r>"), "{a:'x',b:true,c:3}");
+	CHECK_STR(ut_decode_xml(t, o1, "<q:r xmlns:q='urn:p' c='3'><q:a>x</q:a></q:r>"), "{a:'x',b:false,c:3}");
+	CHECK_STR(ut_decode_xml(t, o1, "<q:r xmlns:q='urn:p' c='3'><q:a>x</q:a><q:b/><q:b/></q:r>"),
+			  "ERROR 22030 /q:r/q:b: duplicate member @45 1:46");
+	CHECK_STR(ut_decode_xml(t, o1, "<r c='3'><a>x</a></r>"),
+			  "ERROR 2200N /r: expected root element {urn:p}r, found r @0 1:1");
+	CHECK_STR(ut_decode(t, o1, "{\"p:a\": \"x\", \"c\": 1}"), "{a:'x',b:false,c:1}");
+	CHECK_STR(ut_decode_xml(t, o2, "<r xmlns='urn:b'><a>x</a><c>1</c></r>"), "{a:'x',b:null,c:1}");
+	CHECK_STR(ut_decode_xml(t, o2, "<r><a>x</a></r>"), "{a:'x',b:null,c:null}");
+	CHECK_STR(ut_decode_xml(t, o2, "<r xmlns='urn:a'><a xmlns='urn:b'>x</a><c c='1'>1</c></r>"),
+			  "{a:'x',b:null,c:1}");
+	CHECK_STR(ut_decode_xml(t, o2, "<r xmlns='urn:c'/>"),
+			  "ERROR 2200N /r: expected root element {urn:a}r, found {urn:c}r @0 1:1");
+	CHECK_STR(ut_decode_xml(t, o2, "<r xmlns='urn:a'><a xmlns='urn:c'>x</a></r>"),
+			  "ERROR 2203E /r/a: unknown member @17 1:18");
+
+	/* xml_choice: one list over two element names of a union's variants */
+	const sd_type *v = ut_composite("xav", "k:text");
+	const sd_type *w = ut_composite("xaw", "k:text,n:int4");
+	const sd_type *u = ut_composite("xau", "kind:text,v:xav,w:xaw");
+	const sd_type *l = ut_composite("xal", "items:xau[]");
+	ut_shapedef shapes[UT_SHAPES] = {
+		{"U", "{\"tag\": \"kind\", \"variants\": {\"V\": \"v\", \"W\": \"w\"}}", NULL}, {NULL, NULL, NULL}};
+	sd_resolver res = {ut_resolve, shapes};
+	const char *lo = "{\"fields\": {\"items\": {\"shape\": \"U\", \"xml_choice\": [\"V\", \"W\"]}}}";
+	sd_error	err;
+	sd_plan    *plan;
+
+	(void) v;
+	(void) w;
+	shapes[0].type = u;
+	plan = sd_compile("L", lo, strlen(lo), l, NULL, &res, &err);
+	CHECK(plan != NULL);
+	if (!plan)
+		return;
+	CHECK_STR(ut_decode_xml_with(plan, "<r><W><k>a</k><n>1</n></W><V><k>b</k></V><x/><W><k>c</k><n>2</n></W></r>"),
+			  "{items:[{kind:'W',v:null,w:{k:'a',n:1}},{kind:'V',v:{k:'b'},w:null},{kind:'W',v:null,w:{k:'c',n:2}}]}");
+	CHECK_STR(ut_decode_xml_with(plan, "<r/>"), "{items:[]}");
+	CHECK_STR(ut_decode_xml_with(plan, "<r><W><k>a</k><n>1</n></W><V><k>b</k></V><W><k>c</k><n>x</n></W></r>"),
+			  "ERROR 2200N /r/W[2]/n: expected integer, found text \"x\" @52 1:53");
+	CHECK_STR(ut_decode_xml_with(plan, "<r><V xsi:nil='true' xmlns:xsi='http://www.w3.org/2001/XMLSchema-instance'/></r>"),
+			  "{items:[null]}");
+	CHECK_STR(ut_decode_with(plan, "{\"items\": [{\"kind\": \"V\", \"k\": \"b\"}]}"),
+			  "{items:[{kind:'V',v:{k:'b'},w:null}]}");
+	sd_plan_free(plan);
+	/* below a `path`: the choice elements inside the path's element */
+	lo = "{\"fields\": {\"items\": {\"shape\": \"U\", \"path\": [\"in\", \"items\"], \"xml_choice\": [\"V\", \"W\"]}}}";
+	plan = sd_compile("L", lo, strlen(lo), l, NULL, &res, &err);
+	CHECK(plan != NULL);
+	if (!plan)
+		return;
+	CHECK_STR(ut_decode_xml_with(plan, "<r><in><V><k>a</k></V><W><k>b</k><n>1</n></W></in></r>"),
+			  "{items:[{kind:'V',v:{k:'a'},w:null},{kind:'W',v:null,w:{k:'b',n:1}}]}");
+	CHECK_STR(ut_decode_xml_with(plan, "<r><in/></r>"), "{items:[]}");
+	CHECK_STR(ut_decode_xml_with(plan, "<r><in><V><k>a</k></V><V><z/></V></in></r>"),
+			  "ERROR 2203A /r/in/V[2]/k: missing required member @22 1:23");
+	sd_plan_free(plan);
+	lo = "{\"fields\": {\"items\": {\"shape\": \"U\", \"xml_choice\": [\"V\", \"X\"]}}}";
+	plan = sd_compile("L", lo, strlen(lo), l, NULL, &res, &err);
+	CHECK(plan == NULL && err.code == SD_E_OPTIONS && strcmp(err.path, "$.fields.items.xml_choice[1]") == 0);
+	sd_plan_free(plan);
 }

@@ -405,10 +405,10 @@ static const xcase xcases[] = {
 	XC(X_XS, "{'fields':{'a':{'path':['{urn:x}P','{bad']}}}", "ERROR 22023 $.fields.a.path[1]: \"{bad\" is not a valid {uri}local name: no \"}\" closes the namespace"),
 	XC(X_XS, "{'fields':{'l':{'xml_item':'{urn:x'}}}", "ERROR 22023 $.fields.l.xml_item: \"{urn:x\" is not a valid {uri}local name: no \"}\" closes the namespace"),
 	XC(X_XS, "{'fields':{'l':{'xml_item':''}}}", "ERROR 22023 $.fields.l.xml_item: \"\" is not an XML name: the local name is empty"),
-	XC(X_XS, "{'fields':{'l':{'xml_item':'a:b'}}}", "ERROR 22023 $.fields.l.xml_item: \"a:b\" is not an XML name: it contains \":\" (a prefix is not a namespace here: write {uri}local)"),
+	XC(X_XS, "{'fields':{'l':{'xml_item':'a:b'}}}", "ERROR 22023 $.fields.l.xml_item: \"a:b\": prefix \"a\" is not mapped by xml.ns (map it there, or write {uri}local)"),
 	XC(X_XS, "{'xml':{'root':'{x'}}", "ERROR 22023 $.xml.root: \"{x\" is not a valid {uri}local name: no \"}\" closes the namespace"),
 	XC(X_XS, "{'xml':{'root':''}}", "ERROR 22023 $.xml.root: \"\" is not an XML name: the local name is empty"),
-	XC(X_XS, "{'xml':{'root':'s3:ListBucketResult'}}", "ERROR 22023 $.xml.root: \"s3:ListBucketResult\" is not an XML name: it contains \":\" (a prefix is not a namespace here: write {uri}local)"),
+	XC(X_XS, "{'xml':{'root':'s3:ListBucketResult'}}", "ERROR 22023 $.xml.root: \"s3:ListBucketResult\": prefix \"s3\" is not mapped by xml.ns (map it there, or write {uri}local)"),
 	XC(X_XS, "{'xml':{'root':'a\\u0001'}}", "ERROR 22023 $.xml.root: \"a\x01\" is not an XML name: it contains U+0001"),
 	/* namespaces */
 	XC(X_XS, "{'xml':{'namespace':1}}", "ERROR 22023 $.xml.namespace: must be a string, not a number"),
@@ -417,8 +417,8 @@ static const xcase xcases[] = {
 	XC(X_XS, "{'xml':{'namespace':'urn:x\\u0000y'}}", "ERROR 22023 $.xml.namespace: a namespace URI must not contain \\u0000"),
 	XC(X_XS, "{'xml':{'namespace':''}}", "ok"),
 	/* a shape with xml (or a field with an xml option): its names must be XML names */
-	XC(X_XS, "{'xml':{},'fields':{'a':{'name':'atom:link'}}}", "ERROR 22023 $.fields.a.name: \"atom:link\" is not an XML name: it contains \":\" (a prefix is not a namespace here: write {uri}local)"),
-	XC(X_XS, "{'fields':{'a':{'name':'atom:link','xml':'element'}}}", "ERROR 22023 $.fields.a.name: \"atom:link\" is not an XML name: it contains \":\" (a prefix is not a namespace here: write {uri}local)"),
+	XC(X_XS, "{'xml':{},'fields':{'a':{'name':'atom:link'}}}", "ERROR 22023 $.fields.a.name: \"atom:link\": prefix \"atom\" is not mapped by xml.ns (map it there, or write {uri}local)"),
+	XC(X_XS, "{'fields':{'a':{'name':'atom:link','xml':'element'}}}", "ERROR 22023 $.fields.a.name: \"atom:link\": prefix \"atom\" is not mapped by xml.ns (map it there, or write {uri}local)"),
 	XC(X_XS, "{'fields':{'a':{'name':'atom:link'}}}", "ok"),
 	XC(X_XS, "{'fields':{'a':{'path':['x','@y'],'xml':'attribute'}}}", "ERROR 22023 $.fields.a.path[1]: \"@y\" is not an XML name: it starts with \"@\""),
 	XC(X_ODD, "{'xml':{'root':'R'}}", "ERROR 22023 $.fields.\"odd key\": column \"odd key\" has no XML name: \"odd key\" is not an XML name: it contains U+0020; give it a \"name\""),

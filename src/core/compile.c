@@ -27,6 +27,8 @@ typedef struct mentry
 	uint8_t		kind;
 	bool		flat;
 	const char *ns;
+	int16_t		choice;         /* an xml_choice name: its variant, else -1 */
+	bool		choice_more;
 } mentry;
 struct mbuild
 {
@@ -83,6 +85,8 @@ mb_push(cctx *c, mbuild *b, const char *name, const char *key, size_t klen)
 	m->kind = SD_XML_ELEMENT;
 	m->flat = false;
 	m->ns = NULL;
+	m->choice = -1;
+	m->choice_more = false;
 	return m;
 }
 
@@ -205,6 +209,8 @@ mb_freeze(cctx *c, const mbuild *b, const sd_node *node)
 		m[i].flat = b->e[i].flat;
 		m[i].ns = b->e[i].ns && b->e[i].ns[0] ? b->e[i].ns : NULL;
 		m[i].ns_len = m[i].ns ? (uint32_t) strlen(m[i].ns) : 0;
+		m[i].choice = b->e[i].choice;
+		m[i].choice_more = b->e[i].choice_more;
 		if (b->e[i].group)
 		{
 			if (!(m[i].group = mb_freeze(c, b->e[i].group, node)))
@@ -254,6 +260,7 @@ base_elem(const sd_type *t)
 }
 
 static sd_node *build_node(cctx *c, const sd_type *t, const policy *pol, sd_format fmt);
+static bool choice_tables(cctx *c, const sd_node *n);
 static bool build_composite(cctx *c, sd_node *node, const sd_type *t, const policy *pol,
 							const sd_jnode *opts);
 
@@ -273,6 +280,8 @@ new_node(cctx *c, const sd_type *t, const policy *pol, sd_format fmt)
 	n->all_optional = pol->optional;
 	n->rename = pol->rename;
 	n->xml_ns = pol->xml_ns;
+	n->xml_alt = pol->xml_alt;
+	n->nxml_alt = pol->xml_nalt;
 	n->extra_col = -1;
 	return n;
 }
@@ -336,7 +345,8 @@ shape_node(cctx *c, const char *shape, const sd_type *coltype, sd_format fmt, co
 	if (coltype->kind == SD_K_ARRAY)
 	{
 		/* arrays: the element gets the shape */
-		sd_node    *n = new_node(c, coltype, &(policy) {.xml_ns = in->xml_ns}, fmt);
+		sd_node    *n = new_node(c, coltype, &(policy) {.xml_ns = in->xml_ns, .xml_alt = in->xml_alt,
+										  .xml_nalt = in->xml_nalt}, fmt);
 
 		if (!n)
 			return sd_cc_oom(c), NULL;
@@ -346,7 +356,8 @@ shape_node(cctx *c, const char *shape, const sd_type *coltype, sd_format fmt, co
 	}
 	for (int i = 0; i < c->nmemo; i++)
 		if (strcmp(c->memos[i].shape, shape) == 0 && c->memos[i].kind == coltype->kind &&
-			(c->memos[i].own_ns || c->memos[i].xml_ns == in->xml_ns))
+			(c->memos[i].own_ns || (c->memos[i].xml_ns == in->xml_ns &&
+									c->memos[i].xml_nsi == in->xml_nsi)))
 		{
 			const sd_type *mt = validate ? c->memos[i].node->elem->type : c->memos[i].node->type;
 
@@ -364,7 +375,8 @@ shape_node(cctx *c, const char *shape, const sd_type *coltype, sd_format fmt, co
 	{
 		/* the host checks this reference later: a stand-in, so the other options are checked */
 		c->ndeferred++;
-		return build_node(c, coltype, &(policy) {.xml_ns = in->xml_ns, .xml_nsi = in->xml_nsi}, fmt);
+		return build_node(c, coltype, &(policy) {.xml_ns = in->xml_ns, .xml_nsi = in->xml_nsi,
+						  .xml_alt = in->xml_alt, .xml_nalt = in->xml_nalt, .xml_pfx = in->xml_pfx}, fmt);
 	}
 	if (!validate && target != coltype)
 		return sd_cc_opt_fail(c, "shape", "shape \"%s\" decodes into %s, not the column's type",
@@ -381,7 +393,8 @@ shape_node(cctx *c, const char *shape, const sd_type *coltype, sd_format fmt, co
 	if (!opts)
 		return NULL;
 	char		saved[SD_PATH_MAX];
-	policy		pol = {.xml_ns = in->xml_ns, .xml_nsi = in->xml_nsi};
+	policy		pol = {.xml_ns = in->xml_ns, .xml_nsi = in->xml_nsi, .xml_alt = in->xml_alt,
+	.xml_nalt = in->xml_nalt, .xml_pfx = in->xml_pfx};
 	const sd_jnode *xml = sd_jget(opts, "xml");
 	sd_node    *n = new_node(c, validate ? coltype : target, &pol, fmt);
 	sd_node    *inner = n;
@@ -399,7 +412,9 @@ shape_node(cctx *c, const char *shape, const sd_type *coltype, sd_format fmt, co
 	c->memos[c->nmemo].kind = coltype->kind;
 	c->memos[c->nmemo].node = n;
 	c->memos[c->nmemo].xml_ns = in->xml_ns;
-	c->memos[c->nmemo].own_ns = xml && xml->kind == SD_J_OBJECT && sd_jget(xml, "namespace");
+	c->memos[c->nmemo].own_ns = xml && xml->kind == SD_J_OBJECT &&
+		(sd_jget(xml, "namespace") || sd_jget(xml, "namespaces"));
+	c->memos[c->nmemo].xml_nsi = in->xml_nsi;
 	c->nmemo++;
 	strcpy(saved, c->opath);
 	snprintf(c->opath, sizeof(c->opath), "%s", "$");
@@ -453,6 +468,7 @@ build_field(cctx *c, sd_node *node, sd_field *f, const sd_column *col, const pol
 	policy		cpol = *pol;	/* below the field: in the namespace of its element */
 
 	cpol.xml_strict = false;
+	cpol.attrs = NULL;
 	if ((role == ROLE_NONE || role == ROLE_ONEOF) && !sd_cc_xml_field(c, f, col, fo, o.is_map, pol, &cpol))
 		return false;
 	if (o.shape)
@@ -463,6 +479,9 @@ build_field(cctx *c, sd_node *node, sd_field *f, const sd_column *col, const pol
 		return false;
 	if (o.is_map)
 		((sd_node *) f->node)->is_map = true;
+	if (f->xml_choice && c->ndeferred == ndeferred &&
+		(!sd_cc_xml_choice(c, f, f->node->elem) || !choice_tables(c, f->node->elem)))
+		return false;
 	if (fo && (v = sd_jget(fo, "default")))
 	{
 		f->has_default = true;
@@ -529,6 +548,46 @@ add_members(cctx *c, mbuild *root, sd_node *node, int fi)
 	return true;
 }
 
+/* An xml_choice field's names into table b (where its own element would be): one list over them,
+ * each name selecting the variant of its local name (docs/reference.md, "XML names"). */
+static bool
+add_choice_members(cctx *c, mbuild *b, const sd_node *node, int fi)
+{
+	const sd_field *f = &node->fields[fi];
+	const sd_node *elem = f->node->elem;
+
+	for (int k = 0; k < f->nxml_choice; k++)
+	{
+		const sd_xml_name *x = &f->xml_choice[k];
+		bool		failed;
+		mentry	   *e = mb_find_xml(c, b, SD_XML_ELEMENT, x->ns, x->local, &failed);
+
+		if (failed)
+			return sd_cc_oom(c);
+		if (e)
+		{
+			size_t		plen = strlen(c->opath);
+
+			sd_path_member(c->opath, "fields", 6);
+			sd_path_member(c->opath, f->column, strlen(f->column));
+			sd_cc_opt_fail(c, "xml_choice", "XML element \"%s\" is already mapped by another column",
+						   x->local, NULL);
+			sd_path_index(c->err->path, (uint64_t) k);
+			c->opath[plen] = '\0';
+			return false;
+		}
+		if (!(e = mb_add_xml(c, b, SD_XML_ELEMENT, x->ns, x->local)))
+			return sd_cc_oom(c);
+		e->field = fi;
+		e->flat = true;
+		e->choice_more = k > 0;
+		for (int v = 0; elem && v < elem->nvariants; v++)
+			if (strcmp(elem->variants[v].value, x->local) == 0)
+				e->choice = (int16_t) v;
+	}
+	return true;
+}
+
 /* Field fi's XML key (and its `path` steps as groups of elements) into the XML table root. */
 static bool
 add_xml_members(cctx *c, mbuild *root, const sd_node *node, int fi)
@@ -548,6 +607,8 @@ add_xml_members(cctx *c, mbuild *root, const sd_node *node, int fi)
 
 		if (!local)
 			return true;
+		if (last && f->xml_choice)
+			return add_choice_members(c, b, node, fi);
 		bool		failed;
 		mentry	   *e = mb_find_xml(c, b, kind, ns, local, &failed);
 
@@ -579,14 +640,14 @@ add_xml_members(cctx *c, mbuild *root, const sd_node *node, int fi)
 }
 
 /* node's XML member table; a union's tag (an attribute without a namespace, or a child element)
- * is a member too, unless a field maps it. */
+ * is a member too, unless a field maps it.  skip: a column left out (-1 none). */
 static const sd_members *
-xml_table(cctx *c, const sd_node *node, const char *tag)
+xml_table(cctx *c, const sd_node *node, const char *tag, int skip)
 {
 	mbuild		mb = {0};
 
 	for (int i = 0; i < node->nfields; i++)
-		if (!add_xml_members(c, &mb, node, i))
+		if (i != skip && !add_xml_members(c, &mb, node, i))
 			return NULL;
 	if (tag)
 	{
@@ -612,6 +673,35 @@ xml_table(cctx *c, const sd_node *node, const char *tag)
 	if (!ms)
 		sd_cc_oom(c);
 	return ms;
+}
+
+/* The XML tables of a union's variants as xml_choice elements: without the column that receives
+ * the tag (the element's name is the tag) and without the tag member; built once a node. */
+static bool
+choice_tables(cctx *c, const sd_node *n)
+{
+	int			tc = -1;
+
+	if (!n || !n->nvariants || n->variants[0].xml_choice_members)
+		return true;
+	for (int pass = 0; pass < 2 && tc < 0; pass++)
+		for (int i = 0; i < n->nfields && tc < 0; i++)
+		{
+			const sd_field *f = &n->fields[i];
+
+			if (!f->skip && !f->is_extra && f->npath == 1 &&
+				strcmp(pass ? f->name : f->column, n->tag) == 0)
+				tc = i;
+		}
+	for (int v = 0; v < n->nvariants; v++)
+	{
+		sd_variant *var = (sd_variant *) &n->variants[v];
+
+		var->tag_col = tc;
+		if (!(var->xml_choice_members = xml_table(c, var->merged, NULL, tc)))
+			return false;
+	}
+	return true;
 }
 
 /* vcols: the variant columns of a union (name -> variant), NULL for none. */
@@ -702,6 +792,7 @@ build_variants(cctx *c, sd_node *node, const mbuild *base, const char *tag, cons
 
 	if (!vars)
 		return sd_cc_oom(c);
+	memset(vars, 0, sizeof(sd_variant) * (size_t) vv->n);
 	sd_path_member(c->opath, "variants", 8);
 	for (int i = 0; i < vv->n; i++)
 	{
@@ -759,7 +850,7 @@ build_variants(cctx *c, sd_node *node, const mbuild *base, const char *tag, cons
 		}
 		if (!(merged->members = mb_freeze(c, &mb, merged)))
 			return sd_cc_oom(c);
-		if (!(merged->xml_members = xml_table(c, merged, tag)))
+		if (!(merged->xml_members = xml_table(c, merged, tag, -1)))
 			return false;
 		vars[i].value = vv->keys[i];
 		vars[i].col = col;
@@ -777,7 +868,7 @@ build_composite(cctx *c, sd_node *node, const sd_type *t, const policy *inherite
 				const sd_jnode *opts)
 {
 	static const char *const skeys[] = {"fields", "rename", "unknown", "extra", "coerce",
-	"optional", "tag", "variants", "xml", NULL};
+	"optional", "tag", "variants", "xml", "attributes", NULL};
 	policy		pol = *inherited;
 	const char *extra = NULL;
 	const char *tag = NULL;
@@ -789,7 +880,8 @@ build_composite(cctx *c, sd_node *node, const sd_type *t, const policy *inherite
 	sd_xml_name root = {0};
 	sd_strtab	cols,			/* column name -> first column of that name */
 				fkeys,			/* fields key -> first member of that key */
-				vcols;			/* variant column -> variant */
+				vcols,			/* variant column -> variant */
+				attrs;			/* `attributes` */
 	const sd_strtab *vc = NULL;
 	const sd_one_of **grp = NULL;	/* column -> its one_of group */
 
@@ -813,7 +905,8 @@ build_composite(cctx *c, sd_node *node, const sd_type *t, const policy *inherite
 
 	if (opts)
 	{
-		pol = (policy) {.xml_ns = inherited->xml_ns, .xml_nsi = inherited->xml_nsi};
+		pol = (policy) {.xml_ns = inherited->xml_ns, .xml_nsi = inherited->xml_nsi,
+		.xml_alt = inherited->xml_alt, .xml_nalt = inherited->xml_nalt, .xml_pfx = inherited->xml_pfx};
 		if (!sd_cc_want_kind(c, NULL, opts, SD_J_OBJECT, "an object") || !sd_cc_check_keys(c, opts, skeys) ||
 			!sd_cc_parse_policy(c, opts, &pol, &extra, &root))
 			return false;
@@ -822,12 +915,17 @@ build_composite(cctx *c, sd_node *node, const sd_type *t, const policy *inherite
 		if (!parse_union(c, opts, t, &cols, &tag, &variants, &vcols))
 			return false;
 		vc = variants ? &vcols : NULL;
+		if (sd_jget(opts, "attributes") &&
+			!sd_cc_attributes(c, opts, t, &cols, fields, extra, &attrs, &pol.attrs))
+			return false;
 	}
 	node->coerce = pol.coerce;
 	node->reject_unknown = pol.reject;
 	node->all_optional = pol.optional;
 	node->rename = pol.rename;
 	node->xml_ns = pol.xml_ns;
+	node->xml_alt = pol.xml_alt;
+	node->nxml_alt = pol.xml_nalt;
 	node->xml_root = root;
 	if (t->kind != SD_K_COMPOSITE)
 	{
@@ -912,7 +1010,7 @@ build_composite(cctx *c, sd_node *node, const sd_type *t, const policy *inherite
 		sd_resolve_tag(node, tag);
 	if (!(node->members = mb_freeze(c, &mb, node)))
 		return sd_cc_oom(c);
-	if (!(node->xml_members = xml_table(c, node, tag)))
+	if (!(node->xml_members = xml_table(c, node, tag, -1)))
 		return false;
 	if (tag && !build_variants(c, node, &mb, tag, variants, &cols, vc))
 		return false;
@@ -982,7 +1080,8 @@ sd_compile_ex(const char *shape_name, const char *options_json, size_t options_l
 			c.memos[0].shape = plan->shape;
 			c.memos[0].kind = SD_K_COMPOSITE;
 			c.memos[0].node = root;
-			c.memos[0].own_ns = sd_jget(sd_jget(opts, "xml"), "namespace") != NULL;
+			c.memos[0].own_ns = sd_jget(sd_jget(opts, "xml"), "namespace") ||
+				sd_jget(sd_jget(opts, "xml"), "namespaces");
 			c.nmemo = 1;
 		}
 		if (!build_composite(&c, root, target->kind == SD_K_ARRAY ? base_elem(target) : target,

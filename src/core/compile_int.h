@@ -22,6 +22,10 @@ typedef struct policy
 	const char *xml_ns;         /* namespace in force (interned in cctx.xns), NULL = none */
 	uint32_t	xml_nsi;        /* its index there, 0 = none (part of a shared node's key) */
 	bool		xml_strict;     /* the shape has `xml`: its fields' names must be XML names */
+	const char *const *xml_alt; /* `xml.namespaces` besides xml_ns (xml_nsi is then the set's) */
+	int			xml_nalt;
+	const sd_xpfx *xml_pfx;     /* the `xml.ns` prefix map in force */
+	const sd_strtab *attrs;     /* this composite's `attributes` (column names), NULL none */
 } policy;
 
 typedef struct memo
@@ -31,6 +35,9 @@ typedef struct memo
 	const sd_node *node;
 	const char *xml_ns;         /* the namespace it inherited (interned) ... */
 	bool		own_ns;         /* ... unless its xml.namespace names one */
+	uint32_t	xml_nsi;        /* (the inherited namespaces' key; a registered shape's prefix
+								 * names resolve through its own xml.ns: registered alone, it has
+								 * no other, so the inherited map is no part of the key) */
 } memo;
 
 typedef struct dflt
@@ -89,6 +96,11 @@ bool		sd_cc_xml_field(cctx *c, sd_field *f, const sd_column *col, const sd_jnode
 							const policy *pol, policy *cpol);
 bool		sd_cc_field_options(cctx *c, sd_field *f, const sd_column *col, const sd_jnode *fo,
 								int *role, fopts *o);
+/* compile_xml.c: the XML authoring options (`attributes`, `xml_choice`) */
+bool		sd_cc_attributes(cctx *c, const sd_jnode *opts, const sd_type *t, const sd_strtab *cols,
+							 const sd_jnode *fields, const char *extra, sd_strtab *set,
+							 const sd_strtab **out);
+bool		sd_cc_xml_choice(cctx *c, const sd_field *f, const sd_node *elem);
 
 /* compile_oneof.c: `one_of` groups (read before a composite's fields are built), a carrier's
  * names and default given to the listed columns (after) */

@@ -159,7 +159,7 @@ sd_cc_parse_policy(cctx *c, const sd_jnode *opts, policy *pol, const char **extr
 	}
 	if ((v = sd_jget(opts, "xml")))
 	{
-		static const char *const xkeys[] = {"root", "namespace", NULL};
+		static const char *const xkeys[] = {"root", "namespace", "namespaces", "ns", NULL};
 
 		if (!sd_cc_want_kind(c, "xml", v, SD_J_OBJECT, "an object"))
 			return false;
@@ -169,13 +169,31 @@ sd_cc_parse_policy(cctx *c, const sd_jnode *opts, policy *pol, const char **extr
 		if (!sd_cc_check_keys(c, v, xkeys))
 			return false;
 		for (int i = 0; i < v->n; i++)
-			if (!sd_cc_want_kind(c, v->keys[i], v->items[i], SD_J_STRING, "a string"))
+			if (!sd_cc_want_kind(c, v->keys[i], v->items[i],
+								 strcmp(v->keys[i], "ns") == 0 ? SD_J_OBJECT :
+								 strcmp(v->keys[i], "namespaces") == 0 ? SD_J_ARRAY : SD_J_STRING,
+								 strcmp(v->keys[i], "ns") == 0 ? "an object of prefix: namespace URI" :
+								 strcmp(v->keys[i], "namespaces") == 0 ? "an array of namespace URIs" :
+								 "a string"))
 				return false;
 		sd_xbad		bad;
-		sd_xres		r = sd_xml_shape(c->a, &c->xns, v, &pol->xml_ns, &pol->xml_nsi, root, &bad);
+		sd_xscope	scope = {pol->xml_ns, pol->xml_nsi, pol->xml_alt, pol->xml_nalt, pol->xml_pfx};
+		sd_xres		r = sd_xml_shape(c->a, &c->xns, v, &scope, root, &bad);
 
 		if (r != SD_XR_OK)
-			return r == SD_XR_NOMEM ? sd_cc_oom(c) : sd_cc_opt_fail(c, bad.member, "%s", bad.problem, NULL);
+		{
+			if (r == SD_XR_NOMEM)
+				return sd_cc_oom(c);
+			sd_cc_opt_fail(c, bad.member, "%s", bad.problem, NULL);
+			if (bad.index >= 0)
+				sd_path_index(c->err->path, (uint64_t) bad.index);
+			return false;
+		}
+		pol->xml_ns = scope.ns;
+		pol->xml_nsi = scope.nsi;
+		pol->xml_alt = scope.alt;
+		pol->xml_nalt = scope.nalt;
+		pol->xml_pfx = scope.pfx;
 		c->opath[plen] = '\0';
 		pol->xml_strict = true;
 	}
@@ -189,12 +207,23 @@ sd_cc_xml_field(cctx *c, sd_field *f, const sd_column *col, const sd_jnode *fo, 
 		  const policy *pol, policy *cpol)
 {
 	sd_xbad		bad;
-	sd_xres		r = sd_xml_field(c->a, &c->xns, pol->xml_ns, f, col->type, fo,
+	bool		attr = pol->attrs && sd_strtab_get(pol->attrs, col->name, strlen(col->name)) >= 0;
+	sd_xres		r = sd_xml_field(c->a, &c->xns, pol->xml_ns, pol->xml_pfx, f, col->type, fo,
 								 fo && (sd_jget(fo, "name") || sd_jget(fo, "path")), is_map,
-								 pol->xml_strict, &cpol->xml_ns, &cpol->xml_nsi, &bad);
+								 pol->xml_strict, attr, &cpol->xml_ns, &cpol->xml_nsi, &bad);
 
 	if (r == SD_XR_OK)
+	{
+		/* below an element in the shape's namespace, its alternatives hold too */
+		if (cpol->xml_ns == pol->xml_ns && pol->xml_nalt)
+			cpol->xml_nsi = pol->xml_nsi;
+		else
+		{
+			cpol->xml_alt = NULL;
+			cpol->xml_nalt = 0;
+		}
 		return true;
+	}
 	if (r == SD_XR_NOMEM)
 		return sd_cc_oom(c);
 	if (!fo)
@@ -216,7 +245,7 @@ sd_cc_field_options(cctx *c, sd_field *f, const sd_column *col, const sd_jnode *
 					fopts *o)
 {
 	static const char *const fkeys[] = {"name", "path", "optional", "default", "nullable", "skip",
-	"format", "shape", "map", "xml", "xml_item", "one_of", NULL};
+	"format", "shape", "map", "xml", "xml_item", "one_of", "xml_choice", NULL};
 	const sd_jnode *v;
 	int			role = *rolep;
 
@@ -329,10 +358,14 @@ sd_cc_field_options(cctx *c, sd_field *f, const sd_column *col, const sd_jnode *
 	{
 		if (!sd_cc_want_kind(c, "xml", v, SD_J_STRING, "a string"))
 			return false;
-		if (strcmp(v->str, "element") && strcmp(v->str, "attribute") && strcmp(v->str, "text"))
-			return sd_cc_opt_fail(c, "xml", "must be \"element\", \"attribute\" or \"text\", not \"%s\"",
-							v->str, NULL);
+		if (strcmp(v->str, "element") && strcmp(v->str, "attribute") && strcmp(v->str, "text") &&
+			strcmp(v->str, "presence"))
+			return sd_cc_opt_fail(c, "xml", "must be \"element\", \"attribute\", \"text\" or \"presence\", "
+								  "not \"%s\"", v->str, NULL);
 	}
+	if ((v = sd_jget(fo, "xml_choice")) &&
+		!sd_cc_want_kind(c, "xml_choice", v, SD_J_ARRAY, "an array of element names"))
+		return false;
 	if ((v = sd_jget(fo, "xml_item")) && !sd_cc_want_kind(c, "xml_item", v, SD_J_STRING, "a string"))
 		return false;
 	return true;

@@ -109,7 +109,7 @@ describe_xml_field(sbuf *b, const sd_field *f)
 	}
 	sb_put(b, "{", 1);
 	sb_key(b, "kind", true);
-	sb_str(b, kinds[f->xml_kind]);
+	sb_str(b, f->xml_presence ? "presence" : kinds[f->xml_kind]);
 	if (f->xml_kind != SD_XML_TEXT)
 	{
 		sb_key(b, "name", false);
@@ -131,6 +131,18 @@ describe_xml_field(sbuf *b, const sd_field *f)
 	{
 		sb_key(b, "item", false);
 		sb_xname(b, f->xml_item.ns, f->xml_item.local);
+	}
+	if (f->nxml_choice)
+	{
+		sb_key(b, "choice", false);
+		sb_put(b, "[", 1);
+		for (int k = 0; k < f->nxml_choice; k++)
+		{
+			if (k)
+				sb_put(b, ", ", 2);
+			sb_xname(b, f->xml_choice[k].ns, f->xml_choice[k].local);
+		}
+		sb_put(b, "]", 1);
 	}
 	sb_put(b, "}", 1);
 }
@@ -240,6 +252,25 @@ describe_node(sbuf *b, const sd_node *n, int depth)
 			sb_str(b, n->xml_ns);
 		else
 			sb_put(b, "null", 4);
+		if (n->nxml_alt)
+		{
+			/* `xml.namespaces`: every one its elements may be in, "namespace" first */
+			sb_key(b, "namespaces", false);
+			sb_put(b, "[", 1);
+			if (n->xml_ns)
+				sb_str(b, n->xml_ns);
+			else
+				sb_put(b, "null", 4);
+			for (int k = 0; k < n->nxml_alt; k++)
+			{
+				sb_put(b, ", ", 2);
+				if (n->xml_alt[k])
+					sb_str(b, n->xml_alt[k]);
+				else
+					sb_put(b, "null", 4);
+			}
+			sb_put(b, "]", 1);
+		}
 		sb_put(b, "}", 1);
 	}
 	if (format_name(n->format))

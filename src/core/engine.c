@@ -257,6 +257,8 @@ element_items(Eng *e, const sd_node *elem, const sd_xml_name *item, Dest dst, sd
 
 		if (k.xml_kind != SD_XML_ELEMENT)
 			continue;
+		if (elem->nxml_alt)
+			sd_xml_ns_canon(elem, k.xml_kind, &k.ns, &k.ns_len);
 		if (item && !sd_xml_name_is(item, k.s, k.len, k.ns, k.ns_len))
 		{
 			/* not an item: unknown under reject, else skipped */
@@ -446,7 +448,7 @@ finish_flat(Eng *e, const sd_node *n, const sd_members *ms, uint32_t row, int64_
 
 		if (m->group && !finish_flat(e, n, m->group, row, off))
 			return false;
-		if (!m->flat)
+		if (!m->flat || m->choice_more)
 			continue;
 		Acc		   *a = &e->acc[m->field];
 
@@ -522,7 +524,16 @@ decode_object(Eng *e, const sd_node *n, Dest dst, int64_t off)
 
 	if (!container_guard(e, off))
 		return false;
-	if (n->tag)
+	const sd_variant *choice = NULL;
+
+	if (__builtin_expect(xml, 0))
+	{
+		choice = e->choice;
+		e->choice = NULL;
+	}
+	if (n->tag && choice)
+		members_of = (variant = choice)->merged;	/* an xml_choice element: its name is the tag */
+	else if (n->tag)
 	{
 		bool		tag_error;
 		uint32_t	depth = e->depth;
@@ -537,7 +548,8 @@ decode_object(Eng *e, const sd_node *n, Dest dst, int64_t off)
 		}
 		members_of = variant->merged;
 	}
-	const sd_members *ms = xml ? members_of->xml_members : members_of->members;
+	const sd_members *ms = !xml ? members_of->members :
+		choice && variant ? variant->xml_choice_members : members_of->xml_members;
 
 	if (!ms)
 		return sd_eng_fail(e, SD_E_INTERNAL, off, "a composite without a member table");
@@ -559,6 +571,8 @@ decode_object(Eng *e, const sd_node *n, Dest dst, int64_t off)
 		vs->u.first = row + (uint32_t) n->nfields;
 		vs->len = (uint32_t) (members_of->nfields - n->nfields);
 		vs->offset = tape_off(off);
+		if (choice && !sd_eng_choice_tag(e, n, variant, row, off))
+			return false;
 	}
 	if (__builtin_expect(xml, 0))
 		return xml_object(e, n, members_of, ms, row, off);
@@ -604,6 +618,14 @@ absent_filled(Eng *e, const sd_field *f, uint32_t row, int64_t obj_off)
 {
 	sd_val	   *s = &e->d->tape[row + (uint32_t) f->col];
 
+	if (__builtin_expect(f->xml_presence, 0))
+	{
+		/* `xml: "presence"`: absent is false (JSON too) */
+		s->tag = SD_V_BOOL;
+		s->u.b = false;
+		s->offset = tape_off(obj_off);
+		return true;
+	}
 	if (f->has_default)
 	{
 		if (f->one_of)			/* to the column the default's kind selects */
@@ -620,15 +642,14 @@ absent_filled(Eng *e, const sd_field *f, uint32_t row, int64_t obj_off)
  * value below a null parent): XML with the prefix the document binds to its namespace where
  * the walk is (none: no prefix). */
 static bool
-enter_member(Eng *e, const sd_member *m, int64_t off)
+enter_member(Eng *e, const sd_node *n, const sd_member *m, int64_t off)
 {
 	const char *p = NULL;
 	size_t		pl = 0;
 
 	if (!(e->flags & SD_WF_XML))
 		return enter(e, m->name, m->len, 0, off);
-	if (m->ns && e->ops->ns_prefix)
-		e->ops->ns_prefix(e->cur, m->ns, m->ns_len, &p, &pl);
+	sd_eng_member_prefix(e, n, m, &p, &pl);
 	return enter_xml(e, xml_seg(m->xml_kind), p, p ? pl : 0, m->name, m->len, 0, off);
 }
 
@@ -654,7 +675,7 @@ missing_member(Eng *e, const sd_node *n, const sd_member *m, uint32_t row, int64
 				return false;
 		return true;
 	}
-	if (!enter_member(e, m, obj_off))
+	if (!enter_member(e, n, m, obj_off))
 		return false;
 	sd_eng_fail(e, SD_E_MISSING, obj_off, "missing required member");
 	return recover(e, depth);
@@ -669,7 +690,7 @@ null_prefix(Eng *e, const sd_node *n, const sd_member *m, int64_t off)
 
 	if (m->field == SD_MEMBER_TAG)
 		return true;
-	if (!enter_member(e, m, off))
+	if (!enter_member(e, n, m, off))
 		return false;
 	if (m->field >= 0)
 	{
@@ -821,11 +842,18 @@ flat_member(Eng *e, const sd_node *n, const sd_member *m, const sd_wkey *k, sd_w
 	const sd_field *f = &n->fields[m->field];
 	Acc		   *a = &e->acc[m->field];
 	uint32_t	ei = 0;
+	uint64_t	pos = m->choice < 0 ? a->n + 1 :
+		sd_eng_choice_pos(e, a, m->choice, f->node->elem->nvariants, t->offset);
+	bool		ok;
 
-	if (!reserve_tape(e, 1, &ei, t->offset) || !enter_key(e, k, a->n + 1, t->offset) ||
+	if (!pos || !reserve_tape(e, 1, &ei, t->offset) || !enter_key(e, k, pos, t->offset) ||
 		!sd_eng_acc_add(e, a, ei, t->offset))
 		return false;
-	if (!value(e, t, f->node->elem, (Dest) {false, ei}) && !recover_value(e, t, depth, depth + 1))
+	/* an xml_choice element: the variant of its name (decode_object takes it) */
+	e->choice = m->choice < 0 ? NULL : &f->node->elem->variants[m->choice];
+	ok = value(e, t, f->node->elem, (Dest) {false, ei});
+	e->choice = NULL;
+	if (!ok && !recover_value(e, t, depth, depth + 1))
 		return false;
 	e->depth = depth;
 	return true;
@@ -908,6 +936,8 @@ decode_members(Eng *e, const sd_node *n, const sd_members *ms, uint32_t row, int
 		if (__builtin_expect(xml, 0))
 		{
 			/* XML: by (kind, namespace, local name); the text is located at its element */
+			if (n->nxml_alt)
+				sd_xml_ns_canon(n, k.xml_kind, &k.ns, &k.ns_len);
 			mi = ms->n ? sd_members_find_xml(ms, k.xml_kind, k.ns, k.ns_len, k.s, k.len,
 											 sd_hash_name(k.s, k.len)) : -1;
 			if (k.xml_kind == SD_XML_TEXT)
@@ -989,7 +1019,15 @@ decode_members(Eng *e, const sd_node *n, const sd_members *ms, uint32_t row, int
 			}
 			Dest		dst = {false, row + (uint32_t) vf->col};
 
-			if (xml && vf->xml_item.local && t.kind == SD_J_OBJECT &&
+			if (xml && vf->xml_presence)
+			{
+				int			before = e->collect ? e->collect->total : 0;
+
+				ok = sd_eng_presence(e, &t, dst);
+				if (e->collect)
+					slot(e, dst)->aux = sd_mark_value(ok, before, e->collect->total, &e->collect->values);
+			}
+			else if (xml && vf->xml_item.local && t.kind == SD_J_OBJECT &&
 				!(t.flags & (SD_TOK_XML_NIL | SD_TOK_XML_BADNIL)))
 			{
 				/* a wrapped list: its items (errors inside are recorded there) */
@@ -1267,6 +1305,7 @@ eng_init(Eng *e, sd_decoder *d, sd_wcursor *cur, const sd_limits *limits, sd_col
 	e->ev_start = 0;
 	e->acc = NULL;
 	e->xj = NULL;
+	e->choice = NULL;
 }
 
 bool

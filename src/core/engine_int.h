@@ -1,10 +1,11 @@
 /*
- * engine_int.h — the rule engine's state and its small shared steps, for the engine's three
- * files: engine.c (the rules: values, objects and their members, lists, maps, unions, extra),
+ * engine_int.h — the rule engine's state and its small shared steps, for the engine's files:
+ * engine.c (the rules: values, objects and their members, lists, maps, unions, extra),
  * engine_skip.c (the validating skip and serde_errors' recovery), engine_text.c (XML scalars from
- * text, accumulated lists), engine_oneof.c (`one_of`: the column a value's kind selects) and
- * engine_err.c (errors and their paths).  The calls go one way:
- * engine.c → engine_skip.c / engine_text.c / engine_oneof.c → engine_err.c.  Core-internal; nothing else includes it.
+ * text, accumulated lists), engine_oneof.c (`one_of`: the column a value's kind selects),
+ * engine_xmlnames.c (the XML authoring options' leaves) and engine_err.c (errors and their
+ * paths).  The calls go one way: engine.c → engine_xmlnames.c → engine_skip.c / engine_text.c /
+ * engine_oneof.c → engine_err.c.  Core-internal; nothing else includes it.
  */
 #ifndef SERDE_ENGINE_INT_H
 #define SERDE_ENGINE_INT_H
@@ -42,6 +43,9 @@ typedef struct Eng
 	struct sd_acc *acc;
 	/* ... and its `extra` of an XML element (xml_json.c), NULL when it has none */
 	struct sd_xjson *xj;
+	/* an `xml_choice` element about to be decoded: the variant its name selects (decode_object
+	 * takes it, so no element below sees it) */
+	const struct sd_variant *choice;
 } Eng;
 
 /* A destination slot: in the tape or in the element stack (both may move when they grow). */
@@ -218,6 +222,7 @@ typedef struct sd_acc
 	uint32_t	n;
 	uint32_t	cap;
 	bool		nulled;			/* below a null `path` parent: the list is NULL, not [] */
+	uint32_t   *per_variant;    /* an `xml_choice` list: elements so far of each name */
 } Acc;
 
 /* engine_text.c: XML scalars from text, accumulated lists (leaves of the engine). */
@@ -228,5 +233,19 @@ bool		sd_eng_acc_finish(Eng *e, Acc *a, Dest dst, int64_t off);
 
 /* engine_oneof.c: the field of a `one_of` that takes value t (NULL: the error set). */
 const sd_field *sd_eng_one_of(Eng *e, const sd_field *fd, sd_wtok *t);
+/* engine_xmlnames.c: the XML authoring rules' leaves (docs/reference.md, "XML names"). */
+/* `xml: "presence"`: the element (walked, whatever it holds) is true */
+bool		sd_eng_presence(Eng *e, const sd_wtok *t, Dest dst);
+/* an `xml_choice` element of variant v: its 1-based position among the list's elements of its
+ * name (the XPath position); 0 on OOM (error set) */
+uint64_t	sd_eng_choice_pos(Eng *e, Acc *a, int v, int nvariants, int64_t off);
+/* the column that receives the tag of a union decoded from an `xml_choice` element: its value
+ * is the element's name */
+/* the prefix the document binds to member m's namespace where the walk is (the path of a
+ * missing member), or to one of node n's `xml.namespaces` alternatives; NULL: none */
+void		sd_eng_member_prefix(Eng *e, const sd_node *n, const sd_member *m, const char **p,
+								 size_t *pl);
+bool		sd_eng_choice_tag(Eng *e, const sd_node *n, const struct sd_variant *v, uint32_t row,
+							  int64_t off);
 
 #endif							/* SERDE_ENGINE_INT_H */

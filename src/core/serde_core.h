@@ -289,6 +289,12 @@ typedef struct sd_field
 	const sd_xml_name *xml_path;    /* npath steps: elements, then the field's own */
 	sd_xml_name	xml_item;       /* a wrapped list's item element; local NULL: repeated elements */
 	const sd_one_of *one_of;    /* the `one_of` group the column carries or is listed in */
+	/* XML authoring (docs/reference.md, "XML names"): `xml: "presence"` (a boolean: the element
+	 * is there; absent is false, in JSON too), and `xml_choice`: the element names of a list of
+	 * a union's variants (nxml_choice of them; the element's local name is the tag value) */
+	bool		xml_presence;
+	int			nxml_choice;
+	const sd_xml_name *xml_choice;
 } sd_field;
 
 struct sd_node
@@ -327,6 +333,9 @@ struct sd_node
 	 * NULL: none given; only the plan root's is a requirement, sd_plan_xml_root). */
 	const char *xml_ns;
 	sd_xml_name	xml_root;
+	/* `xml.namespaces`: the other namespaces its elements may be in (matched as xml_ns) */
+	int			nxml_alt;
+	const char *const *xml_alt;
 };
 
 typedef struct sd_variant
@@ -334,6 +343,10 @@ typedef struct sd_variant
 	const char *value;          /* tag value */
 	int			col;            /* the variant column */
 	const sd_node *merged;      /* private: the object's members plus the variant's */
+	/* private: an `xml_choice` element of this variant: merged's XML members without the tag
+	 * (the element's name is the tag), and the column that receives the tag (-1 none) */
+	const sd_members *xml_choice_members;
+	int			tag_col;
 } sd_variant;
 
 typedef struct sd_plan sd_plan;
@@ -596,6 +609,8 @@ typedef struct sd_member
 	bool		flat;           /* a list of repeated elements: occurrences accumulate, none = [] */
 	const char *ns;             /* namespace URI, NULL = none */
 	uint32_t	ns_len;
+	int16_t		choice;         /* an `xml_choice` name: the variant it selects, else -1 */
+	bool		choice_more;    /* ... not the field's first name (its list is finished once) */
 } sd_member;
 
 struct sd_members

@@ -4,6 +4,7 @@
  * composite map the same XML element or attribute.  See xmlnames.h.
  */
 #include "xmlnames.h"
+#include "compile_names.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -110,12 +111,27 @@ ncname_ok(const char *s, size_t len, char *why, size_t size)
 /* A name as written in the options.  clark: "{uri}local" is parsed (uri "" = no namespace,
  * *has_ns true); else, and for a name without "{", the whole name is the local name and
  * *has_ns false.  SD_XR_BAD with bad->problem (the name quoted) when it is not an XML name. */
+#define XML_NS "http://www.w3.org/XML/1998/namespace"
+
+/* The namespace of prefix p[0..len) in map pfx ("xml" is always bound); NULL: not mapped. */
+static const sd_xpfx *
+prefix_find(const sd_xpfx *pfx, const char *p, size_t len)
+{
+	static const sd_xpfx xml = {"xml", XML_NS, NULL};
+
+	for (; pfx; pfx = pfx->next)
+		if (strlen(pfx->prefix) == len && memcmp(pfx->prefix, p, len) == 0)
+			return pfx;
+	return len == 3 && memcmp(p, "xml", 3) == 0 ? &xml : NULL;
+}
+
 static sd_xres
-parse_name(sd_arena *a, sd_xns_set *s, const char *name, bool clark, sd_xml_name *out,
-		   bool *has_ns, sd_xbad *bad)
+parse_name(sd_arena *a, sd_xns_set *s, const sd_xpfx *pfx, const char *name, bool clark,
+		   sd_xml_name *out, bool *has_ns, sd_xbad *bad)
 {
 	char		why[160];
 	uint32_t	nsi;
+	const char *colon = clark && name[0] != '{' ? strchr(name, ':') : NULL;
 
 	out->ns = NULL;
 	out->local = NULL;
@@ -140,6 +156,22 @@ parse_name(sd_arena *a, sd_xns_set *s, const char *name, bool clark, sd_xml_name
 		*has_ns = true;
 		return SD_XR_OK;
 	}
+	if (colon && colon > name && ncname_ok(name, (size_t) (colon - name), why, sizeof(why)) &&
+		ncname_ok(colon + 1, strlen(colon + 1), why, sizeof(why)))
+	{
+		/* prefix:local, the prefix from the `xml.ns` map in force */
+		const sd_xpfx *m = prefix_find(pfx, name, (size_t) (colon - name));
+
+		if (!m)
+			return snprintf(bad->problem, sizeof(bad->problem), "\"%s\": prefix \"%.*s\" is not "
+							"mapped by xml.ns (map it there, or write {uri}local)", name,
+							(int) (colon - name), name), SD_XR_BAD;
+		if (!sd_xns_intern(a, s, m->uri, strlen(m->uri), &out->ns, &nsi))
+			return SD_XR_NOMEM;
+		out->local = colon + 1;
+		*has_ns = true;
+		return SD_XR_OK;
+	}
 	if (!ncname_ok(name, strlen(name), why, sizeof(why)))
 		return snprintf(bad->problem, sizeof(bad->problem), "\"%s\" is not an XML name: %s", name,
 						why), SD_XR_BAD;
@@ -159,8 +191,117 @@ sd_xml_clark(const sd_xml_name *x, char *buf, size_t size)
 
 /* ---- shape level ---------------------------------------------------------------------------- */
 
+/* A namespace URI as options write it: no "{", "}" or \u0000. */
+static bool
+uri_ok(const sd_jnode *v, sd_xbad *bad)
+{
+	if (strpbrk(v->str, "{}"))
+		return snprintf(bad->problem, sizeof(bad->problem),
+						"a namespace URI must not contain \"{\" or \"}\""), false;
+	if (strlen(v->str) != v->len)
+		return snprintf(bad->problem, sizeof(bad->problem),
+						"a namespace URI must not contain \\u0000"), false;
+	return true;
+}
+
+/* xml.ns: {prefix: uri} over the inherited map */
+static sd_xres
+shape_prefixes(sd_arena *a, sd_xns_set *s, const sd_jnode *map, sd_xscope *scope, sd_xbad *bad)
+{
+	char		why[160];
+	uint32_t	nsi;
+
+	bad->member = "ns";
+	for (int i = 0; i < map->n; i++)
+	{
+		const char *p = map->keys[i];
+		const sd_jnode *v = map->items[i];
+		sd_xpfx    *e;
+
+		if (v->kind != SD_J_STRING)
+			return snprintf(bad->problem, sizeof(bad->problem), "prefix \"%s\" must map to a namespace "
+							"URI (a string)", p), SD_XR_BAD;
+		if (strlen(p) != map->key_lens[i] || !ncname_ok(p, strlen(p), why, sizeof(why)))
+			return snprintf(bad->problem, sizeof(bad->problem), "\"%s\" is not a prefix (an XML name "
+							"without \":\")", p), SD_XR_BAD;
+		if (strcmp(p, "xml") == 0 || strcmp(p, "xmlns") == 0)
+			return snprintf(bad->problem, sizeof(bad->problem), "prefix \"%s\" is reserved by XML", p),
+				SD_XR_BAD;
+		if (v->len == 0)
+			return snprintf(bad->problem, sizeof(bad->problem), "prefix \"%s\" must map to a namespace "
+							"URI, not \"\"", p), SD_XR_BAD;
+		if (!uri_ok(v, bad))
+			return SD_XR_BAD;
+		if (!(e = sd_arena_alloc(a, sizeof(sd_xpfx))))
+			return SD_XR_NOMEM;
+		e->prefix = p;
+		if (!sd_xns_intern(a, s, v->str, v->len, &e->uri, &nsi))
+			return SD_XR_NOMEM;
+		e->next = scope->pfx;
+		scope->pfx = e;
+	}
+	return SD_XR_OK;
+}
+
+/* xml.namespaces: [uri, ...], the first in force, the others matched as it is; the node key
+ * (scope->nsi) is the whole list's, interned as "uri}uri}..." ("}" is in no URI). */
+static sd_xres
+shape_namespaces(sd_arena *a, sd_xns_set *s, const sd_jnode *list, sd_xscope *scope,
+				 sd_xbad *bad)
+{
+	const char **alt;
+	size_t		klen = 0;
+	char	   *key;
+	const char *ignored;
+
+	bad->member = "namespaces";
+	if (list->n == 0)
+		return snprintf(bad->problem, sizeof(bad->problem), "must name at least one namespace"),
+			SD_XR_BAD;
+	if (!(alt = sd_arena_alloc(a, sizeof(char *) * (size_t) list->n)))
+		return SD_XR_NOMEM;
+	for (int i = 0; i < list->n; i++)
+	{
+		const sd_jnode *v = list->items[i];
+		uint32_t	nsi;
+
+		bad->index = i;
+		if (v->kind != SD_J_STRING)
+			return snprintf(bad->problem, sizeof(bad->problem), "must be an array of namespace URIs "
+							"(strings)"), SD_XR_BAD;
+		if (!uri_ok(v, bad))
+			return SD_XR_BAD;
+		if (!sd_xns_intern(a, s, v->str, v->len, &alt[i], &nsi))
+			return SD_XR_NOMEM;
+		for (int k = 0; k < i; k++)
+			if (alt[k] == alt[i])
+				return snprintf(bad->problem, sizeof(bad->problem), "namespace \"%s\" is listed twice",
+								v->str), SD_XR_BAD;
+		klen += v->len + 1;
+	}
+	bad->index = -1;
+	if (!(key = sd_arena_alloc(a, klen + 1)))
+		return SD_XR_NOMEM;
+	klen = 0;
+	for (int i = 0; i < list->n; i++)
+	{
+		size_t		l = strlen(list->items[i]->str);
+
+		memcpy(key + klen, list->items[i]->str, l);
+		key[klen + l] = '}';
+		klen += l + 1;
+	}
+	scope->ns = alt[0];
+	scope->alt = alt + 1;
+	scope->nalt = list->n - 1;
+	if (scope->nalt == 0)
+		return sd_xns_intern(a, s, scope->ns, scope->ns ? strlen(scope->ns) : 0, &ignored,
+							 &scope->nsi) ? SD_XR_OK : SD_XR_NOMEM;
+	return sd_xns_intern(a, s, key, klen, &ignored, &scope->nsi) ? SD_XR_OK : SD_XR_NOMEM;
+}
+
 sd_xres
-sd_xml_shape(sd_arena *a, sd_xns_set *s, const sd_jnode *xml, const char **ns, uint32_t *nsi,
+sd_xml_shape(sd_arena *a, sd_xns_set *s, const sd_jnode *xml, sd_xscope *scope,
 			 sd_xml_name *root, sd_xbad *bad)
 {
 	const sd_jnode *v;
@@ -169,25 +310,30 @@ sd_xml_shape(sd_arena *a, sd_xns_set *s, const sd_jnode *xml, const char **ns, u
 
 	root->ns = root->local = NULL;
 	bad->index = -1;
+	if ((v = sd_jget(xml, "ns")) && (r = shape_prefixes(a, s, v, scope, bad)) != SD_XR_OK)
+		return r;
 	if ((v = sd_jget(xml, "namespace")))
 	{
 		bad->member = "namespace";
-		if (strpbrk(v->str, "{}"))
-			return snprintf(bad->problem, sizeof(bad->problem),
-							"a namespace URI must not contain \"{\" or \"}\""), SD_XR_BAD;
-		if (strlen(v->str) != v->len)
-			return snprintf(bad->problem, sizeof(bad->problem),
-							"a namespace URI must not contain \\u0000"), SD_XR_BAD;
-		if (!sd_xns_intern(a, s, v->str, v->len, ns, nsi))
+		if (sd_jget(xml, "namespaces"))
+			return snprintf(bad->problem, sizeof(bad->problem), "use either \"namespace\" or "
+							"\"namespaces\", not both"), SD_XR_BAD;
+		if (!uri_ok(v, bad))
+			return SD_XR_BAD;
+		if (!sd_xns_intern(a, s, v->str, v->len, &scope->ns, &scope->nsi))
 			return SD_XR_NOMEM;
+		scope->alt = NULL;
+		scope->nalt = 0;
 	}
+	if ((v = sd_jget(xml, "namespaces")) && (r = shape_namespaces(a, s, v, scope, bad)) != SD_XR_OK)
+		return r;
 	if ((v = sd_jget(xml, "root")))
 	{
 		bad->member = "root";
-		if ((r = parse_name(a, s, v->str, true, root, &has_ns, bad)) != SD_XR_OK)
+		if ((r = parse_name(a, s, scope->pfx, v->str, true, root, &has_ns, bad)) != SD_XR_OK)
 			return r;
 		if (!has_ns)
-			root->ns = *ns;
+			root->ns = scope->ns;
 	}
 	return SD_XR_OK;
 }
@@ -200,20 +346,60 @@ scalar_kind(sd_kind k)
 	return k != SD_K_ARRAY && k != SD_K_COMPOSITE;
 }
 
+/* `xml_choice`: the element names of a list of a union's variants (in namespace ns unless
+ * written {uri}local or prefix:local) */
+static sd_xres
+field_choice(sd_arena *a, sd_xns_set *s, const char *ns, const sd_xpfx *pfx, sd_field *f,
+			 const sd_jnode *v, sd_xbad *bad)
+{
+	sd_xml_name *names;
+	bool		has_ns;
+	sd_xres		r;
+
+	bad->member = "xml_choice";
+	if (v->n == 0)
+		return snprintf(bad->problem, sizeof(bad->problem), "must name at least one element"),
+			SD_XR_BAD;
+	if (!(names = sd_arena_alloc(a, sizeof(sd_xml_name) * (size_t) v->n)))
+		return SD_XR_NOMEM;
+	for (int i = 0; i < v->n; i++)
+	{
+		bad->index = i;
+		if (v->items[i]->kind != SD_J_STRING)
+			return snprintf(bad->problem, sizeof(bad->problem), "must be an array of element names "
+							"(strings), not %s", sd_jkind_name(v->items[i]->kind)), SD_XR_BAD;
+		if ((r = parse_name(a, s, pfx, v->items[i]->str, true, &names[i], &has_ns, bad)) != SD_XR_OK)
+			return r;
+		if (!has_ns)
+			names[i].ns = ns;
+		for (int k = 0; k < i; k++)
+			if (names[k].ns == names[i].ns && strcmp(names[k].local, names[i].local) == 0)
+				return snprintf(bad->problem, sizeof(bad->problem), "element \"%s\" is listed twice",
+								v->items[i]->str), SD_XR_BAD;
+	}
+	bad->index = -1;
+	f->xml_choice = names;
+	f->nxml_choice = v->n;
+	return SD_XR_OK;
+}
+
 sd_xres
-sd_xml_field(sd_arena *a, sd_xns_set *s, const char *ns, sd_field *f, const sd_type *coltype,
-			 const sd_jnode *fo, bool explicit_name, bool is_map, bool strict,
-			 const char **child_ns, uint32_t *child_nsi, sd_xbad *bad)
+sd_xml_field(sd_arena *a, sd_xns_set *s, const char *ns, const sd_xpfx *pfx, sd_field *f,
+			 const sd_type *coltype, const sd_jnode *fo, bool explicit_name, bool is_map,
+			 bool strict, bool attr, const char **child_ns, uint32_t *child_nsi, sd_xbad *bad)
 {
 	const sd_jnode *v;
 	const sd_jnode *item = fo ? sd_jget(fo, "xml_item") : NULL;
+	const sd_jnode *choice = fo ? sd_jget(fo, "xml_choice") : NULL;
 	sd_xml_name *steps;
 	bool		has_ns;
 	sd_xres		r;
 
 	bad->member = NULL;
 	bad->index = -1;
-	f->xml_kind = SD_XML_ELEMENT;
+	f->xml_kind = attr ? SD_XML_ATTRIBUTE : SD_XML_ELEMENT;
+	if (attr)
+		strict = true;
 	if (fo && (v = sd_jget(fo, "xml")))
 	{
 		bad->member = "xml";
@@ -225,6 +411,18 @@ sd_xml_field(sd_arena *a, sd_xns_set *s, const char *ns, sd_field *f, const sd_t
 		if (f->xml_kind == SD_XML_TEXT && sd_jget(fo, "path"))
 			return snprintf(bad->problem, sizeof(bad->problem), "\"text\" takes no \"path\": it is the "
 							"character data of the element itself"), SD_XR_BAD;
+		if (strcmp(v->str, "presence") == 0)
+		{
+			/* a boolean: the element is there (whatever it holds); absent is false */
+			if (coltype->kind != SD_K_BOOL)
+				return snprintf(bad->problem, sizeof(bad->problem), "\"presence\" needs a boolean "
+								"column, not %s", coltype->name), SD_XR_BAD;
+			if (sd_jget(fo, "default"))
+				return snprintf(bad->problem, sizeof(bad->problem), "\"presence\" takes no \"default\": "
+								"an absent element is false"), SD_XR_BAD;
+			f->xml_presence = true;
+			f->optional = true;
+		}
 		strict = true;
 	}
 	if (item)
@@ -233,6 +431,18 @@ sd_xml_field(sd_arena *a, sd_xns_set *s, const char *ns, sd_field *f, const sd_t
 		if (coltype->kind != SD_K_ARRAY || is_map)
 			return snprintf(bad->problem, sizeof(bad->problem), "\"xml_item\" needs a list column (an "
 							"array), not %s%s", is_map ? "a map column " : "", coltype->name), SD_XR_BAD;
+		strict = true;
+	}
+	if (choice)
+	{
+		bad->member = "xml_choice";
+		if (coltype->kind != SD_K_ARRAY || is_map || coltype->elem->kind != SD_K_COMPOSITE)
+			return snprintf(bad->problem, sizeof(bad->problem), "\"xml_choice\" needs a list of a "
+							"composite type with \"tag\" and \"variants\", not %s%s",
+							is_map ? "a map column " : "", coltype->name), SD_XR_BAD;
+		if (item || f->xml_kind != SD_XML_ELEMENT || f->xml_presence)
+			return snprintf(bad->problem, sizeof(bad->problem), "\"xml_choice\" names the list's "
+							"elements: not with \"%s\"", item ? "xml_item" : "xml"), SD_XR_BAD;
 		strict = true;
 	}
 	*child_ns = ns;
@@ -252,7 +462,7 @@ sd_xml_field(sd_arena *a, sd_xns_set *s, const char *ns, sd_field *f, const sd_t
 
 		bad->member = !explicit_name ? NULL : fo && sd_jget(fo, "path") ? "path" : "name";
 		bad->index = bad->member && strcmp(bad->member, "path") == 0 ? i : -1;
-		r = parse_name(a, s, f->path[i], explicit_name, &steps[i], &has_ns, bad);
+		r = parse_name(a, s, pfx, f->path[i], explicit_name, &steps[i], &has_ns, bad);
 		if (r == SD_XR_NOMEM)
 			return r;
 		if (r == SD_XR_BAD)
@@ -281,11 +491,18 @@ sd_xml_field(sd_arena *a, sd_xns_set *s, const char *ns, sd_field *f, const sd_t
 	{
 		bad->member = "xml_item";
 		bad->index = -1;
-		if ((r = parse_name(a, s, item->str, true, &f->xml_item, &has_ns, bad)) != SD_XR_OK)
+		if ((r = parse_name(a, s, pfx, item->str, true, &f->xml_item, &has_ns, bad)) != SD_XR_OK)
 			return r;
 		if (!has_ns)
 			f->xml_item.ns = f->xml.ns;
 		*child_ns = f->xml_item.ns;
+	}
+	if (choice)
+	{
+		/* the choice elements are where the field's own element would be */
+		if ((r = field_choice(a, s, f->xml.ns, pfx, f, choice, bad)) != SD_XR_OK)
+			return r;
+		*child_ns = f->xml_choice[0].ns;
 	}
 	if (!sd_xns_intern(a, s, *child_ns, *child_ns ? strlen(*child_ns) : 0, child_ns, child_nsi))
 		return SD_XR_NOMEM;
@@ -342,8 +559,8 @@ sd_xml_conflict(sd_arena *scratch, const sd_field *fs, int n, const bool *mapped
 		const sd_field *f = &fs[i];
 		int32_t		parent = -1;
 
-		if (!mapped[i])
-			continue;
+		if (!mapped[i] || f->xml_choice)
+			continue;			/* (an xml_choice's names: the member table finds a conflict) */
 		if (f->xml_kind == SD_XML_TEXT)
 		{
 			if (text >= 0)

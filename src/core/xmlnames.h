@@ -11,6 +11,8 @@
 #include "internal.h"
 #include "strtab.h"
 
+#include <string.h>
+
 /* Namespace URIs met while compiling one plan, each kept once: a namespace in force is one of
  * these pointers, so equal pointers mean equal namespaces. */
 typedef struct sd_xns_set
@@ -40,10 +42,31 @@ typedef struct sd_xbad
 	char		problem[SD_PROBLEM_MAX];
 } sd_xbad;
 
-/* Shape level `xml` (already checked to be an object of strings): namespace (interned; absent:
- * *ns unchanged, the inherited one) and root (local NULL: absent). */
-sd_xres		sd_xml_shape(sd_arena *a, sd_xns_set *s, const sd_jnode *xml, const char **ns,
-						 uint32_t *nsi, sd_xml_name *root, sd_xbad *bad);
+/* A prefix map (`xml.ns`): prefix -> namespace URI (interned), a shape's own entries first,
+ * then the ones it inherited (a nested shape adds and overrides). */
+typedef struct sd_xpfx
+{
+	const char *prefix;
+	const char *uri;
+	const struct sd_xpfx *next;
+} sd_xpfx;
+
+/* The namespaces a shape's elements may be in (`xml.namespace` or `xml.namespaces`): ns, and
+ * nalt others (interned; NULL = no namespace) that match as ns does. */
+typedef struct sd_xscope
+{
+	const char *ns;
+	uint32_t	nsi;            /* ns's index; with alternatives, the whole set's (a node key) */
+	const char *const *alt;
+	int			nalt;
+	const sd_xpfx *pfx;         /* the prefix map in force */
+} sd_xscope;
+
+/* Shape level `xml` (an object; its members' kinds already checked): ns (a prefix map over the
+ * inherited one), namespace / namespaces (interned; absent: the inherited ones), and root
+ * (local NULL: absent), into *scope. */
+sd_xres		sd_xml_shape(sd_arena *a, sd_xns_set *s, const sd_jnode *xml, sd_xscope *scope,
+						 sd_xml_name *root, sd_xbad *bad);
 
 /* The XML facts of field f of a composite whose elements are in namespace ns (interned; NULL
  * none): f->name/path are its document (JSON) names, explicit when the options gave them.
@@ -51,10 +74,13 @@ sd_xres		sd_xml_shape(sd_arena *a, sd_xns_set *s, const sd_jnode *xml, const cha
  * is an error (else the field has no XML name and is never found in XML).  An explicit name
  * beginning with "{" is always parsed as {uri}local.  *child_ns (interned) is the namespace in
  * force below the field: that of its element (of its item for a wrapped list). */
-sd_xres		sd_xml_field(sd_arena *a, sd_xns_set *s, const char *ns, sd_field *f,
-						 const sd_type *coltype, const sd_jnode *fo, bool explicit_name,
-						 bool is_map, bool strict, const char **child_ns, uint32_t *child_nsi,
-						 sd_xbad *bad);
+/* pfx: the prefix map in force (`prefix:local` names); attr: the shape's `attributes` lists the
+ * column.  Also `xml: "presence"` and `xml_choice` (its names; that they are variants is the
+ * compiler's check, once the column's node exists). */
+sd_xres		sd_xml_field(sd_arena *a, sd_xns_set *s, const char *ns, const sd_xpfx *pfx,
+						 sd_field *f, const sd_type *coltype, const sd_jnode *fo,
+						 bool explicit_name, bool is_map, bool strict, bool attr,
+						 const char **child_ns, uint32_t *child_nsi, sd_xbad *bad);
 
 /* No two of the fields fs[0..n) marked in mapped take the same XML element or attribute (or the
  * element's text); a path step written in two ways that mean one element is an error too.
@@ -70,5 +96,26 @@ const char *sd_xml_clark(const sd_xml_name *x, char *buf, size_t size);
  * no namespace too): how a document's element is matched against a plan's name. */
 bool		sd_xml_name_is(const sd_xml_name *nm, const char *local, size_t llen, const char *ns,
 						   size_t nslen);
+
+/* A document element's namespace ns[0..*len) as node n's elements are named in its plan: one of
+ * n's `xml.namespaces` alternatives is its first namespace (elements only, never attributes). */
+static inline void
+sd_xml_ns_canon(const sd_node *n, uint8_t kind, const char **ns, size_t *len)
+{
+	if (kind != SD_XML_ELEMENT)
+		return;
+	for (int i = 0; i < n->nxml_alt; i++)
+	{
+		const char *a = n->xml_alt[i];
+		size_t		al = a ? strlen(a) : 0;
+
+		if (al == *len && (al == 0 || memcmp(a, *ns, al) == 0))
+		{
+			*ns = n->xml_ns;
+			*len = n->xml_ns ? strlen(n->xml_ns) : 0;
+			return;
+		}
+	}
+}
 
 #endif							/* SERDE_XMLNAMES_H */

@@ -135,6 +135,31 @@ xpath_position(char *buf, uint64 position)
 		memcpy(buf + used, pos, n + 1);
 }
 
+/* Element index of list arr (an xml_choice list): its 1-based position among the list's elements
+ * of the same name (as the document writes them). */
+static uint64
+choice_position(SdConvert *cx, const sd_val *arr, uint32 index)
+{
+	const char *p,
+			   *nm,
+			   *p2,
+			   *nm2;
+	size_t		pl,
+				nl,
+				pl2,
+				nl2;
+	uint64		pos = 1;
+
+	if (arr == NULL || arr->tag != SD_V_ARRAY || index >= arr->len ||
+		!xml_name_at(cx, cx->tape[arr->u.first + index].offset, true, NULL, &p, &pl, &nm, &nl))
+		return (uint64) index + 1;
+	for (uint32 j = 0; j < index; j++)
+		if (xml_name_at(cx, cx->tape[arr->u.first + j].offset, true, NULL, &p2, &pl2, &nm2, &nl2) &&
+			nl2 == nl && memcmp(nm2, nm, nl) == 0)
+			pos++;
+	return pos;
+}
+
 /*
  * The XPath of a value of an XML document, as the core writes its own (1-based positions on list
  * elements, element names as the document writes them, an element's text at the element): the
@@ -177,6 +202,12 @@ render_xpath(SdConvert *cx, const ConvFrame *const *steps, int n, char *buf)
 			/* a list element: a wrapped list's item element, or the repeated element itself */
 			const sd_field *lf = s->up ? s->up->field : NULL;
 
+			if (lf && lf->nxml_choice && s->v && lf->xml_path)
+			{
+				/* an xml_choice list: the position among the elements of its own name */
+				xpath_position(buf, choice_position(cx, s->up->v, s->index));
+				continue;
+			}
 			if (lf && lf->xml_item.local)
 			{
 				if (!xml_name_at(cx, s->v ? s->v->offset : -1, true, lf->xml_item.local, &p, &pl,
@@ -199,6 +230,18 @@ render_xpath(SdConvert *cx, const ConvFrame *const *steps, int n, char *buf)
 		/* the field's own name: its prefix as written where its value starts */
 		p = NULL;
 		pl = 0;
+		if (fld->nxml_choice && i + 1 < n && steps[i + 1]->field == NULL &&
+			steps[i + 1]->key == NULL && steps[i + 1]->v &&
+			xml_name_at(cx, steps[i + 1]->v->offset, true, NULL, &p, &pl, &nm, &nl))
+		{
+			/* an xml_choice list's element: named as the document names it */
+			for (int k = 0; k + 1 < fld->npath; k++)
+				if (fld->xml_path[k].local)
+					sd_xpath_element(buf, NULL, 0, fld->xml_path[k].local,
+									 strlen(fld->xml_path[k].local), 0);
+			sd_xpath_element(buf, p, pl, nm, nl, 0);
+			continue;
+		}
 		if (fld->xml_kind != SD_XML_TEXT && fld->xml.local)
 		{
 			const char *p2,

@@ -77,7 +77,8 @@ typedef struct sd_error
 {
 	sd_code		code;
 	int64_t		offset;                 /* 0-based byte offset into the document, -1 if none */
-	uint32_t	line;                   /* XML: 1-based line and column of the location, 0 if none */
+	uint32_t	line;                   /* 1-based line and column of the location, 0 if none (XML;
+										 * JSON once a host located it: sd_error_locate_json) */
 	uint32_t	column;
 	uint8_t		doc;                    /* sd_doc */
 	char		path[SD_PATH_MAX];      /* jsonpath ("$.a[3].b"), XPath ("/a/b[2]/@c") or option path */
@@ -99,9 +100,18 @@ size_t		sd_message(char *buf, size_t size, const char *shape, const char *path,
 					   const char *problem);
 /* sd_message of an error. */
 size_t		sd_error_message(const sd_error *err, const char *shape, char *buf, size_t size);
-/* Where the error is, for a DETAIL line: "at byte offset 12" (JSON text), "at line 3, column 7"
- * (XML), or "" when the error has no location (jsonb, options).  Returns the length. */
+/* Where the error is, for a DETAIL line: "at line 1, column 13, byte offset 12" (JSON text once
+ * located, else "at byte offset 12"), "at line 3, column 7" (XML), or "" when the error has no
+ * location (jsonb, options).  Returns the length. */
 size_t		sd_error_location(const sd_error *err, char *buf, size_t size);
+/* The 1-based line (1 + LFs before) and column (1 + UTF-8 characters since the last LF) of byte
+ * `offset` of JSON text doc[0..len); 0, 0 for a NULL doc or a negative offset.  Linear in the
+ * offset: for errors that are reported, never on the success path. */
+void		sd_json_locate(const char *doc, size_t len, int64_t offset, uint32_t *line,
+						   uint32_t *column);
+/* Sets err->line / err->column of a JSON error with an offset into doc[0..len) (sd_json_locate);
+ * other errors are left alone. */
+void		sd_error_locate_json(sd_error *err, const char *doc, size_t len);
 
 void		sd_error_clear(sd_error *err);
 /* Sets code, offset and problem (printf-style); leaves path alone. Returns false. */
@@ -508,6 +518,10 @@ int			sd_each_next(sd_decoder *d, uint32_t *root, sd_error *err);
 /* The row sd_each_next last returned: NDJSON: its 1-based line number and the byte offset where
  * that line starts; array: its 0-based index in *line and 0.  Returns true for NDJSON. */
 bool		sd_each_row(const sd_decoder *d, uint64_t *line, size_t *line_start);
+/* The JSON text the decoder last read (sd_decode_json, sd_check_json*: its copy; sd_each_*: the
+ * whole input, an array's copy or the caller's NDJSON), for locating errors and values reported
+ * (sd_error_locate_json); NULL when there is none.  Valid as the tape is. */
+const char *sd_decoder_text(const sd_decoder *d, size_t *len);
 /* Bytes currently held by the decoder's buffers (tape, arena, padded copy, parser). */
 size_t		sd_decoder_bytes(const sd_decoder *d);
 /* Releases buffers grown beyond `keep` bytes (call after a big document). */

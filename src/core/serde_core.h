@@ -713,7 +713,8 @@ void		sd_jwriter_free(sd_jwriter *w);
  * same sd_type).  The lookup sets *json and *len to the named shape's descriptor (it must stay
  * valid only until the next lookup call) or *json = NULL when there is no such shape, and
  * returns true; false with err set is a host failure (passed on).  Errors: SD_E_OPTIONS with
- * the descriptor path ("$.fields.total.type") or, inside a referenced shape, the path of the
+ * the descriptor path ("$.fields.total.type"; inside an inline object the path through it,
+ * "$.fields.d.type.object.fields.x.type") or, inside a referenced shape, the path of the
  * reference with "in shape \"Line\" at $.fields.amount.type: ..."; SD_E_NOMEM.  Everything
  * is allocated through hooks and released by sd_descriptor_free (after the plans built from
  * it: a plan borrows the type tree). */
@@ -735,7 +736,8 @@ const sd_type *sd_descriptor_type(const sd_descriptor *d);
 const char *sd_descriptor_options(const sd_descriptor *d, size_t *len);
 const sd_resolver *sd_descriptor_resolver(const sd_descriptor *d);
 /* The shapes the tree was built from: 0 is the shape itself, then every shape it refers to,
- * directly or indirectly (for the host's dependency tracking). */
+ * directly or indirectly (for the host's dependency tracking); inline objects ({"object": D},
+ * read as private shapes "\001obj:N") are not among them. */
 int			sd_descriptor_nshapes(const sd_descriptor *d);
 const char *sd_descriptor_shape(const sd_descriptor *d, int i);
 /* sd_compile with the above; an error inside a referenced shape carries descriptor paths

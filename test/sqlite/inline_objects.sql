@@ -81,3 +81,14 @@ SELECT serde_decode('Uses', '{"h": {"o": {"when": 0}}, "w": {"hs": [{"o": {"when
 -- re-registering the referenced shape is seen through the inline object (as through a shape)
 SELECT serde_register('Holder', '{"fields": {"o": {"type": {"object": {"fields": {"when": {"type": "text"}}}}}}}');
 SELECT serde_decode('Uses', '{"h": {"o": {"when": "0"}}, "w": {"hs": [{"o": {"when": "x"}}]}}');
+-- shape-level options in an inline object: a union by tag whose variants are inline objects, extra
+SELECT serde_register('U', '{"fields": {"ev": {"type": {"object": {"tag": "kind", "variants": {"click": "c", "key": "k"},
+  "extra": "rest", "fields": {"kind": {"type": "text"},
+    "c": {"type": {"object": {"fields": {"x": {"type": "integer"}}}}},
+    "k": {"type": {"object": {"fields": {"code": {"type": "text"}}}}},
+    "rest": {"type": "json"}}}}}}}');
+SELECT serde_decode('U', '{"ev": {"kind": "click", "x": 3, "zz": 1}}');
+SELECT serde_decode('U', '{"ev": {"kind": "key", "code": "A"}}');
+SELECT serde_decode('U', '{"ev": {"kind": "nope"}}');
+SELECT serde_register('U', '{"fields": {"ev": {"type": {"object": {"tag": "kind", "variants": {"click": "c"},
+  "fields": {"kind": {"type": "text"}, "c": {"type": "text"}}}}}}}');

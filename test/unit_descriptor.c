@@ -843,6 +843,10 @@ test_inline_objects(void)
 			  "{\"list\": T}, {\"map\": T}, {\"shape\": \"Name\"} or {\"object\": {\"fields\": ...}})");
 	CHECK_STR(build("{\"fields\": {\"o\": {\"type\": {\"object\": {\"fields\": {\"h\": {\"type\": {\"shape\": \"HoldsLeaf\"}}}}}}}}", shapes, true),
 			  "ok");
+	/* inline -> named -> inline: each inline path folded into its named shape's */
+	CHECK_STR(build("{\"fields\": {\"o\": {\"type\": {\"object\": {\"fields\": {\"h\": {\"type\": {\"list\": {\"shape\": \"HoldsBad\"}}}}}}}}}", shapes, true),
+			  "ERROR 22023 $.fields.o.type.object.fields.h.type: in shape \"HoldsBad\" at $.fields.o.type.object.fields.x.format: "
+			  "format \"unix\" does not apply to type text");
 	/* a cycle through an inline object: the named shapes of the chain */
 	CHECK_STR(build("{\"fields\": {\"c\": {\"type\": {\"shape\": \"Cy\"}}}}", shapes, false),
 			  "ERROR 22023 $.fields.c.type.shape: in shape \"Cy\" at $.fields.o.type.object.fields.back.type.shape: "

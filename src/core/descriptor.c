@@ -250,7 +250,7 @@ owner_path(dctx *c, int *si, const char *local)
 }
 
 /* A shape name in a descriptor: non-empty, at most SD_SHAPE_NAME_MAX bytes, no control
- * characters (those are reserved for the map-entry shapes). */
+ * characters (those are reserved for the private shapes: map entries, inline objects). */
 static bool
 check_shape_name(dctx *c, const dshape *from, const char *local, const sd_jnode *v)
 {

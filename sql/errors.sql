@@ -1,5 +1,5 @@
 -- errors.sql — the error format of docs/reference.md, "Errors": "<shape>: <path>: <problem>", jsonpath paths that
--- jsonb_path_query can follow, the byte offset in DETAIL, the SQLSTATE table, malformed JSON
+-- jsonb_path_query can follow, line, column and byte offset in DETAIL, the SQLSTATE table, malformed JSON
 -- anywhere in the document (also inside members the shape ignores), duplicate members, values cut
 -- at 40 characters, and the limits serde.max_depth (54001) and serde.max_document_bytes (54000).
 -- `result` is the decoded row as text, or "ERROR <SQLSTATE>: <message> [<DETAIL>]".
@@ -50,7 +50,7 @@ CREATE TYPE er_point AS (x int4, y int4);
 CREATE TYPE er_doc AS (a int4, t text, p er_point, ps er_point[], tags text[]);
 SELECT serde_register('ErDoc', 'er_doc', '{"optional": true}');
 
--- ---- the message format: shape, path, problem; DETAIL with the byte offset ----------------------
+-- ---- the message format: shape, path, problem; DETAIL with line, column and byte offset -------------
 SELECT doc, pg_temp.dec('er_doc', doc) AS result FROM (VALUES
     ('{"a": "12.5"}'),
     ('{"t": "ok", "p": {"x": 1, "y": false}}'),
@@ -257,7 +257,7 @@ RESET serde.max_depth;
 SELECT pg_temp.try(format('SELECT count(*) FROM serde_decode(NULL::json, %L)', repeat('[', 512) || repeat(']', 512))) AS depth_512,
        pg_temp.try(format('SELECT count(*) FROM serde_decode(NULL::json, %L)', repeat('[', 513) || repeat(']', 513))) ~ '^ERROR 54001: json: \$(\[0\])+\.*: nesting deeper than serde\.max_depth \(512\)' AS depth_513;
 SELECT pg_temp.try(format('SELECT count(*) FROM serde_decode(NULL::er_doc, %L)', '{"i": ' || repeat('[', 511) || repeat(']', 511) || '}')) AS ignored_depth_512,
-       pg_temp.try(format('SELECT count(*) FROM serde_decode(NULL::er_doc, %L)', '{"i": ' || repeat('{"k": ', 600) || '1' || repeat('}', 600) || '}')) ~ '^ERROR 54001: ErDoc: \$\.i(\.k)+\.*: nesting deeper than serde\.max_depth \(512\) \[at byte offset 3072\]$' AS ignored_depth_601;
+       pg_temp.try(format('SELECT count(*) FROM serde_decode(NULL::er_doc, %L)', '{"i": ' || repeat('{"k": ', 600) || '1' || repeat('}', 600) || '}')) ~ '^ERROR 54001: ErDoc: \$\.i(\.k)+\.*: nesting deeper than serde\.max_depth \(512\) \[at line 1, column 3073, byte offset 3072\]$' AS ignored_depth_601;
 -- a pathologically deep document fails cleanly (no stack overflow)
 SELECT left(pg_temp.try(format('SELECT count(*) FROM serde_decode(NULL::json, %L)', repeat('[', 1000000))), 48) AS million_open,
        left(pg_temp.try(format('SELECT count(*) FROM serde_decode(NULL::json, %L)', repeat('[', 1000000) || repeat(']', 1000000))), 25) AS million_balanced;

@@ -36,7 +36,7 @@ EXCEPTION WHEN OTHERS THEN
 END $f$;
 -- the same with the byte offset of the DETAIL hidden (where the stack runs out depends on the build)
 CREATE FUNCTION pg_temp.lim_try_nooffset(q text) RETURNS text LANGUAGE sql AS $f$
-    SELECT regexp_replace(regexp_replace(pg_temp.lim_try(q), ' \[at byte offset \d+\]$', ' [at byte offset N]'),
+    SELECT regexp_replace(regexp_replace(pg_temp.lim_try(q), ' \[at line \d+, column \d+, byte offset \d+\]$', ' [at line N, column N, byte offset N]'),
                           '×\d+', '×N')
 $f$;
 SELECT pg_postmaster_start_time() AS start_time \gset

@@ -10,6 +10,9 @@
  * the input format (JSON or XML).  Messages read `<shape>: <path>: <problem>` (the core's
  * sd_message) in SQLite's words: the core's problems name PostgreSQL's settings for the limits
  * (serde.max_depth, ...), which SQLite does not have; they are said as "the depth limit" etc.
+ * Malformed input (22P02, 2200M) gives its location after the message, as PostgreSQL's DETAIL:
+ * `(at line L, column C, byte offset N)` for JSON (located by the caller as it reports the error:
+ * sd_error_locate_json), `(at line L, column C)` for XML.
  *
  * Depends on nothing else in sqlite/ (the bottom of its call graph).
  */
@@ -182,6 +185,16 @@ sq_err_core(sq_err *e, const char *shape, const sd_error *err)
 		err_text(e, SD_E_NOMEM, sqlite3_mprintf("serde: out of memory"));
 	else if (err->code == SD_E_CANCELED)
 		err_text(e, SD_E_CANCELED, sqlite3_mprintf("%s: interrupted", shape));
+	else if ((err->code == SD_E_SYNTAX || err->code == SD_E_XML_SYNTAX) && err->line > 0)
+	{
+		/* malformed input: where, as PostgreSQL's DETAIL says it (SQLite has no DETAIL) */
+		char		where[96];
+		char	   *m = sq_message(shape, err->path, err->problem);
+
+		sd_error_location(err, where, sizeof(where));
+		err_text(e, err->code, m ? sqlite3_mprintf("%s (%s)", m, where) : NULL);
+		sqlite3_free(m);
+	}
 	else
 		err_text(e, err->code, sq_message(shape, err->path, err->problem));
 	e->offset = err->offset;

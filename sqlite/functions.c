@@ -265,16 +265,18 @@ fn_unregister(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 /* ---- decoding ---------------------------------------------------------------------------- */
 
 /* Decodes doc (JSON, or XML for the _xml functions) against s's root; true with *root set, or
- * false with *e set. */
+ * false with *e set (malformed JSON located in doc when the error is to be reported). */
 static bool
 decode(sq_conn *c, sq_shape *s, sd_decoder *d, const char *doc, size_t len, bool xml,
-	   uint32_t *root, sq_err *e)
+	   bool report, uint32_t *root, sq_err *e)
 {
 	sd_error	err;
 
 	if (xml ? sd_decode_xml(d, s->plan, sd_plan_root(s->plan), doc, len, &c->limits, root, &err) :
 		sd_decode_json(d, s->plan, sd_plan_root(s->plan), doc, len, &c->limits, root, &err))
 		return true;
+	if (report && err.code == SD_E_SYNTAX)
+		sd_error_locate_json(&err, doc, len);
 	if (xml)
 		sq_err_core_xml(e, s->name, s->plan, &err);
 	else
@@ -308,7 +310,7 @@ decode_fn(sqlite3_context *ctx, sqlite3_value **argv, bool xml)
 	}
 	if (!(d = sq_decoder_get(c)))
 		sq_err_printf(&e, SD_E_NOMEM, "serde: out of memory");
-	else if (decode(c, s, d, doc, len, xml, &root, &e))
+	else if (decode(c, s, d, doc, len, xml, true, &root, &e))
 	{
 		sd_buf_reset(&c->out);
 		if (!sd_jwriter_write(s->writer, sd_plan_root(s->plan), sd_decoder_tape(d), root, &c->out) ||
@@ -368,7 +370,7 @@ valid_fn(sqlite3_context *ctx, sqlite3_value **argv, bool xml)
 		sq_err_printf(&e, SD_E_NOMEM, "serde: out of memory");
 	else
 	{
-		if (decode(c, s, d, doc, len, xml, &root, &e))
+		if (decode(c, s, d, doc, len, xml, false, &root, &e))
 			sqlite3_result_int(ctx, 1);
 		else if (sq_code_is_document(e.code))
 		{

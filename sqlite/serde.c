@@ -29,6 +29,7 @@
 **
 **     text  integer  real  numeric  boolean  timestamp  date  uuid  blob  json
 **     {"enum": ["a", "b"]}   {"list": T}   {"map": T}   {"shape": "Name"}
+**     {"object": {"fields": {...}, ...}}     (an inline object: a descriptor of its own, unnamed)
 **
 ** Columns are the members of "fields" in the order written.  A timestamp needs an offset and is
 ** returned in UTC (SQLite's timestamp is PostgreSQL's timestamptz); format "unix" / "unix_ms"

@@ -429,6 +429,8 @@ x_filter(sqlite3_vtab_cursor *base, int idxNum, const char *idxStr, int argc, sq
 	if (!sd_decode_json(cur->d, cur->s->plan, sd_plan_root(cur->s->plan), doc, len,
 						&v->c->limits, &cur->root, &err))
 	{
+		if (err.code == SD_E_SYNTAX)
+			sd_error_locate_json(&err, doc, len);
 		sq_err_core(&e, cur->s->name, &err);
 		return sq_vtab_err(&v->base, &e);
 	}

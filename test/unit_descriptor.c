@@ -320,7 +320,7 @@ static void
 test_errors(void)
 {
 	static const char *const tl = "(expected text, integer, real, numeric, boolean, timestamp, date, uuid, blob, json, "
-		"{\"enum\": [labels]}, {\"list\": T}, {\"map\": T} or {\"shape\": \"Name\"})";
+		"{\"enum\": [labels]}, {\"list\": T}, {\"map\": T}, {\"shape\": \"Name\"} or {\"object\": {\"fields\": ...}})";
 	char		want[1024];
 
 	snprintf(want, sizeof(want), "ERROR 22023 $.fields.total.type: unknown type \"money\" %s", tl);
@@ -340,9 +340,9 @@ test_errors(void)
 	BUILD_ERR("{\"fields\": {\"x\": {\"type\": null}}}",
 			  "ERROR 22023 $.fields.x.type: must be a type name or an object, not null");
 	BUILD_ERR("{\"fields\": {\"x\": {\"type\": {}}}}",
-			  "ERROR 22023 $.fields.x.type: a type object has exactly one member (enum, list, map or shape), not 0");
+			  "ERROR 22023 $.fields.x.type: a type object has exactly one member (enum, list, map, shape or object), not 0");
 	BUILD_ERR("{\"fields\": {\"x\": {\"type\": {\"list\": \"text\", \"map\": \"text\"}}}}",
-			  "ERROR 22023 $.fields.x.type: a type object has exactly one member (enum, list, map or shape), not 2");
+			  "ERROR 22023 $.fields.x.type: a type object has exactly one member (enum, list, map, shape or object), not 2");
 	BUILD_ERR("{\"fields\": {\"x\": \"text\"}}",
 			  "ERROR 22023 $.fields.x: must be an object with the field's \"type\", not a string");
 	/* enums */
@@ -462,7 +462,7 @@ test_references(void)
 	CHECK_STR(build("{\"fields\": {\"x\": {\"type\": {\"shape\": \"Bad\"}}}}", shapes, false),
 			  "ERROR 22023 $.fields.x.type.shape: in shape \"Bad\" at $.fields.x.type: unknown type \"float\" "
 			  "(expected text, integer, real, numeric, boolean, timestamp, date, uuid, blob, json, "
-			  "{\"enum\": [labels]}, {\"list\": T}, {\"map\": T} or {\"shape\": \"Name\"})");
+			  "{\"enum\": [labels]}, {\"list\": T}, {\"map\": T}, {\"shape\": \"Name\"} or {\"object\": {\"fields\": ...}})");
 	CHECK_STR(build("{\"fields\": {\"x\": {\"type\": {\"shape\": \"BadJson\"}}}}", shapes, false),
 			  "ERROR 22023 $.fields.x.type.shape: in shape \"BadJson\" at $: descriptor is not valid JSON: invalid JSON: unexpected end of input");
 	/* cycles: A -> B -> A, from the root and from inside; C -> D -> C through a list and a map */
@@ -712,10 +712,169 @@ test_stripe(void)
 	free(want);
 }
 
+/* ---- inline objects ({"object": {...}}) ------------------------------------------------------ */
+
+/* The plan's serde_describe of a descriptor (into res), or the error. */
+static const char *
+describe(const char *json)
+{
+	sd_error	err;
+	sd_descriptor *d = sd_descriptor_build("T", json, strlen(json), NULL, NULL, &err);
+	sd_plan    *p;
+	size_t		len;
+	char	   *s;
+
+	if (!d)
+		return render_err(&err);
+	if (!(p = sd_descriptor_compile(d, NULL, &err)))
+	{
+		sd_descriptor_free(d);
+		return render_err(&err);
+	}
+	s = sd_plan_describe(p, &len);
+	snprintf(res, sizeof(res), "%s", s ? s : "ERROR describe");
+	free(s);
+	sd_plan_free(p);
+	sd_descriptor_free(d);
+	return res;
+}
+
+static void
+test_inline_objects(void)
+{
+	static const char *const shapes[] = {
+		"Bad", "{\"fields\": {\"x\": {\"type\": \"float\"}}}",
+		"Leaf", "{\"fields\": {\"v\": {\"type\": \"integer\"}}}",
+		"HoldsBad", "{\"fields\": {\"o\": {\"type\": {\"object\": {\"fields\": {\"x\": {\"type\": \"text\", \"format\": \"unix\"}}}}}}}",
+		"HoldsLeaf", "{\"fields\": {\"o\": {\"type\": {\"object\": {\"fields\": {\"l\": {\"type\": {\"shape\": \"Leaf\"}}}}}}}}",
+		"Cy", "{\"fields\": {\"o\": {\"type\": {\"object\": {\"fields\": {\"back\": {\"type\": {\"shape\": \"Cy\"}}}}}}}}",
+		NULL
+	};
+	/* three levels: an object, a list of objects in it, an object in those; a map of objects */
+	const char *deep =
+		"{\"optional\": true, \"fields\": {\"id\": {\"type\": \"integer\"},"
+		" \"detail\": {\"type\": {\"object\": {\"rename\": \"camel\", \"fields\": {"
+		"   \"build_phases\": {\"type\": {\"list\": {\"object\": {\"rename\": \"camel\", \"fields\": {"
+		"       \"phase_type\": {\"type\": \"text\"}, \"duration\": {\"type\": \"real\"},"
+		"       \"ctx\": {\"type\": {\"object\": {\"fields\": {\"status\": {\"type\": {\"enum\": [\"OK\", \"FAIL\"]}}}}}}}}}}},"
+		"   \"started\": {\"type\": \"timestamp\", \"format\": \"unix\"}}}}},"
+		" \"tags\": {\"type\": {\"map\": {\"object\": {\"optional\": true, \"fields\": {\"n\": {\"type\": \"integer\"}, \"s\": {\"type\": \"text\"}}}}}}}}";
+
+	CHECK_STR(decode(deep, NULL,
+					 "{\"id\": 7, \"detail\": {\"buildPhases\": [{\"phaseType\": \"BUILD\", \"duration\": 1.5,"
+					 " \"ctx\": {\"status\": \"OK\"}}, {\"phaseType\": \"TEST\", \"duration\": 2, \"ctx\": {\"status\": \"FAIL\"}}],"
+					 " \"started\": 1700000000}, \"tags\": {\"a\": {\"n\": 1}, \"b\": {\"s\": \"x\"}}}"),
+			  "{\"id\":7,\"detail\":{\"build_phases\":[{\"phase_type\":\"BUILD\",\"duration\":1.5,\"ctx\":{\"status\":\"OK\"}},"
+			  "{\"phase_type\":\"TEST\",\"duration\":2,\"ctx\":{\"status\":\"FAIL\"}}],\"started\":\"2023-11-14T22:13:20Z\"},"
+			  "\"tags\":{\"a\":{\"n\":1,\"s\":null},\"b\":{\"n\":null,\"s\":\"x\"}}}");
+	/* errors of the document: paths through the inline objects as through shapes */
+	CHECK_STR(decode(deep, NULL, "{\"detail\": {\"buildPhases\": [{\"phaseType\": \"B\", \"duration\": 1, \"ctx\": {\"status\": \"MAYBE\"}}], \"started\": 1}}"),
+			  "ERROR 22032 $.detail.buildPhases[0].ctx.status: unknown label \"MAYBE\" for enum T.detail.build_phases.ctx.status, expected one of: OK, FAIL");
+	CHECK_STR(decode(deep, NULL, "{\"tags\": {\"a\": {\"n\": \"1\"}}}"),
+			  "ERROR 22032 $.tags.a.n: expected integer, found string \"1\"");
+
+	/* the type tree and the options: private shapes the user cannot name */
+	{
+		sd_error	err;
+		sd_descriptor *d = sd_descriptor_build("T", deep, strlen(deep), NULL, NULL, &err);
+		const sd_type *t;
+
+		CHECK(d != NULL);
+		if (d)
+		{
+			t = sd_descriptor_type(d);
+			CHECK(t->cols[1].type->kind == SD_K_COMPOSITE && t->cols[1].type->ncols == 2);
+			CHECK_STR(t->cols[1].type->name, "object");
+			CHECK_STR(t->cols[1].type->cols[0].type->name, "list of object");
+			CHECK(t->cols[1].type->cols[0].type->elem->cols[2].type->kind == SD_K_COMPOSITE);
+			CHECK_STR(t->cols[2].type->name, "map of object");
+			CHECK_STR(t->cols[2].type->elem->name, "map entry of object");
+			CHECK_STR(sd_descriptor_options(d, NULL),
+					  "{\"optional\": true, \"fields\": {\"detail\": {\"shape\": \"\\u0001obj:1\"}, "
+					  "\"tags\": {\"shape\": \"\\u0001map:\\u0001obj:4\", \"map\": true}}}");
+			/* no named shape but the root: nothing for a host to track */
+			CHECK(sd_descriptor_nshapes(d) == 1);
+			CHECK_STR(sd_descriptor_shape(d, 0), "T");
+			CHECK(sd_descriptor_shape(d, 1) == NULL);
+			sd_descriptor_free(d);
+		}
+	}
+	/* serde_describe: an inline object is described in place (no shape name) */
+	describe("{\"fields\": {\"o\": {\"type\": {\"object\": {\"unknown\": \"reject\", \"fields\": {"
+			 "\"p\": {\"type\": {\"object\": {\"fields\": {\"q\": {\"type\": \"integer\"}}}}}}}}}}}");
+	CHECK(strstr(res, "\"type\": \"object\", \"unknown\": \"reject\"") != NULL);
+	CHECK(strstr(res, "\"column\": \"q\"") != NULL);
+	/* the root's "shape" only */
+	CHECK(strstr(res, "\\u0001") == NULL && strncmp(res, "{\"shape\": \"T\"", 13) == 0 &&
+		  strstr(res + 2, "\"shape\"") == NULL);
+
+	/* descriptor errors at descriptor paths, through the objects */
+	BUILD_ERR("{\"fields\": {\"d\": {\"type\": {\"object\": 1}}}}",
+			  "ERROR 22023 $.fields.d.type.object: an inline object is a descriptor: an object with \"fields\" and their \"type\"s, not a number");
+	BUILD_ERR("{\"fields\": {\"d\": {\"type\": {\"object\": {}}}}}",
+			  "ERROR 22023 $.fields.d.type.object.fields: missing \"fields\": a descriptor lists its fields with their types");
+	BUILD_ERR("{\"fields\": {\"detail\": {\"type\": {\"object\": {\"fields\": {\"x\": {\"type\": \"float\"}}}}}}}",
+			  "ERROR 22023 $.fields.detail.type.object.fields.x.type: unknown type \"float\" (expected text, integer, real, "
+			  "numeric, boolean, timestamp, date, uuid, blob, json, {\"enum\": [labels]}, {\"list\": T}, {\"map\": T}, "
+			  "{\"shape\": \"Name\"} or {\"object\": {\"fields\": ...}})");
+	BUILD_ERR("{\"fields\": {\"a\": {\"type\": {\"object\": {\"fields\": {\"b\": {\"type\": {\"list\": {\"object\": {\"fields\": "
+			  "{\"c\": {\"type\": {\"map\": {\"object\": {\"fields\": {\"e\": {\"type\": {\"enum\": []}}}}}}}}}}}}}}}}}}",
+			  "ERROR 22023 $.fields.a.type.object.fields.b.type.list.object.fields.c.type.map.object.fields.e.type.enum: "
+			  "an enum needs a non-empty array of labels, not an empty array");
+	BUILD_ERR("{\"fields\": {\"d\": {\"type\": {\"object\": {\"fields\": {\"x\": {\"type\": \"text\"}, \"x\": {\"type\": \"text\"}}}}}}}",
+			  "ERROR 22023 $.fields.d.type.object.fields.x: duplicate field \"x\"");
+	BUILD_ERR("{\"fields\": {\"d\": {\"type\": {\"object\": {\"fields\": {\"x\": {\"type\": \"text\"}}}, \"list\": \"text\"}}}}",
+			  "ERROR 22023 $.fields.d.type: a type object has exactly one member (enum, list, map, shape or object), not 2");
+	CHECK_STR(build("{\"fields\": {\"d\": {\"type\": {\"object\": {\"fields\": {\"r\": {\"type\": {\"shape\": \"Nope\"}}}}}}}}", shapes, false),
+			  "ERROR 22023 $.fields.d.type.object.fields.r.type.shape: shape \"Nope\" does not exist");
+	/* compile errors (sd_compile's, through the synthesized options): the same paths */
+	CHECK_STR(build("{\"fields\": {\"d\": {\"type\": {\"object\": {\"fields\": {\"x\": {\"type\": \"text\", \"format\": \"unix\"}}}}}}}", NULL, true),
+			  "ERROR 22023 $.fields.d.type.object.fields.x.format: format \"unix\" does not apply to type text");
+	CHECK_STR(build("{\"fields\": {\"m\": {\"type\": {\"map\": {\"object\": {\"fields\": {\"l\": {\"type\": {\"list\": {\"object\": {\"unknown\": \"maybe\", "
+					"\"fields\": {\"x\": {\"type\": \"text\"}}}}}}}}}}}}}", NULL, true),
+			  "ERROR 22023 $.fields.m.type.map.object.fields.l.type.list.object.unknown: must be \"ignore\" or \"reject\", not \"maybe\"");
+	/* in a referenced shape: named there, at the path in it */
+	CHECK_STR(build("{\"fields\": {\"h\": {\"type\": {\"shape\": \"HoldsBad\"}}}}", shapes, true),
+			  "ERROR 22023 $.fields.h.type: in shape \"HoldsBad\" at $.fields.o.type.object.fields.x.format: "
+			  "format \"unix\" does not apply to type text");
+	CHECK_STR(build("{\"fields\": {\"o\": {\"type\": {\"object\": {\"fields\": {\"b\": {\"type\": {\"shape\": \"Bad\"}}}}}}}}", shapes, false),
+			  "ERROR 22023 $.fields.o.type.object.fields.b.type.shape: in shape \"Bad\" at $.fields.x.type: unknown type \"float\" "
+			  "(expected text, integer, real, numeric, boolean, timestamp, date, uuid, blob, json, {\"enum\": [labels]}, "
+			  "{\"list\": T}, {\"map\": T}, {\"shape\": \"Name\"} or {\"object\": {\"fields\": ...}})");
+	CHECK_STR(build("{\"fields\": {\"o\": {\"type\": {\"object\": {\"fields\": {\"h\": {\"type\": {\"shape\": \"HoldsLeaf\"}}}}}}}}", shapes, true),
+			  "ok");
+	/* inline -> named -> inline: each inline path folded into its named shape's */
+	CHECK_STR(build("{\"fields\": {\"o\": {\"type\": {\"object\": {\"fields\": {\"h\": {\"type\": {\"list\": {\"shape\": \"HoldsBad\"}}}}}}}}}", shapes, true),
+			  "ERROR 22023 $.fields.o.type.object.fields.h.type: in shape \"HoldsBad\" at $.fields.o.type.object.fields.x.format: "
+			  "format \"unix\" does not apply to type text");
+	/* a cycle through an inline object: the named shapes of the chain */
+	CHECK_STR(build("{\"fields\": {\"c\": {\"type\": {\"shape\": \"Cy\"}}}}", shapes, false),
+			  "ERROR 22023 $.fields.c.type.shape: in shape \"Cy\" at $.fields.o.type.object.fields.back.type.shape: "
+			  "shape \"Cy\" contains itself (Cy -> Cy); for recursive documents declare the field \"json\" with a \"shape\" option");
+	/* at most 64 inline objects in a tree */
+	{
+		char		big[8192];
+		size_t		n = 0;
+
+		n += (size_t) snprintf(big + n, sizeof(big) - n, "{\"fields\": {");
+		for (int i = 0; i < 65; i++)
+			n += (size_t) snprintf(big + n, sizeof(big) - n, "%s\"f%d\": {\"type\": {\"object\": {\"fields\": {\"x\": {\"type\": \"text\"}}}}}",
+								   i ? ", " : "", i);
+		snprintf(big + n, sizeof(big) - n, "}}");
+		CHECK_STR(build(big, NULL, false),
+				  "ERROR 22023 $.fields.f64.type.object: too many inline objects: a descriptor and the shapes it refers to may have at most 64");
+		/* 64 compile */
+		n = (size_t) (strstr(big, ", \"f64\"") - big);
+		snprintf(big + n, sizeof(big) - n, "}}");
+		CHECK_STR(build(big, NULL, true), "ok");
+	}
+}
+
 void unit_descriptor(void);
 void
 unit_descriptor(void)
 {
+	test_inline_objects();
 	test_types();
 	test_decode();
 	test_errors();

@@ -285,9 +285,93 @@ missing_in_document_order(void)
 	sd_plan_free(xplan);
 }
 
+/* Malformed JSON (and every JSON error with an offset) located as line and column when it is
+ * reported: LF ends a line, columns count UTF-8 characters, the byte offset stays */
+static void
+json_locations(void)
+{
+	uint32_t	line,
+				col;
+	char		buf[128];
+	sd_error	e;
+	const char *doc = "{\n  \"a\": 1,\n  \"\xc3\xa9\xe2\x82\xac\": tru\n}";
+
+	sd_json_locate(doc, strlen(doc), 0, &line, &col);
+	CHECK(line == 1 && col == 1);
+	sd_json_locate(doc, strlen(doc), 1, &line, &col);     /* the LF itself ends line 1 */
+	CHECK(line == 1 && col == 2);
+	sd_json_locate(doc, strlen(doc), 2, &line, &col);
+	CHECK(line == 2 && col == 1);
+	/* "tru" after a 2- and a 3-byte character: byte 23, column 9 */
+	CHECK(strstr(doc, "tru") - doc == 23);
+	sd_json_locate(doc, strlen(doc), 23, &line, &col);
+	CHECK(line == 3 && col == 9);
+	/* past the end: the end; no document or no offset: no location */
+	sd_json_locate(doc, strlen(doc), 999, &line, &col);
+	CHECK(line == 4 && col == 2);
+	sd_json_locate(NULL, 0, 3, &line, &col);
+	CHECK(line == 0 && col == 0);
+	sd_json_locate(doc, strlen(doc), -1, &line, &col);
+	CHECK(line == 0 && col == 0);
+	/* a CR is a character, not a line end (JSON's line end is LF) */
+	sd_json_locate("[1,\r\n\r2]", 8, 6, &line, &col);
+	CHECK(line == 2 && col == 2);
+
+	/* the DETAIL: line, column and the byte offset */
+	sd_error_clear(&e);
+	sd_error_set(&e, SD_E_SYNTAX, 22, "malformed JSON: unexpected character");
+	sd_error_locate_json(&e, doc, strlen(doc));
+	sd_error_location(&e, buf, sizeof(buf));
+	CHECK_STR(buf, "at line 3, column 8, byte offset 22");
+	/* not located (serde_valid, serde_errors' rows): the byte offset alone, as before */
+	e.line = e.column = 0;
+	sd_error_location(&e, buf, sizeof(buf));
+	CHECK_STR(buf, "at byte offset 22");
+	/* an XML error is left alone; an error without offset gets none */
+	e.doc = SD_DOC_XML;
+	sd_error_locate_json(&e, doc, strlen(doc));
+	CHECK(e.line == 0);
+	sd_error_clear(&e);
+	sd_error_locate_json(&e, doc, strlen(doc));
+	CHECK(e.line == 0 && e.column == 0);
+
+	/* through the decoder: the text it read is what the host locates the error in */
+	{
+		const sd_type *t = ut_composite("jl", "a:int4");
+		sd_plan    *plan = sd_compile("T", "{}", 2, t, NULL, NULL, &e);
+		sd_decoder *d = sd_decoder_create(NULL);
+		const char *bad = "{\n\"a\": 1,\n\"b\": [1,\n 2,]}";
+		const char *text;
+		size_t		len = 0;
+		uint32_t	root;
+
+		CHECK(plan && d);
+		CHECK(sd_decoder_text(d, &len) == NULL && len == 0);
+		CHECK(!sd_decode_json(d, plan, NULL, bad, strlen(bad), NULL, &root, &e));
+		CHECK(e.code == SD_E_SYNTAX && e.line == 0);
+		text = sd_decoder_text(d, &len);
+		CHECK(text && len == strlen(bad) && memcmp(text, bad, len) == 0);
+		sd_error_locate_json(&e, text, len);
+		sd_error_location(&e, buf, sizeof(buf));
+		CHECK_STR(buf, "at line 4, column 4, byte offset 22");
+		/* NDJSON: the whole input, lines counted from its start */
+		CHECK(sd_each_begin(d, plan, NULL, "{\"a\":1}\n\n{\"a\":\"x\"}\n", 21, NULL, &e));
+		CHECK(sd_each_next(d, &root, &e) == 1);
+		CHECK(sd_each_next(d, &root, &e) == -1);
+		text = sd_decoder_text(d, &len);
+		sd_error_locate_json(&e, text, len);
+		sd_error_location(&e, buf, sizeof(buf));
+		CHECK_STR(e.path, "line 3: $.a");
+		CHECK_STR(buf, "at line 3, column 6, byte offset 14");
+		sd_decoder_destroy(d);
+		sd_plan_free(plan);
+	}
+}
+
 void
 unit_errors(void)
 {
+	json_locations();
 	sqlstates();
 	messages();
 	xpaths();

@@ -33,7 +33,7 @@ unit_xmldecode(void)
 	CHECK_STR(ut_decode_xml(row, opts, "<q/>"),
 			  "ERROR 2200N /q: expected root element r, found q @0 1:1");
 	CHECK_STR(ut_decode_xml(row, opts, "<r><s>1</r>"),
-			  "ERROR 2200M /: malformed XML: Opening and ending tag mismatch: s line 1 and r @11 1:12");
+			  "ERROR 2200M /: malformed XML: mismatched end tag </r> for <s> opened at line 1 @11 1:12");
 	unit_xmlauthoring();
 }
 

@@ -7,6 +7,7 @@
 #include "unit.h"
 #include "unit_support.h"
 #include "xml_read.h"
+#include "xml_messages.h"
 
 #include <stdlib.h>
 
@@ -145,7 +146,7 @@ one_line_messages(void)
 			fprintf(stderr, "  %s\n", r);
 	}
 	CHECK_STR(xh_read0("<a><![CDATA[x\ny \x01 z ]]></a>"),
-			  "ERR malformed XML: Input is not proper UTF-8, indicate encoding ! Bytes: 0x01 0x20 0x7A 0x20");
+			  "ERR malformed XML: invalid UTF-8 in bytes 0x01 0x20 0x7A 0x20 (the document must be UTF-8 text)");
 }
 
 /* an xml column: the element standalone (declarations in scope it uses), line ends LF */
@@ -229,10 +230,78 @@ standalone_elements(void)
 	}
 }
 
+/* libxml2's common messages in plain words (xml_messages.c), through the reader: what is wrong
+ * and how to write it; the location stays the error's (line and column, checked elsewhere) */
+static void
+plain_messages(void)
+{
+	static const char *const cases[][2] = {
+		{"<a>x & y</a>", "an unescaped '&' (write &amp;)"},
+		{"<a>x &amp y</a>", "an unescaped '&' or an entity reference without its ';' (write &amp; for '&')"},
+		{"<a><b>x</a>", "mismatched end tag </a> for <b> opened at line 1"},
+		{"<a>\n<b>x</c></b></a>", "mismatched end tag </c> for <b> opened at line 2"},
+		{"<a/><b/>", "content after the end of the root element (a document has one root element)"},
+		{"<a>x</a>y", "content after the end of the root element (a document has one root element)"},
+		{"<a><1x/></a>", "an invalid element name after '<' (in text, write &lt; for '<')"},
+		{"<a x=1/>", "an attribute value without quotes (write name=\"value\")"},
+		{"<a x=\"<\"/>", "an unescaped '<' in an attribute value (write &lt;)"},
+		{"<a>&nbsp;</a>", "undefined entity &nbsp; (only &amp; &lt; &gt; &quot; &apos; are predefined: "
+		 "write the character itself or a character reference such as &#160;)"},
+		{"<a b='1'c='2'/>", "a malformed attribute in a start tag (write name=\"value\", separated by white space)"},
+		{"<a x='1' y>", "attribute y has no value (write y=\"value\")"},
+		{"<a x='1' x='2'/>", "attribute x appears twice in one element"},
+		{"<a><!-- x</a>", "a comment not closed by '-->'"},
+		{"<a>\xff</a>", "invalid UTF-8 in bytes 0xFF 0x3C 0x2F 0x61 (the document must be UTF-8 text)"},
+		/* not in the table: libxml2's words, one line */
+		{"<a>x</a", "expected '>'"},
+		{"<a>&#0;</a>", "xmlParseCharRef: invalid xmlChar value 0"},
+		/* the reader's own words for a document cut short */
+		{"<a><b>x", "premature end of the document, 2 elements not closed"},
+	};
+	char		out[SD_PROBLEM_MAX];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	{
+		char		want[SD_PROBLEM_MAX + 32];
+
+		snprintf(want, sizeof(want), "ERR malformed XML: %s", cases[i][1]);
+		CHECK_STR(xh_read0(cases[i][0]), want);
+	}
+	/* the table itself: messages the push reader does not produce, fields libxml2 did not fill,
+	 * look-alikes, unknown messages */
+	CHECK(sd_xml_plain_message("Premature end of data in tag item line 3", "item", NULL, 3, out,
+							   sizeof(out)));
+	CHECK_STR(out, "the document ends inside <item> opened at line 3 (its end tag is missing)");
+	CHECK(sd_xml_plain_message("EndTag: '</' not found", NULL, NULL, 0, out, sizeof(out)));
+	CHECK_STR(out, "the document ends before an end tag (an element is not closed)");
+	CHECK(sd_xml_plain_message("Couldn't find end of Start Tag item", "item", NULL, 0, out, sizeof(out)));
+	CHECK_STR(out, "the start tag <item> is not closed by '>'");
+	CHECK(sd_xml_plain_message("Input is not proper UTF-8, indicate encoding !", NULL, NULL, 0, out,
+							   sizeof(out)));
+	CHECK_STR(out, "invalid UTF-8 (the document must be UTF-8 text)");
+	CHECK(!sd_xml_plain_message("Opening and ending tag mismatch: a line 1 and b", "a", NULL, 1, out,
+								sizeof(out)));
+	CHECK(!sd_xml_plain_message("Opening and ending tag mismatch: a line 1 and b", "a", "b", 0, out,
+								sizeof(out)));
+	CHECK(!sd_xml_plain_message("Attribute x is not declared", "x", NULL, 0, out, sizeof(out)));
+	CHECK(!sd_xml_plain_message("xmlParseEntityRef: no name at all", NULL, NULL, 0, out, sizeof(out)));
+	CHECK(!sd_xml_plain_message("Comment not terminated", NULL, NULL, 0, out, 0));
+	CHECK(!sd_xml_plain_message(NULL, NULL, NULL, 0, out, sizeof(out)));
+	/* cut to fit, NUL-terminated */
+	{
+		char		small[12];
+
+		CHECK(sd_xml_plain_message("xmlParseEntityRef: no name", NULL, NULL, 0, small, sizeof(small)));
+		CHECK_STR(small, "an unescape");
+	}
+}
+
 void
 unit_xmlhard(void)
 {
 	line_ends();
 	one_line_messages();
+	plain_messages();
 	standalone_elements();
 }
+

@@ -197,8 +197,8 @@ unit_xmlwalk(void)
 	}
 	/* errors: malformed inside, after the root, depth; an entity declaration */
 	CHECK_STR(walk_doc("<r><v>1</w></r>"),
-			  "|ERR 2200M 1:12 malformed XML: Opening and ending tag mismatch: v line 1 and w");
-	CHECK_STR(walk_doc("<r/><x/>"), "|ERR 2200M 1:5 malformed XML: Extra content at the end of the document");
+			  "|ERR 2200M 1:12 malformed XML: mismatched end tag </w> for <v> opened at line 1");
+	CHECK_STR(walk_doc("<r/><x/>"), "|ERR 2200M 1:5 malformed XML: content after the end of the root element (a document has one root element)");
 	CHECK_STR(walk_doc("<!DOCTYPE r [<!ENTITY e 'x'>]><r>&e;</r>"),
 			  "|ERR 2200M 1:28 entity declarations are not allowed (entity \"e\"); only the predefined entities are");
 }

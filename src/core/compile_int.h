@@ -54,7 +54,7 @@ typedef struct cctx
 	sd_error   *err;
 	const sd_resolver *resolver;
 	char		opath[SD_PATH_MAX];     /* option path of the current position */
-	memo		memos[64];
+	memo		memos[256];     /* shapes referenced (SQLite: named, inline objects, map entries) */
 	int			nmemo;
 	int			ref_depth;
 	dflt	   *defaults;

@@ -96,6 +96,8 @@ release_buffers(sd_decoder *d)
 	sd_hook_free(&d->hooks, d->padded);
 	d->padded = NULL;
 	d->padded_cap = 0;
+	d->text = NULL;
+	d->text_len = 0;
 	sd_hook_free(&d->hooks, d->tape);
 	d->tape = NULL;
 	d->tape_cap = d->tape_len = 0;
@@ -201,6 +203,8 @@ prepare(sd_decoder *d, const char *doc, size_t len, const sd_limits *limits, sd_
 	}
 	memcpy(d->padded, doc, len);
 	memset(d->padded + len, 0, SD_PADDING);
+	d->text = d->padded;
+	d->text_len = len;
 	if (!d->parser && !(d->parser = d->kernel->parser_new()))
 		return sd_error_set(err, SD_E_NOMEM, -1, "out of memory for the JSON parser");
 	d->tape_len = 0;
@@ -352,6 +356,8 @@ sd_each_begin(sd_decoder *d, const sd_plan *plan, const sd_node *node, const cha
 		if (!d->parser && !(d->parser = d->kernel->parser_new()))
 			return sd_error_set(err, SD_E_NOMEM, -1, "out of memory for the JSON parser");
 		d->each_input = doc;
+		d->text = doc;
+		d->text_len = len;
 	}
 	d->each_plan = plan;
 	d->each_node = node;
@@ -456,6 +462,13 @@ sd_each_next(sd_decoder *d, uint32_t *root, sd_error *err)
 	}
 	each_reset(d);
 	return 0;
+}
+
+const char *
+sd_decoder_text(const sd_decoder *d, size_t *len)
+{
+	*len = d->text ? d->text_len : 0;
+	return d->text;
 }
 
 bool

@@ -311,7 +311,10 @@ describe_node(sbuf *b, const sd_node *n, int depth)
 	}
 	if (n->kind == SD_K_COMPOSITE)
 	{
-		if (n->shape && depth > 0)
+		/* a named shape is described on its own; a private one (a host's synthesized shape:
+		 * SQLite's inline objects and map entries, names starting with a control character)
+		 * has no name to look up, so its fields are described here */
+		if (n->shape && n->shape[0] != '\001' && depth > 0)
 		{
 			sb_key(b, "shape", false);
 			sb_str(b, n->shape);

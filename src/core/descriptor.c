@@ -14,7 +14,15 @@
  * A map of shapes needs its entries' `value` column decoded by that shape, which no option of
  * the map column can say: the entries get a private shape ("\001map:Name", options
  * {"fields": {"value": {"shape": "Name"}}}); names of user shapes cannot contain control
- * characters, so it never meets one.  Errors sd_compile reports through such synthesized
+ * characters, so it never meets one.
+ *
+ * Inline objects, {"object": {<a descriptor>}} (also as a list's element or a map's value), are
+ * read as shapes of their own, private ("\001obj:N", numbered in the order read) and built from
+ * the object where it stands: the field's options name it as they would a shape ("shape":
+ * "\001obj:N"), so sd_compile sees ordinary references.  An inline object is not looked up and
+ * has no name of its own: its errors are reported in the shape that holds it (its "owner", the
+ * nearest named shape above it) at the descriptor path of the object plus the path inside it
+ * ("$.fields.detail.type.object.fields.x.type").  Errors sd_compile reports through synthesized
  * options are turned back into descriptor paths by sd_descriptor_compile.
  */
 #include "internal.h"
@@ -28,7 +36,10 @@
 
 #define DESC_MAX_DEPTH 64       /* JSON nesting of one descriptor (the root object is level 1) */
 #define DESC_MAX_SHAPES 32      /* shapes in one tree: the shape and all it refers to */
+#define DESC_MAX_INLINE 64      /* inline objects in one tree, those of referenced shapes included */
+#define DESC_MAX_ALL (DESC_MAX_SHAPES + DESC_MAX_INLINE)
 #define SYNTH_PREFIX "\001map:"
+#define OBJ_PREFIX "\001obj:"
 
 typedef struct dref
 {
@@ -49,6 +60,10 @@ typedef struct dshape
 	const char *options;        /* for sd_compile, NUL-terminated */
 	size_t		options_len;
 	bool		synthetic;
+	bool		inline_obj;     /* an inline object ({"object": ...}) */
+	int			owner;          /* inline: the named shape holding it (index into shapes) */
+	const char *opath;          /* inline: its descriptor path in the owner ("$.fields.d.type.object") */
+	const char *display;        /* inline: the owner's name and the columns down to it ("T.d") */
 	uint8_t		color;          /* cycle search: 0 white, 1 on the path, 2 done */
 	const char *where_path;     /* root: NULL; else the root-level path of the first reference */
 	const char *where_prefix;   /* ... and the "in shape \"X\" at " chain down to this shape */
@@ -63,9 +78,11 @@ typedef struct dshape
 struct sd_descriptor
 {
 	sd_arena	arena;
-	dshape		shapes[DESC_MAX_SHAPES];    /* [0] is the shape itself */
+	dshape		shapes[DESC_MAX_ALL];   /* [0] is the shape itself; named and inline shapes */
 	int			nshapes;
-	dshape		synth[DESC_MAX_SHAPES];     /* map-entry shapes */
+	int			nnamed;         /* named shapes among them (at most DESC_MAX_SHAPES) */
+	int			ninline;        /* inline objects among them (at most DESC_MAX_INLINE) */
+	dshape		synth[DESC_MAX_ALL];    /* map-entry shapes */
 	int			nsynth;
 	sd_resolver resolver;
 };
@@ -90,7 +107,7 @@ typedef struct tref
 
 static const char *const type_list =
 "text, integer, real, numeric, boolean, timestamp, date, uuid, blob, json, "
-"{\"enum\": [labels]}, {\"list\": T}, {\"map\": T} or {\"shape\": \"Name\"}";
+"{\"enum\": [labels]}, {\"list\": T}, {\"map\": T}, {\"shape\": \"Name\"} or {\"object\": {\"fields\": ...}}";
 
 #define SCALAR(k, n) {.kind = k, .name = n, .max_chars = -1, .precision = -1, .scale = -1}
 static const sd_type scalar_types[] = {
@@ -129,6 +146,17 @@ dfail(dctx *c, const dshape *s, const char *local, const char *fmt,...)
 	va_start(ap, fmt);
 	vsnprintf(problem, sizeof(problem), fmt, ap);
 	va_end(ap);
+	if (s->inline_obj)
+	{
+		/* an inline object's error is its owner's, at the object's path plus the path inside */
+		char		full[SD_PATH_MAX];
+
+		snprintf(full, sizeof(full), "%s%s", s->opath, local[0] == '$' ? local + 1 : local);
+		local = sd_arena_strndup(c->a, full, strlen(full));
+		if (!local)
+			return nomem(c);
+		s = &c->d->shapes[s->owner];
+	}
 	if (!s->where_path)
 	{
 		snprintf(c->err->path, sizeof(c->err->path), "%s", local);
@@ -206,9 +234,23 @@ find_shape(const sd_descriptor *d, const char *name)
 }
 
 static bool build_shape(dctx *c, int si, const char *text, size_t len);
+static bool build_shape_node(dctx *c, int si, const sd_jnode *root);
+
+/* Where a reference at `local` of shape *si is, seen from a named shape: an inline object's
+ * owner and the path there (the object's path plus local); a named shape's own. */
+static const char *
+owner_path(dctx *c, int *si, const char *local)
+{
+	const dshape *s = &c->d->shapes[*si];
+
+	if (!s->inline_obj)
+		return local;
+	*si = s->owner;
+	return arena_printf(c, "%s%s", s->opath, local[0] == '$' ? local + 1 : local);
+}
 
 /* A shape name in a descriptor: non-empty, at most SD_SHAPE_NAME_MAX bytes, no control
- * characters (those are reserved for the map-entry shapes). */
+ * characters (those are reserved for the private shapes: map entries, inline objects). */
 static bool
 check_shape_name(dctx *c, const dshape *from, const char *local, const sd_jnode *v)
 {
@@ -239,7 +281,7 @@ get_shape(dctx *c, int from, const char *local, const sd_jnode *v)
 		return -1;
 	if ((si = find_shape(d, v->str)) >= 0)
 		return si;
-	if (d->nshapes >= DESC_MAX_SHAPES)
+	if (d->nnamed >= DESC_MAX_SHAPES)
 		return dfail(c, &d->shapes[from], local,
 					 "too many shapes: a descriptor may refer to at most %d shapes, directly and indirectly",
 					 DESC_MAX_SHAPES - 1), -1;
@@ -255,9 +297,15 @@ get_shape(dctx *c, int from, const char *local, const sd_jnode *v)
 	if (!json)
 		return dfail(c, &d->shapes[from], local, "shape \"%s\" does not exist", v->str), -1;
 
-	const dshape *f = &d->shapes[from];
+	int			fo = from;
+	const char *flocal = owner_path(c, &fo, local);
+	const dshape *f = &d->shapes[fo];
 	char	   *text = sd_arena_strndup(c->a, json, len);
 
+	if (!flocal)
+		return nomem(c), -1;
+	local = flocal;
+	d->nnamed++;
 	si = d->nshapes++;
 	s = &d->shapes[si];
 	memset(s, 0, sizeof(*s));
@@ -276,6 +324,41 @@ get_shape(dctx *c, int from, const char *local, const sd_jnode *v)
 	if (!text || !s->name || !s->where_prefix)
 		return nomem(c), -1;
 	return build_shape(c, si, text, len) ? si : -1;
+}
+
+/* An inline object ({"object": v} at `local` of shape `from`): a private shape built from v. */
+static int
+inline_shape(dctx *c, int from, const char *column, const char *local, const sd_jnode *v)
+{
+	sd_descriptor *d = c->d;
+	int			owner = from;
+	const char *opath = owner_path(c, &owner, local);
+	dshape	   *s;
+	int			si;
+
+	if (!opath)
+		return nomem(c), -1;
+	if (v->kind != SD_J_OBJECT)
+		return dfail(c, &d->shapes[from], local,
+					 "an inline object is a descriptor: an object with \"fields\" and their \"type\"s, not %s",
+					 jkind_name(v->kind)), -1;
+	if (d->ninline >= DESC_MAX_INLINE)
+		return dfail(c, &d->shapes[from], local,
+					 "too many inline objects: a descriptor and the shapes it refers to may have at most %d",
+					 DESC_MAX_INLINE), -1;
+	d->ninline++;
+	si = d->nshapes++;
+	s = &d->shapes[si];
+	memset(s, 0, sizeof(*s));
+	s->inline_obj = true;
+	s->owner = owner;
+	s->opath = opath;
+	s->name = arena_printf(c, OBJ_PREFIX "%d", d->ninline);
+	s->display = arena_printf(c, "%s.%s", d->shapes[from].inline_obj ? d->shapes[from].display :
+							  d->shapes[from].name, column);
+	if (!s->name || !s->display)
+		return nomem(c), -1;
+	return build_shape_node(c, si, v) ? si : -1;
 }
 
 /* The private shape of the entries of a map of shape `value` (one per value shape). */
@@ -302,7 +385,7 @@ map_entry_shape(dctx *c, int value)
 		return nomem(c), NULL;
 	memset(t, 0, sizeof(*t));
 	t->kind = SD_K_COMPOSITE;
-	t->name = arena_printf(c, "map entry of %s", vname);
+	t->name = arena_printf(c, "map entry of %s", d->shapes[value].type->name);
 	t->max_chars = -1;
 	t->precision = t->scale = -1;
 	cols[0].name = "key";
@@ -395,7 +478,7 @@ enum_type(dctx *c, int si, const char *column, const sd_jnode *v, const char *pa
 	sd_hook_free(&c->a->hooks, ix);
 	memset(t, 0, sizeof(*t));
 	t->kind = SD_K_ENUM;
-	t->name = arena_printf(c, "%s.%s", s->name, column);
+	t->name = arena_printf(c, "%s.%s", s->inline_obj ? s->display : s->name, column);
 	t->max_chars = -1;
 	t->precision = t->scale = -1;
 	t->nlabels = v->n;
@@ -422,7 +505,7 @@ parse_type(dctx *c, int si, const char *column, const sd_jnode *v, const char *p
 	if (v->kind != SD_J_OBJECT)
 		return dfail(c, s, path, "must be a type name or an object, not %s", jkind_name(v->kind)), NULL;
 	if (v->n != 1)
-		return dfail(c, s, path, "a type object has exactly one member (enum, list, map or shape), not %d",
+		return dfail(c, s, path, "a type object has exactly one member (enum, list, map, shape or object), not %d",
 					 v->n), NULL;
 
 	const char *key = v->keys[0];
@@ -433,9 +516,10 @@ parse_type(dctx *c, int si, const char *column, const sd_jnode *v, const char *p
 		return nomem(c), NULL;
 	if (strcmp(key, "enum") == 0)
 		return enum_type(c, si, column, arg, apath);
-	if (strcmp(key, "shape") == 0)
+	if (strcmp(key, "shape") == 0 || strcmp(key, "object") == 0)
 	{
-		int			ti = get_shape(c, si, apath, arg);
+		int			ti = key[0] == 's' ? get_shape(c, si, apath, arg) :
+			inline_shape(c, si, column, apath, arg);
 
 		if (ti < 0)
 			return NULL;
@@ -662,12 +746,6 @@ build_shape(dctx *c, int si, const char *text, size_t len)
 	dshape	   *s = &c->d->shapes[si];
 	sd_error	jerr;
 	sd_jnode   *root = sd_jparse(c->a, text, len, DESC_MAX_DEPTH, &jerr);
-	const sd_jnode *fields;
-	sd_type    *t;
-	sd_column  *cols;
-	sd_buf		b;
-	int			n = 0,
-				nf = 0;
 
 	if (!root)
 	{
@@ -681,6 +759,21 @@ build_shape(dctx *c, int si, const char *text, size_t len)
 			c->err->offset = jerr.offset;
 		return false;
 	}
+	return build_shape_node(c, si, root);
+}
+
+/* Shape si from its descriptor, parsed (a named shape's text, or an inline object). */
+static bool
+build_shape_node(dctx *c, int si, const sd_jnode *root)
+{
+	dshape	   *s = &c->d->shapes[si];
+	const sd_jnode *fields;
+	sd_type    *t;
+	sd_column  *cols;
+	sd_buf		b;
+	int			n = 0,
+				nf = 0;
+
 	if (root->kind != SD_J_OBJECT)
 		return dfail(c, s, "$", "a descriptor must be an object, not %s", jkind_name(root->kind));
 	if (!(fields = sd_jget(root, "fields")))
@@ -704,7 +797,7 @@ build_shape(dctx *c, int si, const char *text, size_t len)
 	memset(t, 0, sizeof(*t));
 	memset(cols, 0, sizeof(sd_column) * (size_t) fields->n);
 	t->kind = SD_K_COMPOSITE;
-	t->name = s->name;
+	t->name = s->inline_obj ? "object" : s->name;
 	t->max_chars = -1;
 	t->precision = t->scale = -1;
 	s->type = t;
@@ -773,8 +866,9 @@ find_cycle(dctx *c, int si, int *path, int depth)
 				from--;
 			chain[0] = '\0';
 			for (int i = from; i <= depth && used < sizeof(chain); i++)
-				used += (size_t) snprintf(chain + used, sizeof(chain) - used, "%s -> ",
-										  c->d->shapes[path[i]].name);
+				if (!c->d->shapes[path[i]].inline_obj)
+					used += (size_t) snprintf(chain + used, sizeof(chain) - used, "%s -> ",
+											  c->d->shapes[path[i]].name);
 			if (used < sizeof(chain))
 				snprintf(chain + used, sizeof(chain) - used, "%s", t->name);
 			return dfail(c, s, s->refs[k].local,
@@ -817,7 +911,7 @@ sd_descriptor_build(const char *shape, const char *json, size_t len,
 	sd_arena	arena;
 	sd_descriptor *d;
 	dctx		c;
-	int			path[DESC_MAX_SHAPES + 1];
+	int			path[DESC_MAX_ALL + 1];
 
 	sd_error_clear(err);
 	sd_arena_init(&arena, hooks);
@@ -835,6 +929,7 @@ sd_descriptor_build(const char *shape, const char *json, size_t len,
 	c.nfields = 0;
 	shape = shape ? shape : "";
 	d->nshapes = 1;
+	d->nnamed = 1;
 	d->shapes[0].name = sd_arena_strndup(&arena, shape, strlen(shape));
 	if (!d->shapes[0].name)
 	{
@@ -899,13 +994,17 @@ sd_descriptor_resolver(const sd_descriptor *d)
 int
 sd_descriptor_nshapes(const sd_descriptor *d)
 {
-	return d->nshapes;
+	return d->nnamed;
 }
 
+/* The i-th named shape (inline objects are no shapes a host tracks). */
 const char *
 sd_descriptor_shape(const sd_descriptor *d, int i)
 {
-	return i >= 0 && i < d->nshapes ? d->shapes[i].name : NULL;
+	for (int k = 0; i >= 0 && k < d->nshapes; k++)
+		if (!d->shapes[k].inline_obj && i-- == 0)
+			return d->shapes[k].name;
+	return NULL;
 }
 
 /* An option path of shape s as the descriptor spells it. */
@@ -920,26 +1019,29 @@ remap_path(const dshape *s, const char *path)
 
 /* sd_compile reports an error inside a referenced shape as path = the reference, problem =
  * "in shape \"B\" at <path in B>: ..." (nested as deep as the references go): each path is
- * turned into the descriptor's, and the segments of map-entry shapes are dropped. */
+ * turned into the descriptor's, the segments of map-entry shapes are dropped, and those of
+ * inline objects are folded into the path of the shape that holds them (the object's path plus
+ * the path inside it). */
 static void
 remap_error(const sd_descriptor *d, sd_error *err)
 {
 	char		out[SD_PROBLEM_MAX];
 	size_t		used = 0;
 	const char *p = err->problem;
-	const dshape *cur = &d->shapes[0];
+	char		root[SD_PATH_MAX];  /* the root shape's path (err->path) once a segment opens */
+	char		cpath[SD_PATH_MAX]; /* the path in the current named shape, as the descriptor says */
+	const char *cname = NULL;   /* the current named shape (NULL: the root) */
 
-	const char *rp = remap_path(cur, err->path);
-
-	if (rp != err->path)
-		snprintf(err->path, sizeof(err->path), "%s", rp);
+	snprintf(cpath, sizeof(cpath), "%s", remap_path(&d->shapes[0], err->path));
+	root[0] = '\0';
 	out[0] = '\0';
 	while (strncmp(p, "in shape \"", 10) == 0)
 	{
 		const char *name = p + 10;
 		const char *q = strstr(name, "\" at ");
 		const char *path,
-				   *end;
+				   *end,
+				   *np;
 		char		nbuf[SD_SHAPE_NAME_MAX + 8];
 		char		pbuf[SD_PATH_MAX];
 		const dshape *next = NULL;
@@ -961,12 +1063,31 @@ remap_error(const sd_descriptor *d, sd_error *err)
 				next = &d->synth[i];
 		if (!next)
 			break;
-		if (!next->synthetic && used < sizeof(out))
-			used += (size_t) snprintf(out + used, sizeof(out) - used, "in shape \"%s\" at %s: ",
-									  nbuf, remap_path(next, pbuf));
-		cur = next;
+		np = remap_path(next, pbuf);
+		if (next->inline_obj)
+		{
+			/* within the current named shape: the object's path plus the path inside it */
+			char		tmp[SD_PATH_MAX];
+
+			snprintf(tmp, sizeof(tmp), "%s%s", next->opath, np[0] == '$' ? np + 1 : np);
+			memcpy(cpath, tmp, sizeof(cpath));
+		}
+		else if (!next->synthetic)
+		{
+			if (!cname)
+				memcpy(root, cpath, sizeof(root));
+			else if (used < sizeof(out))
+				used += (size_t) snprintf(out + used, sizeof(out) - used, "in shape \"%s\" at %s: ",
+										  cname, cpath);
+			cname = next->name;
+			snprintf(cpath, sizeof(cpath), "%s", np);
+		}
 		p = end + 2;
 	}
+	if (cname && used < sizeof(out))
+		used += (size_t) snprintf(out + used, sizeof(out) - used, "in shape \"%s\" at %s: ", cname,
+								  cpath);
+	snprintf(err->path, sizeof(err->path), "%s", cname ? root : cpath);
 	if (p != err->problem)
 	{
 		if (used < sizeof(out))

@@ -147,6 +147,9 @@ sd_error_location(const sd_error *err, char *buf, size_t size)
 		r = err->column > 0 ?
 			snprintf(buf, size, "at line %u, column %u", err->line, err->column) :
 			snprintf(buf, size, "at line %u", err->line);
+	else if (err->doc == SD_DOC_JSON && err->offset >= 0 && err->line > 0)
+		r = snprintf(buf, size, "at line %u, column %u, byte offset %lld", err->line,
+					 err->column, (long long) err->offset);
 	else if (err->doc == SD_DOC_JSON && err->offset >= 0)
 		r = snprintf(buf, size, "at byte offset %lld", (long long) err->offset);
 	else
@@ -154,6 +157,47 @@ sd_error_location(const sd_error *err, char *buf, size_t size)
 	if (r < 0)
 		r = 0;
 	return (size_t) r < size ? (size_t) r : size - 1;
+}
+
+/*
+ * Line and column of a byte offset of JSON text, for error reports only (never on the success
+ * path): line = 1 + the LFs before the offset, column = 1 + the characters (UTF-8 code points:
+ * bytes that are not continuation bytes 10xxxxxx) between the last LF and the offset.  JSON's
+ * line end is LF; a CR counts as a character.
+ */
+void
+sd_json_locate(const char *doc, size_t len, int64_t offset, uint32_t *line, uint32_t *column)
+{
+	size_t		to = offset < 0 ? 0 : (size_t) offset;
+	const char *p = doc,
+			   *end,
+			   *nl;
+	uint64_t	ln = 1,
+				col = 1;
+
+	*line = *column = 0;
+	if (doc == NULL || offset < 0)
+		return;
+	if (to > len)
+		to = len;
+	end = doc + to;
+	while (p < end && (nl = memchr(p, '\n', (size_t) (end - p))) != NULL)
+	{
+		ln++;
+		p = nl + 1;
+	}
+	for (; p < end; p++)
+		if (((unsigned char) *p & 0xC0) != 0x80)
+			col++;
+	*line = ln > UINT32_MAX ? UINT32_MAX : (uint32_t) ln;
+	*column = col > UINT32_MAX ? UINT32_MAX : (uint32_t) col;
+}
+
+void
+sd_error_locate_json(sd_error *err, const char *doc, size_t len)
+{
+	if (err->doc == SD_DOC_JSON && err->offset >= 0 && doc != NULL)
+		sd_json_locate(doc, len, err->offset, &err->line, &err->column);
 }
 
 bool

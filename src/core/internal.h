@@ -163,6 +163,8 @@ struct sd_decoder
 	uint64_t	row_line;       /* the row last returned: its line (NDJSON) or index + 1 */
 	size_t		row_start;      /* ... and the byte offset where its line starts (NDJSON) */
 	struct sd_wcursor *each_state;	/* array mode: the kernel's cursor on the array */
+	const char *text;           /* the JSON text last read, whole (sd_decoder_text) */
+	size_t		text_len;
 };
 
 /* Error collection for sd_check_json (NULL in first-error mode). */

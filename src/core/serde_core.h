@@ -77,7 +77,8 @@ typedef struct sd_error
 {
 	sd_code		code;
 	int64_t		offset;                 /* 0-based byte offset into the document, -1 if none */
-	uint32_t	line;                   /* XML: 1-based line and column of the location, 0 if none */
+	uint32_t	line;                   /* 1-based line and column of the location, 0 if none (XML;
+										 * JSON once a host located it: sd_error_locate_json) */
 	uint32_t	column;
 	uint8_t		doc;                    /* sd_doc */
 	char		path[SD_PATH_MAX];      /* jsonpath ("$.a[3].b"), XPath ("/a/b[2]/@c") or option path */
@@ -99,9 +100,18 @@ size_t		sd_message(char *buf, size_t size, const char *shape, const char *path,
 					   const char *problem);
 /* sd_message of an error. */
 size_t		sd_error_message(const sd_error *err, const char *shape, char *buf, size_t size);
-/* Where the error is, for a DETAIL line: "at byte offset 12" (JSON text), "at line 3, column 7"
- * (XML), or "" when the error has no location (jsonb, options).  Returns the length. */
+/* Where the error is, for a DETAIL line: "at line 1, column 13, byte offset 12" (JSON text once
+ * located, else "at byte offset 12"), "at line 3, column 7" (XML), or "" when the error has no
+ * location (jsonb, options).  Returns the length. */
 size_t		sd_error_location(const sd_error *err, char *buf, size_t size);
+/* The 1-based line (1 + LFs before) and column (1 + UTF-8 characters since the last LF) of byte
+ * `offset` of JSON text doc[0..len); 0, 0 for a NULL doc or a negative offset.  Linear in the
+ * offset: for errors that are reported, never on the success path. */
+void		sd_json_locate(const char *doc, size_t len, int64_t offset, uint32_t *line,
+						   uint32_t *column);
+/* Sets err->line / err->column of a JSON error with an offset into doc[0..len) (sd_json_locate);
+ * other errors are left alone. */
+void		sd_error_locate_json(sd_error *err, const char *doc, size_t len);
 
 void		sd_error_clear(sd_error *err);
 /* Sets code, offset and problem (printf-style); leaves path alone. Returns false. */
@@ -545,6 +555,10 @@ int			sd_each_next(sd_decoder *d, uint32_t *root, sd_error *err);
 /* The row sd_each_next last returned: NDJSON: its 1-based line number and the byte offset where
  * that line starts; array: its 0-based index in *line and 0.  Returns true for NDJSON. */
 bool		sd_each_row(const sd_decoder *d, uint64_t *line, size_t *line_start);
+/* The JSON text the decoder last read (sd_decode_json, sd_check_json*: its copy; sd_each_*: the
+ * whole input, an array's copy or the caller's NDJSON), for locating errors and values reported
+ * (sd_error_locate_json); NULL when there is none.  Valid as the tape is. */
+const char *sd_decoder_text(const sd_decoder *d, size_t *len);
 /* Bytes currently held by the decoder's buffers (tape, arena, padded copy, parser). */
 size_t		sd_decoder_bytes(const sd_decoder *d);
 /* Releases buffers grown beyond `keep` bytes (call after a big document). */
@@ -738,7 +752,8 @@ void		sd_jwriter_free(sd_jwriter *w);
  * same sd_type).  The lookup sets *json and *len to the named shape's descriptor (it must stay
  * valid only until the next lookup call) or *json = NULL when there is no such shape, and
  * returns true; false with err set is a host failure (passed on).  Errors: SD_E_OPTIONS with
- * the descriptor path ("$.fields.total.type") or, inside a referenced shape, the path of the
+ * the descriptor path ("$.fields.total.type"; inside an inline object the path through it,
+ * "$.fields.d.type.object.fields.x.type") or, inside a referenced shape, the path of the
  * reference with "in shape \"Line\" at $.fields.amount.type: ..."; SD_E_NOMEM.  Everything
  * is allocated through hooks and released by sd_descriptor_free (after the plans built from
  * it: a plan borrows the type tree). */
@@ -760,7 +775,8 @@ const sd_type *sd_descriptor_type(const sd_descriptor *d);
 const char *sd_descriptor_options(const sd_descriptor *d, size_t *len);
 const sd_resolver *sd_descriptor_resolver(const sd_descriptor *d);
 /* The shapes the tree was built from: 0 is the shape itself, then every shape it refers to,
- * directly or indirectly (for the host's dependency tracking). */
+ * directly or indirectly (for the host's dependency tracking); inline objects ({"object": D},
+ * read as private shapes "\001obj:N") are not among them. */
 int			sd_descriptor_nshapes(const sd_descriptor *d);
 const char *sd_descriptor_shape(const sd_descriptor *d, int i);
 /* sd_compile with the above; an error inside a referenced shape carries descriptor paths

@@ -6,6 +6,7 @@
  */
 #include "xml_read.h"
 #include "internal.h"
+#include "xml_messages.h"
 
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
@@ -762,6 +763,16 @@ xr_structured_error(void *ud, xmlErrorPtr e)
 		}
 	}
 	msg[n] = '\0';
+	/* the common cases in plain words (xml_messages.c); the others as libxml2 says them */
+	{
+		char		plain[SD_PROBLEM_MAX];
+
+		if (n && sd_xml_plain_message(msg, e->str1, e->str2, e->int1, plain, sizeof(plain)))
+		{
+			snprintf(msg, sizeof(msg), "%s", plain);
+			n = strlen(msg);
+		}
+	}
 	if ((e->code == XML_ERR_DOCUMENT_END || e->code == XML_ERR_DOCUMENT_EMPTY) && !r->root_seen)
 	{
 		snprintf(msg, sizeof(msg), "the document has no root element");

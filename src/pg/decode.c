@@ -136,12 +136,15 @@ decode_text(SdPgPlan *plan, const sd_node *node, const char *doc, size_t len, bo
 			if (soft && pgs_soft_code(err.code))
 				status = SD_INVALID;
 			else
+			{
+				sd_error_locate_json(&err, doc, len);
 				pgs_raise_core_error(plan->display, &err, true);
+			}
 		}
 		else
 		{
 			SdConvert	cx;
-			SdPgDoc		d = {SD_PG_DOC_JSON, NULL, 0};
+			SdPgDoc		d = {SD_PG_DOC_JSON, doc, len};
 
 			pgs_convert_init(&cx, plan, sd_decoder_tape(slot->d), soft, &d, NULL);
 			cx.events = sd_decoder_events(slot->d);
@@ -762,7 +765,7 @@ errors_text(ReturnSetInfo *rsinfo, SdPgPlan *plan, const sd_node *node, const ch
 		int			n = 0;
 		int			total = 0;
 		uint32		root = UINT32_MAX;
-		SdPgDoc		d = {SD_PG_DOC_JSON, NULL, 0};
+		SdPgDoc		d = {SD_PG_DOC_JSON, doc, len};
 
 		n = sd_check_json_found(slot->d, plan->plan, node, doc, len, &lim, pgs_max_errors,
 								&found, &total, &root);
@@ -903,6 +906,8 @@ each_put(EachState *st, const sd_val *tape, const sd_jev *events, uint32 root, b
 	bool		isnull;
 	SdPgDoc		doc = {offsets ? SD_PG_DOC_JSON : SD_PG_DOC_JSONB, NULL, 0};
 
+	if (offsets && st->slot)
+		doc.text = sd_decoder_text(st->slot->d, &doc.len);
 	pgs_convert_init(&cx, st->plan, tape, false, &doc, NULL);
 	cx.events = events;
 	cx.locate = each_locate;
@@ -965,7 +970,10 @@ each_text(EachState *st)
 		st->ndjson = !(i < st->doc->len && st->doc->text[i] == '[');
 		if (!sd_each_begin(slot->d, plan->plan, st->node, st->doc->text, st->doc->len, &lim,
 						   &err))
+		{
+			sd_error_locate_json(&err, st->doc->text, st->doc->len);
 			pgs_raise_core_error(plan->display, &err, true);
+		}
 		/* an array is copied by the core: let the detoasted one go (peak memory); NDJSON is
 		 * read in place, line by line, so it stays */
 		if (!st->ndjson)
@@ -975,7 +983,13 @@ each_text(EachState *st)
 		while ((r = sd_each_next(slot->d, &root, &err)) != 0)
 		{
 			if (r < 0)
+			{
+				size_t		tlen;
+				const char *text = sd_decoder_text(slot->d, &tlen);
+
+				sd_error_locate_json(&err, text, tlen);
 				pgs_raise_core_error(plan->display, &err, true);
+			}
 			each_put(st, sd_decoder_tape(slot->d), sd_decoder_events(slot->d), root, true);
 		}
 	}

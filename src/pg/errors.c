@@ -3,7 +3,8 @@
  * the input format (JSON text, jsonb, XML), leaves through here.  It maps the core's codes to
  * SQLSTATEs (SD_E_UNSUPPORTED is ERRCODE_FEATURE_NOT_SUPPORTED, SD_E_NOMEM out of memory, a
  * stop the pending interrupt's own error), raises "<shape>: <path>: <problem>" with the location
- * in DETAIL (a byte offset for JSON text, line and column for XML, none for jsonb), says which
+ * in DETAIL (line, column and byte offset for JSON text, located only here, as an error is
+ * raised; line and column for XML; none for jsonb), says which
  * codes serde_valid / serde_errors answer softly, applies the document limits (serde.max_depth,
  * serde.max_document_bytes, the stack left), re-raises other types' errors with the value's path
  * prefixed, records the adapter's own violations (domain CHECK, NOT NULL domains, storage
@@ -155,6 +156,8 @@ where_of(const SdPgDoc *doc, int64 offset, char *where, size_t size)
 		e.doc = SD_DOC_XML;
 		pgs_xml_locate(doc->text, doc->len, offset, &e.line, &e.column);
 	}
+	else
+		sd_error_locate_json(&e, doc->text, doc->len);
 	sd_error_location(&e, where, size);
 }
 
@@ -214,6 +217,8 @@ pgs_raise_found(const char *prefix, const sd_found *f, const SdPgDoc *doc)
 		err.doc = SD_DOC_XML;
 		pgs_xml_locate(doc->text, doc->len, f->offset, &err.line, &err.column);
 	}
+	else if (doc && doc->kind == SD_PG_DOC_JSON)
+		sd_error_locate_json(&err, doc->text, doc->len);
 	pgs_raise_core_error(prefix, &err, doc != NULL && doc->kind != SD_PG_DOC_JSONB);
 }
 

@@ -244,7 +244,7 @@ typedef enum SdPgDocKind
 typedef struct SdPgDoc
 {
 	SdPgDocKind kind;
-	const char *text;			/* XML: the document (errors are located in it), else NULL */
+	const char *text;			/* the document text (errors are located in it), NULL for jsonb */
 	size_t		len;
 } SdPgDoc;
 

@@ -68,7 +68,7 @@ with tempfile.TemporaryDirectory() as tmp:
     check("error: result code and message", error_of(a, "SELECT serde_decode('Invoice', '{\"id\": 1}')"),
           ("SQLITE_MISMATCH", "Invoice: $.id: expected string, found number 1"))
     check("error: malformed", error_of(a, "SELECT serde_decode('Invoice', '{')"),
-          ("SQLITE_ERROR", "Invoice: $: malformed JSON: unexpected end of input"))
+          ("SQLITE_ERROR", "Invoice: $: malformed JSON: unexpected end of input (at line 1, column 2, byte offset 1)"))
     check("error: unknown shape", error_of(a, "SELECT serde_decode('Nope', '{}')"),
           ("SQLITE_ERROR", 'shape "Nope" does not exist'))
     check("error: virtual table", error_of(a, "SELECT * FROM inv('[]')"),

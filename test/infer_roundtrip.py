@@ -164,6 +164,8 @@ def xml_read(el):
             continue
         out[("attribute", k)] = v
     for c in el:
+        if c.get("{http://www.w3.org/2001/XMLSchema-instance}nil") in ("true", "1"):
+            continue
         key = ("element", c.tag if c.tag.startswith("{") else "{}" + c.tag)
         val = xml_read(c)
         if key in out:
@@ -226,20 +228,33 @@ def back_xml(row, desc, ns):
 
 def xml_equal(orig, back):
     if isinstance(back, tuple):
-        return leaf_equal(orig, back[1], back[2])
+        if not leaf_equal(orig, back[1], back[2]):
+            print("    value differs: %r, decoded %r" % (orig, back[2]))
+            return False
+        return True
     if isinstance(back, dict) and isinstance(orig, dict):
         if orig.keys() != back.keys():
             print("    keys differ:", sorted(map(str, orig.keys() ^ back.keys()))[:6])
             return False
-        return all(xml_equal(orig[k], back[k]) for k in orig)
+        for k in orig:
+            if not xml_equal(orig[k], back[k]):
+                print("    at", k)
+                return False
+        return True
     if isinstance(back, dict) and isinstance(orig, str) and not orig.strip():
         return not back or all(isinstance(v, list) and not v for v in back.values())
+    if isinstance(back, dict) and isinstance(orig, str):
+        return xml_equal({("text", ""): orig}, back)   # a text-only occurrence of the element
     if isinstance(orig, list) and isinstance(back, list):
-        return len(orig) == len(back) and all(xml_equal(a, b) for a, b in zip(orig, back))
+        if len(orig) != len(back):
+            print("    lengths differ: %d, decoded %d" % (len(orig), len(back)))
+            return False
+        return all(xml_equal(a, b) for a, b in zip(orig, back))
     if isinstance(back, list) and len(back) == 1:
         return xml_equal(orig, back[0])
     if isinstance(orig, list) and len(orig) == 1:
         return xml_equal(orig[0], back)
+    print("    differs: %r, decoded %r" % (str(orig)[:80], str(back)[:80]))
     return False
 
 

@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DB=serde_infer_roundtrip
-psql -X -q -d "${PGDATABASE:-postgres}" -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB" >/dev/null
+psql -X -q -d "${PGDATABASE:-postgres}" -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB" >/dev/null
 trap 'psql -X -q -d "${PGDATABASE:-postgres}" -c "DROP DATABASE IF EXISTS $DB" >/dev/null 2>&1 || true' EXIT
 psql -X -q -d $DB -c "CREATE EXTENSION serde" >/dev/null
 SERDE_RT_DB=$DB python3 test/infer_roundtrip.py

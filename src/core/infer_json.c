@@ -76,6 +76,16 @@ inf_add_json(sd_infer *inf, const char *doc, size_t len)
 	if (!t)
 	{
 		inf->err->doc = SD_DOC_JSON;
+		if (inf->err->code == SD_E_SYNTAX)
+		{
+			sd_error	exact;
+
+			/* the decoder's words and offset for malformed JSON (jvalid.c) */
+			if (!sd_json_validate(&inf->hooks, doc, len, &exact) && exact.code == SD_E_SYNTAX)
+				sd_error_set(inf->err, SD_E_SYNTAX, exact.offset, "malformed JSON: %s", exact.problem);
+			else if (exact.code == SD_E_NOMEM)
+				return inf_oom(inf);
+		}
 		if (inf->err->code == SD_E_DEPTH)
 			sd_error_set(inf->err, SD_E_DEPTH, inf->err->offset,
 						 "nesting deeper than serde.max_depth (%u)", inf->limits.max_depth);

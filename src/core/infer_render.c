@@ -62,6 +62,7 @@ struct r_type
 	const char *var_value[INF_TAG_VALUES];
 	const char *var_col[INF_TAG_VALUES];
 	bool		root;
+	bool		unmapped;       /* a member no field maps: never unknown: "reject" */
 	const char *ns;             /* XML: the element's namespace */
 	r_type	   *next;
 };
@@ -538,12 +539,17 @@ has_kind(const inf_node *n, int k)
 static bool
 add_member(rctx *c, r_type *t, const inf_member *m, uint32_t nobj, const anc *up)
 {
-	char	   *col = m->kind == INF_K_TEXT ? "text" : snake(c, m->name, m->len);
+	char	   *col;
 	r_field    *f;
 	char		base[128];
 	int			idx;
 
-	if (!col)
+	if (m->len == 0 && m->kind != INF_K_TEXT)
+	{
+		t->unmapped = true;     /* a member named "": no column can map it */
+		return true;
+	}
+	if (!(col = m->kind == INF_K_TEXT ? "text" : snake(c, m->name, m->len)))
 		return r_oom(c);
 	snprintf(base, sizeof(base), "%s", col);
 	if (!(f = add_field(c, t, col)))
@@ -631,8 +637,9 @@ find_tag(const inf_node *n, int *common)
 		bool		ok = true;
 		int			spec[INF_TAG_VALUES] = {0};
 
+		/* at least one value seen twice: two objects with two values prove nothing */
 		if (tc->dead || tv->distinct_over || nv < 2 || nv > INF_TAG_VALUES ||
-			n->mem[tc->member].present != n->n_obj)
+			n->mem[tc->member].present != n->n_obj || n->n_obj <= (uint32_t) nv)
 			continue;
 		for (int j = 0; j < n->nmem && ok; j++)
 		{
@@ -893,7 +900,7 @@ options_json(wctx *w, sd_buf *b, const r_type *t, bool sqlite)
 		put(b, "\"rename\": ");
 		sd_buf_string(b, t->rename, strlen(t->rename));
 	}
-	if (w->c->o->strict && !t->is_pair)
+	if (w->c->o->strict && !t->is_pair && !t->unmapped)
 	{
 		SEP();
 		put(b, "\"unknown\": \"reject\"");

@@ -78,9 +78,21 @@ def back_obj(row, desc):
     out = {}
     variants = desc.get("variants") or {}
     vcols = set(variants.values())
+    by_col = {f["column"]: f for f in desc["fields"]}
+    listed = set()              # one_of's other columns: read through the carrying field
+    for f in desc["fields"]:
+        if isinstance(f.get("one_of"), dict):
+            listed |= set(f["one_of"].values()) - {f["column"]}
     for f in desc["fields"]:
         col = f["column"]
         v = row.get(col)
+        if col in listed:
+            continue
+        if isinstance(f.get("one_of"), dict):
+            for c in f["one_of"].values():
+                if row.get(c) is not None:
+                    out[f["name"]] = back_json(row[c], dict(by_col[c], name=f["name"]))
+            continue
         if col in vcols:
             if v is not None:
                 out.update(back_obj(v, shape_fields(f)))
@@ -300,6 +312,15 @@ def main():
         case(os.path.relpath(f, ROOT), [open(f, encoding="utf-8").read()], f.endswith(".xml"), n)
     # the documents of one kind together: the Kafka event and its record, every XML feed
     groups = [("fixtures/json/msk_*.json", False)]
+    # every JSON fixture together: their members conflict (a string here, an object there), so
+    # the script decodes through one_of (issue 20): run only where serde_register knows it
+    try:
+        psql("CREATE TYPE pg_temp.rt_probe AS (a text, b int4); SELECT serde_register("
+             "'infer_rt_probe', 'pg_temp.rt_probe', '{\"fields\": {\"a\": {\"one_of\": "
+             "{\"string\": \"a\", \"number\": \"b\"}}}}'); SELECT serde_unregister('infer_rt_probe');")
+        groups.append(("fixtures/json/*.json", False))
+    except RuntimeError:
+        print("skip: fixtures/json/*.json (together): needs one_of (issue 20)")
     for pattern, is_xml in groups:
         files = sorted(glob.glob(os.path.join(ROOT, pattern)))
         n += 1

@@ -51,7 +51,7 @@ static bool
 blank(const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\n' && s[i] != '\r')
+		if (!sd_is_ws(s[i]))
 			return false;
 	return true;
 }

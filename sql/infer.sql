@@ -83,6 +83,13 @@ SELECT pg_temp.infer(ARRAY['{"id": 1, "method": "card", "last4": "4242", "brand"
 SELECT * FROM pg_temp.rt(ARRAY['{"id": 1, "method": "card", "last4": "4242", "brand": "visa"}',
                                '{"id": 2, "method": "bank", "iban": "DE89"}',
                                '{"id": 3, "method": "card", "last4": "0005"}'], '{"name": "t_pay"}');
+-- a variant and a member of it with the same name: type names stay unique (doc_dispute_2)
+SELECT pg_temp.infer(ARRAY['{"id": "evt_1", "type": "payment", "created": 1719741600, "customer": {"id": "cus_1"}}',
+                           '{"id": "evt_2", "type": "dispute", "created": 1719745200, "dispute": {"reason": "fraudulent"}}',
+                           '{"id": "evt_3", "type": "payment", "created": 1719748800, "customer": {"id": "cus_2"}}'], '{"name": "t_evt"}');
+SELECT * FROM pg_temp.rt(ARRAY['{"id": "evt_1", "type": "payment", "created": 1719741600, "customer": {"id": "cus_1"}}',
+                               '{"id": "evt_2", "type": "dispute", "created": 1719745200, "dispute": {"reason": "fraudulent"}}',
+                               '{"id": "evt_3", "type": "payment", "created": 1719748800, "customer": {"id": "cus_2"}}'], '{"name": "t_evt"}');
 -- not a union: the member sets overlap
 SELECT pg_temp.infer(ARRAY['{"kind": "a", "x": 1, "y": 1}', '{"kind": "b", "x": 2}', '{"kind": "c", "y": 3}'], '{"name": "t_nu"}');
 

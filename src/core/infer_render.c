@@ -64,7 +64,8 @@ struct r_type
 	bool		root;
 	bool		unmapped;       /* a member no field maps: never unknown: "reject" */
 	const char *ns;             /* XML: the element's namespace */
-	r_type	   *next;
+	r_type	   *next;           /* the order of the script */
+	r_type	   *made;           /* every type made, named or not yet listed */
 };
 
 typedef struct anc
@@ -80,6 +81,7 @@ typedef struct rctx
 	sd_arena   *a;
 	bool		xml;
 	r_type	   *first, *last;
+	r_type	   *made;           /* names are taken when a type is made, before it is listed */
 	int			depth;
 	sd_error   *err;
 	char		prefix[64];
@@ -169,7 +171,7 @@ type_taken(void *ud, const char *name)
 {
 	rctx	   *c = ud;
 
-	for (r_type *t = c->first; t; t = t->next)
+	for (r_type *t = c->made; t; t = t->made)
 		if (strcmp(t->name, name) == 0)
 			return true;
 	return false;
@@ -202,6 +204,8 @@ new_type(rctx *c, const char *base, bool root)
 	if (!(t->name = unique(c, sd_arena_strndup(c->a, buf, strlen(buf)), type_taken, c)))
 		return r_oom(c), NULL;
 	t->root = root;
+	t->made = c->made;
+	c->made = t;
 	return t;
 }
 

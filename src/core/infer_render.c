@@ -166,10 +166,22 @@ unique(rctx *c, char *name, bool (*taken) (void *, const char *), void *ud)
 	}
 }
 
+/* names the script's columns use for built-in types (found in pg_catalog first) */
+static const char *const builtin_types[] = {
+	"text", "int4", "int8", "numeric", "float8", "boolean", "timestamptz", "timestamp", "date",
+	"uuid", "jsonb", "json", "bool", "int2", "int", "integer", "bigint", "smallint", "real",
+	"float4", "time", "timetz", "interval", "money", "name", "char", "varchar", "xml", "bytea",
+	"record", "inet", "oid", NULL
+};
+
 static bool
 type_taken(void *ud, const char *name)
 {
 	rctx	   *c = ud;
+
+	for (int i = 0; builtin_types[i]; i++)
+		if (strcmp(builtin_types[i], name) == 0)
+			return true;
 
 	for (r_type *t = c->made; t; t = t->made)
 		if (strcmp(t->name, name) == 0)

@@ -76,6 +76,10 @@ SELECT * FROM pg_temp.rt(ARRAY['{"rates": {"2024-01-01": 1.1, "2024-01-02": 1.25
 SELECT pg_temp.infer(ARRAY['{"lines": [{"sku": "a", "qty": 1}, {"sku": "b", "note": "gift"}]}', '{"lines": []}'], '{"name": "t_arr"}');
 SELECT * FROM pg_temp.rt(ARRAY['{"lines": [{"sku": "a", "qty": 1}, {"sku": "b", "note": "gift"}]}', '{"lines": []}'], '{"name": "t_arr"}');
 
+-- objects that give equal types share one (t_dup_sender for sender and owner, not for bot)
+SELECT pg_temp.infer(ARRAY['{"sender": {"id": 1, "login": "a"}, "owner": {"id": 2, "login": "b"}, "bot": {"id": 3, "login": null}}'], '{"name": "t_dup"}');
+SELECT * FROM pg_temp.rt(ARRAY['{"sender": {"id": 1, "login": "a"}, "owner": {"id": 2, "login": "b"}, "bot": {"id": 3, "login": null}}'], '{"name": "t_dup"}');
+
 -- tagged unions: a member with few string values that select disjoint member sets
 SELECT pg_temp.infer(ARRAY['{"id": 1, "method": "card", "last4": "4242", "brand": "visa"}',
                            '{"id": 2, "method": "bank", "iban": "DE89"}',

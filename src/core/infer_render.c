@@ -221,15 +221,74 @@ new_type(rctx *c, const char *base, bool root)
 	return t;
 }
 
-/* types are listed when complete: referenced types come first */
-static void
+static bool
+same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* Two types that would be written the same but for their names (their referenced types are
+ * already shared, so pointers compare). */
+static bool
+same_type(const r_type *a, const r_type *b)
+{
+	if (a->is_enum != b->is_enum || a->is_pair != b->is_pair || a->nf != b->nf ||
+		a->nvar != b->nvar || a->unmapped != b->unmapped || !same_str(a->rename, b->rename) ||
+		!same_str(a->tag, b->tag) || !same_str(a->ns, b->ns))
+		return false;
+	if (a->is_enum)
+	{
+		if (a->enode->ndistinct != b->enode->ndistinct)
+			return false;
+		for (uint32_t i = 0; i < a->enode->ndistinct; i++)
+			if (a->enode->dvlen[i] != b->enode->dvlen[i] ||
+				memcmp(a->enode->dv[i], b->enode->dv[i], a->enode->dvlen[i]) != 0)
+				return false;
+	}
+	for (int v = 0; v < a->nvar; v++)
+		if (!same_str(a->var_value[v], b->var_value[v]) || !same_str(a->var_col[v], b->var_col[v]))
+			return false;
+	for (int i = 0; i < a->nf; i++)
+	{
+		const r_field *f = &a->f[i], *g = &b->f[i];
+
+		if (!same_str(f->col, g->col) || !same_str(f->docname, g->docname) || f->xkind != g->xkind ||
+			!same_str(f->xns, g->xns) || f->ty.base != g->ty.base || f->ty.list != g->ty.list ||
+			f->ty.map != g->ty.map || !same_str(f->ty.format, g->ty.format) ||
+			f->ty.comp != g->ty.comp || f->optional != g->optional || f->notnull != g->notnull ||
+			f->need_name != g->need_name || !same_str(f->xml_item, g->xml_item) ||
+			!same_str(f->item_ns, g->item_ns) || f->noneof != g->noneof)
+			return false;
+		for (int k = 0; k < f->noneof; k++)
+			if (!same_str(f->oneof_kind[k], g->oneof_kind[k]) || !same_str(f->oneof_col[k], g->oneof_col[k]))
+				return false;
+	}
+	return true;
+}
+
+/* Types are listed when complete, so that referenced types come first.  A type equal to one
+ * listed before (a GitHub `user` met at ten places) is that one: its name is given back. */
+static r_type *
 emit(rctx *c, r_type *t)
 {
+	if (!t->root)
+		for (r_type *o = c->first; o; o = o->next)
+			if (same_type(o, t))
+			{
+				for (r_type **p = &c->made; *p; p = &(*p)->made)
+					if (*p == t)
+					{
+						*p = t->made;
+						break;
+					}
+				return o;
+			}
 	if (c->last)
 		c->last->next = t;
 	else
 		c->first = t;
 	c->last = t;
+	return t;
 }
 
 static r_field *
@@ -430,9 +489,8 @@ decide(rctx *c, const inf_node *n, const char *name, const char *base, const anc
 				return false;
 			e->is_enum = true;
 			e->enode = n;
-			emit(c, e);
 			ty->base = T_ENUM;
-			ty->comp = e;
+			ty->comp = emit(c, e);
 		}
 	}
 	else if (n->n_obj)
@@ -468,10 +526,9 @@ decide(rctx *c, const inf_node *n, const char *name, const char *base, const anc
 			c->depth--;
 			if (f->ty.list && f->ty.base == T_COMP && f->ty.comp && f->ty.comp->is_pair)
 				f->ty = (r_ty) {T_JSONB};
-			emit(c, pair);
 			ty->base = T_COMP;
 			ty->list = ty->map = true;
-			ty->comp = pair;
+			ty->comp = emit(c, pair);
 			return true;
 		}
 		c->depth++;
@@ -756,16 +813,14 @@ build_object(rctx *c, const inf_node *n0, const char *base, const anc *up, bool 
 					return false;
 			if (!choose_names(c, vt))
 				return false;
-			emit(c, vt);
 			f = &t->f[t->nf - 1];
 			f->ty.base = T_COMP;
-			f->ty.comp = vt;
+			f->ty.comp = emit(c, vt);
 		}
 	}
 	if (!choose_names(c, t))
 		return false;
-	emit(c, t);
-	*out = t;
+	*out = emit(c, t);
 	return true;
 }
 

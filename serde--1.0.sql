@@ -332,3 +332,50 @@ AS 'MODULE_PATHNAME', 'serde_decode_each_typed';
 CREATE FUNCTION serde_decode_each(shape text, doc bytea)
 RETURNS SETOF record LANGUAGE c STABLE PARALLEL SAFE ROWS 100
 AS 'MODULE_PATHNAME', 'serde_decode_each_shape';
+
+-- serde_infer: from sample documents to the CREATE TYPE + serde_register script that decodes
+-- them (docs/reference.md, "From samples to a shape: serde_infer").  An aggregate; over one value
+-- (SELECT serde_infer(doc)) it is the one-document form.
+CREATE FUNCTION serde_infer_step(internal, text) RETURNS internal
+LANGUAGE c STABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'serde_infer_step';
+CREATE FUNCTION serde_infer_step(internal, text, jsonb) RETURNS internal
+LANGUAGE c STABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'serde_infer_step';
+CREATE FUNCTION serde_infer_step(internal, json) RETURNS internal
+LANGUAGE c STABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'serde_infer_step';
+CREATE FUNCTION serde_infer_step(internal, json, jsonb) RETURNS internal
+LANGUAGE c STABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'serde_infer_step';
+CREATE FUNCTION serde_infer_step(internal, jsonb) RETURNS internal
+LANGUAGE c STABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'serde_infer_step';
+CREATE FUNCTION serde_infer_step(internal, jsonb, jsonb) RETURNS internal
+LANGUAGE c STABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'serde_infer_step';
+CREATE FUNCTION serde_infer_step(internal, xml) RETURNS internal
+LANGUAGE c STABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'serde_infer_step';
+CREATE FUNCTION serde_infer_step(internal, xml, jsonb) RETURNS internal
+LANGUAGE c STABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'serde_infer_step';
+CREATE FUNCTION serde_infer_final(internal) RETURNS text
+LANGUAGE c STABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'serde_infer_final';
+
+CREATE AGGREGATE serde_infer(docs text) (SFUNC = serde_infer_step, STYPE = internal,
+    FINALFUNC = serde_infer_final);
+CREATE AGGREGATE serde_infer(docs text, options jsonb) (SFUNC = serde_infer_step,
+    STYPE = internal, FINALFUNC = serde_infer_final);
+CREATE AGGREGATE serde_infer(docs json) (SFUNC = serde_infer_step, STYPE = internal,
+    FINALFUNC = serde_infer_final);
+CREATE AGGREGATE serde_infer(docs json, options jsonb) (SFUNC = serde_infer_step,
+    STYPE = internal, FINALFUNC = serde_infer_final);
+CREATE AGGREGATE serde_infer(docs jsonb) (SFUNC = serde_infer_step, STYPE = internal,
+    FINALFUNC = serde_infer_final);
+CREATE AGGREGATE serde_infer(docs jsonb, options jsonb) (SFUNC = serde_infer_step,
+    STYPE = internal, FINALFUNC = serde_infer_final);
+CREATE AGGREGATE serde_infer(docs xml) (SFUNC = serde_infer_step, STYPE = internal,
+    FINALFUNC = serde_infer_final);
+CREATE AGGREGATE serde_infer(docs xml, options jsonb) (SFUNC = serde_infer_step,
+    STYPE = internal, FINALFUNC = serde_infer_final);
+COMMENT ON AGGREGATE serde_infer(text) IS 'the CREATE TYPE + serde_register script that decodes every sample (JSON, or XML when it starts with <)';
+COMMENT ON AGGREGATE serde_infer(text, jsonb) IS 'serde_infer with options: name, prefix, schema, max_samples, enums, strict';
+COMMENT ON AGGREGATE serde_infer(json) IS 'the CREATE TYPE + serde_register script that decodes every JSON sample';
+COMMENT ON AGGREGATE serde_infer(json, jsonb) IS 'serde_infer with options: name, prefix, schema, max_samples, enums, strict';
+COMMENT ON AGGREGATE serde_infer(jsonb) IS 'the CREATE TYPE + serde_register script that decodes every JSON sample';
+COMMENT ON AGGREGATE serde_infer(jsonb, jsonb) IS 'serde_infer with options: name, prefix, schema, max_samples, enums, strict';
+COMMENT ON AGGREGATE serde_infer(xml) IS 'the CREATE TYPE + serde_register script that decodes every XML sample';
+COMMENT ON AGGREGATE serde_infer(xml, jsonb) IS 'serde_infer with options: name, prefix, schema, max_samples, enums, strict';

@@ -209,6 +209,7 @@ void		sq_decoder_put(sq_conn *c, sd_decoder *d);
 
 /* ---- functions.c / vtab.c / errors_vtab.c: registration (serde.c calls them) ------------ */
 int			sq_functions_register(sqlite3 *db, sq_conn *c);
+int			sq_infer_register(sqlite3 *db, sq_conn *c);   /* infer.c: serde_infer */
 int			sq_vtab_register(sqlite3 *db, sq_conn *c);
 int			sq_errors_register(sqlite3 *db, sq_conn *c);
 

@@ -221,8 +221,13 @@ typedef enum sd_format
 	SD_FMT_BASE64,
 	SD_FMT_BASE64URL,
 	SD_FMT_HEX,
-	SD_FMT_RFC2822
+	SD_FMT_RFC2822,
+	SD_FMT_ISO8601,
+	SD_FMT_BASE64_MIME,
+	SD_FMT_PATTERN              /* the node's `pattern` (scalar_time.h) */
 } sd_format;
+
+typedef struct sd_tspattern sd_tspattern;   /* private: a compiled timestamp pattern */
 
 typedef struct sd_node sd_node;
 typedef struct sd_members sd_members;   /* private: member lookup of a composite */
@@ -272,6 +277,8 @@ struct sd_node
 	sd_kind		kind;
 	const sd_type *type;
 	sd_format	format;         /* timestamps: NONE/RFC3339/UNIX/UNIX_MS; bytea: NONE/BASE64/... */
+	const sd_tspattern *pattern;    /* SD_FMT_PATTERN: the compiled pattern (never shared by
+									 * two fields: such nodes are built fresh) */
 	bool		coerce;
 	bool		reject_unknown;
 	bool		all_optional;   /* shape-level "optional" in force here */

@@ -2,8 +2,10 @@
  * engine_int.h — the rule engine's state and its small shared steps, for the engine's three
  * files: engine.c (the rules: values, objects and their members, lists, maps, unions, extra),
  * engine_skip.c (the validating skip and serde_errors' recovery), engine_text.c (XML scalars from
- * text, accumulated lists) and engine_err.c (errors and their paths).  The calls go one way:
- * engine.c → engine_skip.c / engine_text.c → engine_err.c.  Core-internal; nothing else includes it.
+ * text, accumulated lists), engine_md.c (multi-dimensional arrays) and engine_err.c (errors and
+ * their paths).  The calls go one way:
+ * engine.c → engine_skip.c / engine_text.c / engine_md.c → engine_err.c.  Core-internal; nothing
+ * else includes it.
  */
 #ifndef SERDE_ENGINE_INT_H
 #define SERDE_ENGINE_INT_H
@@ -224,5 +226,10 @@ bool		sd_eng_text_kind_error(Eng *e, const sd_node *n, const char *s, size_t len
 bool		sd_eng_text_value(Eng *e, const sd_node *n, const char *s, size_t len, Dest dst, int64_t at);
 bool		sd_eng_acc_add(Eng *e, Acc *a, uint32_t idx, int64_t off);
 bool		sd_eng_acc_finish(Eng *e, Acc *a, Dest dst, int64_t off);
+
+/* engine_md.c: multi-dimensional arrays (a leaf of the engine).  first: the element stack
+ * index of the array's first element; the element being decoded is entered. */
+bool		sd_eng_md_not_array(Eng *e, const sd_node *n, uint32_t first, sd_wtok *t);
+bool		sd_eng_md_check(Eng *e, const sd_node *n, uint32_t first, uint32_t idx);
 
 #endif							/* SERDE_ENGINE_INT_H */

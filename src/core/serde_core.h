@@ -199,6 +199,9 @@ struct sd_type
 	int16_t		scale;
 	bool		not_null;       /* a domain (somewhere in the chain) is NOT NULL */
 	const sd_type *elem;        /* SD_K_ARRAY: element type */
+	uint8_t		max_dims;       /* SD_K_ARRAY: a host array of that many dimensions at most
+								 * (PostgreSQL: 6 for scalar elements), read from nested JSON
+								 * arrays (rectangular); 0: a list (one dimension) */
 	int			ncols;          /* SD_K_COMPOSITE: live columns in order */
 	const sd_column *cols;
 	int			nlabels;        /* SD_K_ENUM: labels in sort order */

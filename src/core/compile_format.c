@@ -80,7 +80,11 @@ sd_cc_format(cctx *c, const sd_column *col, const sd_jnode *v, fopts *o)
 			return format_fail(c, "zone", problem);
 	}
 	else if (!sd_tspattern_reads_offset(p) && b->kind == SD_K_TIMESTAMPTZ)
-		return format_fail(c, NULL, "the pattern has no offset (X, XX, XXX or Z): a timestamptz column needs \"zone\" (\"UTC\" or \"+02:00\")");
+	{
+		snprintf(problem, sizeof(problem), "the pattern has no offset (X, XX, XXX or Z): type %s needs \"zone\" (\"UTC\" or an offset such as \"+02:00\")",
+				 b->name);
+		return format_fail(c, NULL, problem);
+	}
 	o->fmt = SD_FMT_PATTERN;
 	o->pattern = p;
 	return true;

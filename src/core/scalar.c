@@ -940,7 +940,8 @@ sd_ts_finish(const char *s, size_t len, const sd_ts_fields *F, bool require_offs
 		return bad_datetime(SD_E_DATETIME, "timestamp", s, len, why, problem);
 	/* 24:00:00 only where the grammar allows it (ISO 8601's end of the day) */
 	if (C.h > 23 && !(F->end_of_day && C.h == 24 && C.mi == 0 && C.sec == 0 && C.frac_us == 0))
-		return bad_datetime(SD_E_DATETIME, "timestamp", s, len, "hour out of range", problem);
+		return bad_datetime(SD_E_DATETIME, "timestamp", s, len, F->end_of_day && C.h == 24 ?
+							"time of day past 24:00:00" : "hour out of range", problem);
 	if (C.mi > 59)
 		return bad_datetime(SD_E_DATETIME, "timestamp", s, len, "minute out of range", problem);
 	/* a leap second (:60) rolls into the next minute, as in PostgreSQL; not past 24:00:00 */

@@ -230,7 +230,7 @@ static sd_code
 mime(const char *s, uint8_t *out, size_t *n)
 {
 	P[0] = '\0';
-	return sd_decode_binary(SD_FMT_BASE64_MIME, s, strlen(s), out, n, P);
+	return sd_decode_base64_mime(s, strlen(s), out, n, P);
 }
 
 static void

@@ -437,6 +437,8 @@ build_field(cctx *c, sd_node *node, sd_field *f, const sd_column *col, const pol
 	f->optional = pol->optional;
 	if (fo && !sd_cc_field_options(c, f, col, fo, &role, &o))
 		return false;
+	if (fo && (v = sd_jget(fo, "format")) && !sd_cc_format(c, col, v, &o))
+		return false;			/* compile_format.c */
 	if (!f->name && !(f->name = sd_apply_rename(c->a, col->name, pol->rename)))
 		return sd_cc_oom(c);
 	if (!f->path)

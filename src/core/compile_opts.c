@@ -288,8 +288,6 @@ sd_cc_field_options(cctx *c, sd_field *f, const sd_column *col, const sd_jnode *
 							col->name, col->type->name);
 		f->nullable = v->kind == SD_J_TRUE;
 	}
-	if ((v = sd_jget(fo, "format")) && !sd_cc_format(c, col, v, o))
-		return false;
 	if ((v = sd_jget(fo, "shape")))
 	{
 		if (!sd_cc_want_kind(c, "shape", v, SD_J_STRING, "a string"))

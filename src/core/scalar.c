@@ -1418,8 +1418,6 @@ sd_decode_binary(sd_format fmt, const char *s, size_t len, uint8_t *out, size_t 
 			}
 		case SD_FMT_BASE64URL:
 			return decode_base64(b64_url, "base64url", s, len, out, outlen, problem);
-		case SD_FMT_BASE64_MIME:
-			return sd_decode_base64_mime(s, len, out, outlen, problem);
 		case SD_FMT_NONE:
 		case SD_FMT_BASE64:
 			return decode_base64(b64_std, "base64", s, len, out, outlen, problem);

@@ -409,7 +409,8 @@ sd_convert_string(sd_arena *arena, const sd_node *n, const char *s, size_t len, 
 
 				if (!b)
 					return sd_error_set(err, SD_E_NOMEM, err->offset, "out of memory");
-				c = sd_decode_binary(f, s, len, b, &outlen, problem);
+				c = f == SD_FMT_BASE64_MIME ? sd_decode_base64_mime(s, len, b, &outlen, problem) :
+					sd_decode_binary(f, s, len, b, &outlen, problem);
 				out->tag = SD_V_BYTES;
 				out->u.bytes = b;
 				out->len = (uint32_t) outlen;

@@ -3,8 +3,6 @@
  * patterns (compile errors, reading, zones, AM/PM, weekdays), MIME base64, and multi-dimensional
  * arrays through the engine (rectangular shapes, errors at the first index that differs).
  */
-#include <stdlib.h>
-
 #include "unit.h"
 #include "unit_support.h"
 #include "scalar_time.h"
@@ -268,14 +266,21 @@ base64_mime(void)
 static void
 md_arrays(void)
 {
-	sd_type    *m = calloc(1, sizeof(sd_type));
-	sd_type    *t = calloc(1, sizeof(sd_type));
-	sd_type    *row = calloc(1, sizeof(sd_type));
-	sd_column  *cols = calloc(2, sizeof(sd_column));
+	/* static: reachable to the end (the helpers' types are never freed) */
+	static sd_type mt,
+				tt,
+				rt;
+	static sd_column cols[2];
+	static const sd_type *keep[2];
+	sd_type    *m = &mt,
+			   *t = &tt,
+			   *row = &rt;
 
-	*m = *ut_array_of(&ut_float8);
+	keep[0] = ut_array_of(&ut_float8);
+	keep[1] = ut_array_of(&ut_text);
+	*m = *keep[0];
 	m->max_dims = 6;
-	*t = *ut_array_of(&ut_text);
+	*t = *keep[1];
 	t->max_dims = 6;
 	cols[0] = (sd_column) {"m", m};
 	cols[1] = (sd_column) {"t", t};

@@ -193,6 +193,16 @@ patterns(void)
 	CHECK(rd(p, "1.9.0000", true, &us) == SD_E_DATETIME);
 	CHECK_STR(P, "invalid timestamp \"1.9.0000\": year out of range");
 	/* compile errors */
+	{
+		char		longp[300];
+
+		memset(longp, '-', sizeof(longp));
+		memcpy(longp, "yyyy-MM-dd", 10);
+		P[0] = '\0';
+		CHECK(sd_tspattern_compile(&A, longp, 257, P, &(bool) {false}) == NULL);
+		CHECK_STR(P, "a pattern has at most 256 bytes, not 257");
+		CHECK(sd_tspattern_compile(&A, longp, 256, P, &(bool) {false}) != NULL);
+	}
 	CHECK(pat("", NULL) == NULL);
 	CHECK_STR(P, "must not be empty");
 	CHECK(pat("yyyy-MM-dd Q", NULL) == NULL);
@@ -245,6 +255,10 @@ base64_mime(void)
 	CHECK(mime("", out, &n) == SD_OK && n == 0);
 	CHECK(mime("\r\n", out, &n) == SD_OK && n == 0);
 	CHECK(mime("QQ", out, &n) == SD_OK && n == 1 && out[0] == 'A');
+	CHECK(mime("====", out, &n) == SD_E_KIND);
+	CHECK(mime("QUJD\n==", out, &n) == SD_E_KIND);
+	CHECK_STR(P, "invalid base64 at byte 5");
+	CHECK(mime("Q===", out, &n) == SD_E_KIND);
 	CHECK(mime("QQ=", out, &n) == SD_E_KIND);
 	CHECK_STR(P, "invalid base64 at byte 2");
 	CHECK(mime("Q", out, &n) == SD_E_KIND);

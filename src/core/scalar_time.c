@@ -222,7 +222,7 @@ sd_decode_base64_mime(const char *s, size_t len, uint8_t *out, size_t *outlen, c
 		}
 	}
 	/* padding completes the final group ("QQ==", "QUI="), or there is none ("QQ", "QUI") */
-	if (pad && k + pad != 4)
+	if (pad && (k < 2 || k + pad != 4))
 		return bad_mime(pad_at, problem);
 	if (k == 1)
 		return bad_mime(first_at, problem);   /* one character cannot encode a byte */
@@ -301,6 +301,9 @@ sd_tspattern_compile(sd_arena *a, const char *text, size_t len, char *problem, b
 	memset(p, 0, sizeof(*p));
 	if (len == 0)
 		return snprintf(problem, SD_PROBLEM_MAX, "must not be empty"), NULL;
+	if (len > SD_PATTERN_MAX)
+		return snprintf(problem, SD_PROBLEM_MAX, "a pattern has at most %d bytes, not %zu",
+						SD_PATTERN_MAX, len), NULL;
 	for (size_t i = 0; i < len;)
 	{
 		char		c = text[i];

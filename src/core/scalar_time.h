@@ -14,8 +14,9 @@
  * XXX (Z or +-hh:mm), Z / ZZ / ZZZ (+-hhmm); any other character, and 'quoted' text ('' is an
  * apostrophe), is literal text matched as is; one-letter numeric fields read one or two digits,
  * two-letter ones exactly two; names in any case.  A year, a month and a day are required;
- * h needs a and a needs h; no field twice.  NULL with problem (the option error's text), or
+ * h needs a and a needs h; no field twice; at most SD_PATTERN_MAX bytes.  NULL with problem (the option error's text), or
  * with *oom on an allocation failure. */
+#define SD_PATTERN_MAX 256		/* bytes of a pattern */
 sd_tspattern *sd_tspattern_compile(sd_arena *a, const char *text, size_t len, char *problem,
 								   bool *oom);
 /* Sets the zone of a pattern: "UTC" (or "Z") or a fixed offset "+hh:mm" / "-hh:mm" up to

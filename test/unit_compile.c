@@ -166,7 +166,7 @@ static const ccase cases[] = {
 	CC(T_C1, "{'fields':{'id':{'optional':'true'}}}", "ERROR 22023 $.fields.id.optional: must be a boolean, not a string"),
 	CC(T_C1, "{'fields':{'id':{'nullable':0}}}", "ERROR 22023 $.fields.id.nullable: must be a boolean, not a number"),
 	CC(T_C1, "{'fields':{'id':{'skip':null}}}", "ERROR 22023 $.fields.id.skip: must be a boolean, not null"),
-	CC(T_C1, "{'fields':{'at':{'format':1}}}", "ERROR 22023 $.fields.at.format: must be a string, not a number"),
+	CC(T_C1, "{'fields':{'at':{'format':1}}}", "ERROR 22023 $.fields.at.format: must be a string or an object {\"pattern\": ..., \"zone\": ...}, not a number"),
 	CC(T_C1, "{'fields':{'id':{'shape':1}}}", "ERROR 22023 $.fields.id.shape: must be a string, not a number"),
 	CC(T_C1, "{'fields':{'id':{'map':'x'}}}", "ERROR 22023 $.fields.id.map: must be a boolean, not a string"),
 	CC(T_C1, "{'fields':{'id':{'xml':1}}}", "ERROR 22023 $.fields.id.xml: must be a string, not a number"),

@@ -317,8 +317,8 @@ build_node(cctx *c, const sd_type *t, const policy *pol, sd_format fmt)
 		(uint32_t) pol->coerce << 1 | (uint32_t) pol->optional;
 	sd_node    *n;
 
-	if (t->kind != SD_K_ARRAY && t->kind != SD_K_COMPOSITE)
-		return build_node_fresh(c, t, pol, fmt);
+	if ((t->kind != SD_K_ARRAY && t->kind != SD_K_COMPOSITE) || fmt == SD_FMT_PATTERN)
+		return build_node_fresh(c, t, pol, fmt);	/* a pattern is the field's own */
 	if ((n = (sd_node *) sd_node_memo_get(&c->nodes, t, pol->rename, flags)))
 		return n;
 	if (!(n = build_node_fresh(c, t, pol, fmt)))
@@ -452,6 +452,8 @@ build_field(cctx *c, sd_node *node, sd_field *f, const sd_column *col, const pol
 	f->optional = pol->optional;
 	if (fo && !sd_cc_field_options(c, f, col, fo, &role, &o))
 		return false;
+	if (fo && (v = sd_jget(fo, "format")) && !sd_cc_format(c, col, v, &o))
+		return false;			/* compile_format.c */
 	if (!f->name && !(f->name = sd_apply_rename(c->a, col->name, pol->rename)))
 		return sd_cc_oom(c);
 	if (!f->path)
@@ -477,6 +479,8 @@ build_field(cctx *c, sd_node *node, sd_field *f, const sd_column *col, const pol
 		f->node = o.is_map ? build_node_fresh(c, col->type, &cpol, o.fmt) : build_node(c, col->type, &cpol, o.fmt);
 	if (!f->node)
 		return false;
+	if (o.pattern)
+		sd_cc_set_pattern(f->node, o.pattern);
 	if (o.is_map)
 		((sd_node *) f->node)->is_map = true;
 	if (f->xml_choice && c->ndeferred == ndeferred &&

@@ -78,6 +78,7 @@ enum {ROLE_NONE, ROLE_EXTRA, ROLE_VARIANT, ROLE_SKIPPED, ROLE_ONEOF};
 typedef struct fopts
 {
 	sd_format	fmt;
+	const sd_tspattern *pattern;    /* fmt SD_FMT_PATTERN: compiled (compile_format.c) */
 	const char *shape;          /* "shape": a registered shape's name */
 	bool		has_optional;   /* "optional" was given */
 	bool		is_map;
@@ -94,6 +95,8 @@ bool		sd_cc_parse_policy(cctx *c, const sd_jnode *opts, policy *pol, const char 
 							   sd_xml_name *root);
 bool		sd_cc_xml_field(cctx *c, sd_field *f, const sd_column *col, const sd_jnode *fo, bool is_map,
 							const policy *pol, policy *cpol);
+bool		sd_cc_format(cctx *c, const sd_column *col, const sd_jnode *v, fopts *o);
+void		sd_cc_set_pattern(const sd_node *node, const sd_tspattern *p);
 bool		sd_cc_field_options(cctx *c, sd_field *f, const sd_column *col, const sd_jnode *fo,
 								int *role, fopts *o);
 /* compile_xml.c: the XML authoring options (`attributes`, `xml_choice`) */

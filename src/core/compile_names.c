@@ -75,6 +75,10 @@ sd_format_ok(const sd_type *t, const char *f, sd_format *out)
 		*out = SD_FMT_UNIX;
 	else if (ts && strcmp(f, "unix_ms") == 0)
 		*out = SD_FMT_UNIX_MS;
+	else if (ts && strcmp(f, "iso8601") == 0)
+		*out = SD_FMT_ISO8601;
+	else if (b->kind == SD_K_BYTEA && strcmp(f, "base64_mime") == 0)
+		*out = SD_FMT_BASE64_MIME;
 	else if (b->kind == SD_K_BYTEA && strcmp(f, "base64") == 0)
 		*out = SD_FMT_BASE64;
 	else if (b->kind == SD_K_BYTEA && strcmp(f, "base64url") == 0)

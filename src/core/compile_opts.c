@@ -318,14 +318,6 @@ sd_cc_field_options(cctx *c, sd_field *f, const sd_column *col, const sd_jnode *
 							col->name, col->type->name);
 		f->nullable = v->kind == SD_J_TRUE;
 	}
-	if ((v = sd_jget(fo, "format")))
-	{
-		if (!sd_cc_want_kind(c, "format", v, SD_J_STRING, "a string"))
-			return false;
-		if (!sd_format_ok(col->type, v->str, &o->fmt))
-			return sd_cc_opt_fail(c, "format", "format \"%s\" does not apply to type %s", v->str,
-							col->type->name);
-	}
 	if ((v = sd_jget(fo, "shape")))
 	{
 		if (!sd_cc_want_kind(c, "shape", v, SD_J_STRING, "a string"))

@@ -3,6 +3,7 @@
  * document name, type and options, nested nodes up to a depth and a field budget.
  */
 #include "internal.h"
+#include "scalar_time.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -71,7 +72,8 @@ sb_key(sbuf *b, const char *k, bool first)
 static const char *
 format_name(sd_format f)
 {
-	static const char *const names[] = {NULL, "rfc3339", "unix", "unix_ms", "base64", "base64url", "hex", "rfc2822"};
+	static const char *const names[] = {NULL, "rfc3339", "unix", "unix_ms", "base64", "base64url", "hex", "rfc2822",
+	"iso8601", "base64_mime", NULL};
 
 	return (unsigned) f < sizeof(names) / sizeof(names[0]) ? names[f] : NULL;
 }
@@ -270,6 +272,19 @@ describe_node(sbuf *b, const sd_node *n, int depth)
 					sb_put(b, "null", 4);
 			}
 			sb_put(b, "]", 1);
+		}
+		sb_put(b, "}", 1);
+	}
+	if (n->format == SD_FMT_PATTERN && n->pattern)
+	{
+		sb_key(b, "format", false);
+		sb_put(b, "{", 1);
+		sb_key(b, "pattern", true);
+		sb_str(b, sd_tspattern_text(n->pattern));
+		if (sd_tspattern_zone(n->pattern))
+		{
+			sb_key(b, "zone", false);
+			sb_str(b, sd_tspattern_zone(n->pattern));
 		}
 		sb_put(b, "}", 1);
 	}

@@ -85,6 +85,32 @@ value(Eng *e, sd_wtok *t, const sd_node *n, Dest dst)
 	return ok;
 }
 
+static bool decode_array(Eng *e, const sd_node *n, Dest dst, int64_t off);
+
+/* An element of a multi-dimensional array (n->type->max_dims > 1): a nested array decoded by
+ * the same node, of the first element's shape (engine_md.c checks it). */
+static bool
+md_value(Eng *e, sd_wtok *t, const sd_node *n, Dest ed, uint32_t first)
+{
+	int			before = e->collect ? e->collect->total : 0;
+	bool		ok;
+
+	e->consumed = false;
+	if (t->kind != SD_J_ARRAY)
+		ok = sd_eng_md_not_array(e, n, first, t);
+	else if (e->ops->array_begin(e->cur, t) < 0)
+		return sd_eng_walker_failed(e);
+	else
+	{
+		ok = decode_array(e, n, ed, t->offset);
+		e->consumed = true;
+		ok = ok && sd_eng_md_check(e, n, first, ed.idx);
+	}
+	if (e->collect)
+		slot(e, ed)->aux = sd_mark_value(ok, before, e->collect->total, &e->collect->values);
+	return ok;
+}
+
 static bool
 decode_array(Eng *e, const sd_node *n, Dest dst, int64_t off)
 {
@@ -102,7 +128,11 @@ decode_array(Eng *e, const sd_node *n, Dest dst, int64_t off)
 
 		if (!push_element(e, &ed, off) || !enter(e, NULL, 0, i, off))
 			return false;
-		if (!value(e, &t, n->elem, ed) && !recover_value(e, &t, depth, depth + 1))
+		bool		md = n->type->max_dims > 1 &&
+			(i ? e->d->stack[start].tag == SD_V_ARRAY : t.kind == SD_J_ARRAY);
+
+		if (!(md ? md_value(e, &t, n, ed, start) : value(e, &t, n->elem, ed)) &&
+			!recover_value(e, &t, depth, depth + 1))
 			return false;
 		e->depth = depth;
 		i++;

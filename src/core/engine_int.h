@@ -3,9 +3,10 @@
  * engine.c (the rules: values, objects and their members, lists, maps, unions, extra),
  * engine_skip.c (the validating skip and serde_errors' recovery), engine_text.c (XML scalars from
  * text, accumulated lists), engine_oneof.c (`one_of`: the column a value's kind selects),
- * engine_xmlnames.c (the XML authoring options' leaves) and engine_err.c (errors and their
- * paths).  The calls go one way: engine.c → engine_xmlnames.c → engine_skip.c / engine_text.c /
- * engine_oneof.c → engine_err.c.  Core-internal; nothing else includes it.
+ * engine_xmlnames.c (the XML authoring options' leaves), engine_md.c (multi-dimensional
+ * arrays) and engine_err.c (errors and their paths).  The calls go one way: engine.c →
+ * engine_xmlnames.c → engine_skip.c / engine_text.c / engine_oneof.c / engine_md.c →
+ * engine_err.c.  Core-internal; nothing else includes it.
  */
 #ifndef SERDE_ENGINE_INT_H
 #define SERDE_ENGINE_INT_H
@@ -247,5 +248,9 @@ void		sd_eng_member_prefix(Eng *e, const sd_node *n, const sd_member *m, const c
 								 size_t *pl);
 bool		sd_eng_choice_tag(Eng *e, const sd_node *n, const struct sd_variant *v, uint32_t row,
 							  int64_t off);
+/* engine_md.c: multi-dimensional arrays (a leaf of the engine).  first: the element stack
+ * index of the array's first element; the element being decoded is entered. */
+bool		sd_eng_md_not_array(Eng *e, const sd_node *n, uint32_t first, sd_wtok *t);
+bool		sd_eng_md_check(Eng *e, const sd_node *n, uint32_t first, uint32_t idx);
 
 #endif							/* SERDE_ENGINE_INT_H */

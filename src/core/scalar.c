@@ -872,12 +872,7 @@ sd_parse_timestamp(const char *s, size_t len, bool require_offset, int64_t *us,
 	date_fields D;
 	clock_fields C;
 	size_t		pos;
-	bool		has_off = false;
-	int			off_sign = 0,
-				off_h = 0,
-				off_m = 0;
-	const char *why;
-	int64_t		local;
+	sd_ts_fields F = {0};
 
 	if (len < 19 || !scan_date(s, &D) || (s[10] != 'T' && s[10] != 't' && s[10] != ' ') ||
 		(pos = scan_clock(s, len, 11, &C)) == 0)
@@ -887,18 +882,54 @@ sd_parse_timestamp(const char *s, size_t len, bool require_offset, int64_t *us,
 		char		c = s[pos];
 
 		if ((c == 'Z' || c == 'z') && pos + 1 == len)
-			has_off = true;
+			F.has_off = true;
 		else if ((c == '+' || c == '-') && len - pos == 6 && s[pos + 3] == ':' &&
-				 (off_h = two_digits(s + pos + 1)) >= 0 &&
-				 (off_m = two_digits(s + pos + 4)) >= 0)
+				 (F.off_h = two_digits(s + pos + 1)) >= 0 &&
+				 (F.off_m = two_digits(s + pos + 4)) >= 0)
 		{
-			has_off = true;
-			off_sign = (c == '-') ? -1 : 1;
+			F.has_off = true;
+			F.off_sign = (c == '-') ? -1 : 1;
 		}
 		else
 			goto syntax;
 	}
-	if (!has_off && require_offset)
+	F.y = D.y, F.m = D.m, F.d = D.d;
+	F.h = C.h, F.mi = C.mi, F.sec = C.sec, F.frac_us = C.frac_us;
+	*had_offset = F.has_off;
+	return sd_ts_finish(s, len, &F, require_offset, us, problem);
+
+syntax:
+	return bad_datetime(SD_E_KIND, "timestamp", s, len, "expected RFC 3339 date-time", problem);
+}
+
+int64_t
+sd_frac_digits_us(const char *fp, size_t n)
+{
+	int64_t		us = 0;
+
+	if (n > 6)
+		return frac_us_as_postgres(fp, n);
+	for (size_t i = 0; i < n; i++)
+		us = us * 10 + (fp[i] - '0');
+	return us * frac_scale[n];
+}
+
+sd_code
+sd_bad_timestamp(sd_code code, const char *s, size_t len, const char *why, char *problem)
+{
+	return bad_datetime(code, "timestamp", s, len, why, problem);
+}
+
+sd_code
+sd_ts_finish(const char *s, size_t len, const sd_ts_fields *F, bool require_offset, int64_t *us,
+			 char *problem)
+{
+	date_fields D = {F->y, F->m, F->d};
+	clock_fields C = {F->h, F->mi, F->sec, F->frac_us};
+	const char *why;
+	int64_t		local;
+
+	if (!F->has_off && require_offset)
 	{
 		char		cut[CUT_BUF];
 
@@ -907,8 +938,10 @@ sd_parse_timestamp(const char *s, size_t len, bool require_offset, int64_t *us,
 	}
 	if ((why = check_date(&D)) != NULL)
 		return bad_datetime(SD_E_DATETIME, "timestamp", s, len, why, problem);
-	if (C.h > 23)
-		return bad_datetime(SD_E_DATETIME, "timestamp", s, len, "hour out of range", problem);
+	/* 24:00:00 only where the grammar allows it (ISO 8601's end of the day) */
+	if (C.h > 23 && !(F->end_of_day && C.h == 24 && C.mi == 0 && C.sec == 0 && C.frac_us == 0))
+		return bad_datetime(SD_E_DATETIME, "timestamp", s, len, F->end_of_day && C.h == 24 ?
+							"time of day past 24:00:00" : "hour out of range", problem);
 	if (C.mi > 59)
 		return bad_datetime(SD_E_DATETIME, "timestamp", s, len, "minute out of range", problem);
 	/* a leap second (:60) rolls into the next minute, as in PostgreSQL; not past 24:00:00 */
@@ -916,7 +949,7 @@ sd_parse_timestamp(const char *s, size_t len, bool require_offset, int64_t *us,
 		return bad_datetime(SD_E_DATETIME, "timestamp", s, len, "second out of range", problem);
 	if (clock_us(&C) > USECS_PER_DAY)
 		return bad_datetime(SD_E_DATETIME, "timestamp", s, len, "time of day past 24:00:00", problem);
-	if (off_h > MAX_OFFSET_HOUR || off_m > 59)
+	if (F->off_h > MAX_OFFSET_HOUR || F->off_m > 59)
 		return bad_datetime(SD_E_DATETIME, "timestamp", s, len,
 							"time zone offset out of range", problem);
 	/* rounding may carry into the next second, minute, day, ... year */
@@ -924,17 +957,13 @@ sd_parse_timestamp(const char *s, size_t len, bool require_offset, int64_t *us,
 	if (local >= END_TS_US)
 		return bad_datetime(SD_E_DATETIME, "timestamp", s, len,
 							"rounds past 9999-12-31 23:59:59.999999", problem);
-	local -= off_sign * (off_h * USECS_PER_HOUR + off_m * USECS_PER_MIN);
+	local -= F->off_sign * (F->off_h * USECS_PER_HOUR + F->off_m * USECS_PER_MIN);
 	/* the offset may move the instant out of the years 0001..9999 (0001-01-01T00:30:00+01:00
 	 * is 0000-12-31T23:30:00Z): refused, as the epoch formats refuse it */
 	if (local < MIN_TS_US || local >= END_TS_US)
 		return bad_datetime(SD_E_DATETIME, "timestamp", s, len, OUTSIDE_UTC_YEARS, problem);
 	*us = local;
-	*had_offset = has_off;
 	return SD_OK;
-
-syntax:
-	return bad_datetime(SD_E_KIND, "timestamp", s, len, "expected RFC 3339 date-time", problem);
 }
 
 /* Case-insensitive match of a three-letter name at p against names[0..n): its index or -1. */

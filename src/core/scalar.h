@@ -138,6 +138,44 @@ sd_code		sd_parse_float(const char *s, size_t len, bool as_float4, double *out, 
  * (0001-01-01 .. 9999-12-31 in UTC)": 0001-01-01T00:30:00+01:00), as for every format. */
 sd_code		sd_parse_timestamp(const char *s, size_t len, bool require_offset, int64_t *us,
 							   bool *had_offset, char *problem);
+/* A date-time's fields as a parser read them (RFC 3339 here; ISO 8601 and patterns in
+ * scalar_time.c), turned into microseconds by sd_ts_finish with the rules and messages of
+ * sd_parse_timestamp: the missing offset (when require_offset), impossible dates, hour / minute
+ * / second, past 24:00:00, offsets beyond +-15:59, rounding past 9999-12-31, the UTC instant
+ * outside 0001-01-01 .. 9999-12-31.  end_of_day: 24:00:00 (exactly) is the next midnight. */
+typedef struct sd_ts_fields
+{
+	int			y,
+				m,
+				d,
+				h,
+				mi,
+				sec;
+	int64_t		frac_us;		/* 0 .. 1000000 after rounding */
+	bool		has_off;
+	bool		end_of_day;
+	int			off_sign,		/* -1, 0 or 1 */
+				off_h,
+				off_m;
+} sd_ts_fields;
+sd_code		sd_ts_finish(const char *s, size_t len, const sd_ts_fields *F, bool require_offset,
+						 int64_t *us, char *problem);
+/* n >= 1 fraction digits at fp in microseconds, rounded as PostgreSQL rounds them (may be
+ * 1000000). */
+int64_t		sd_frac_digits_us(const char *fp, size_t n);
+/* "invalid timestamp \"<s, cut>\": <why>" with code. */
+sd_code		sd_bad_timestamp(sd_code code, const char *s, size_t len, const char *why, char *problem);
+/* ISO 8601 (format "iso8601", scalar_time.c): YYYY-MM-DD, or YYYY-MM-DD(T|t| )hh:mm[:ss[(.|,)
+ * fraction]][offset] with offset Z, z, +-hh, +-hhmm, +-hh:mm; 24:00[:00[.0...]] is the next
+ * midnight.  A date alone is midnight UTC (*had_offset true).  Not the grammar: SD_E_KIND
+ * "invalid timestamp \"...\": expected ISO 8601 date or date-time"; the rest as
+ * sd_ts_finish. */
+sd_code		sd_parse_iso8601(const char *s, size_t len, bool require_offset, int64_t *us,
+							 bool *had_offset, char *problem);
+/* base64 wrapped in lines (format "base64_mime", RFC 2045): CR, LF, space and tab anywhere are
+ * ignored; the rest as sd_decode_binary's base64 (positions are of the text as written). */
+sd_code		sd_decode_base64_mime(const char *s, size_t len, uint8_t *out, size_t *outlen,
+								  char *problem);
 /* An RFC 2822 / RFC 5322 date-time (RSS pubDate, e-mail and HTTP dates):
  * [Day ","] D[D] Mon YYYY hh:mm[:ss] zone, names case-insensitive, runs of blanks between the
  * parts; zone +hhmm / -hhmm (-0000 is UTC) or UT, GMT, Z, EST/EDT/CST/CDT/MST/MDT/PST/PDT;

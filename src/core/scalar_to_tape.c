@@ -5,6 +5,7 @@
  */
 #include "internal.h"
 #include "scalar.h"
+#include "scalar_time.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -92,6 +93,10 @@ sd_expected_name(const sd_node *n)
 				return "number of milliseconds since the epoch";
 			if (n->format == SD_FMT_RFC2822)
 				return "string (RFC 2822 timestamp)";
+			if (n->format == SD_FMT_ISO8601)
+				return "string (ISO 8601 timestamp)";
+			if (n->format == SD_FMT_PATTERN)
+				return sd_tspattern_expected(n->pattern);
 			return "string (RFC 3339 timestamp)";
 		case SD_K_DATE:
 			return "string (date)";
@@ -358,6 +363,12 @@ sd_convert_string(sd_arena *arena, const sd_node *n, const char *s, size_t len, 
 
 				if (n->format == SD_FMT_RFC2822)
 					c = sd_parse_rfc2822(s, len, &out->u.i, problem);
+				else if (n->format == SD_FMT_ISO8601)
+					c = sd_parse_iso8601(s, len, n->kind == SD_K_TIMESTAMPTZ, &out->u.i,
+										 &had_offset, problem);
+				else if (n->format == SD_FMT_PATTERN)
+					c = sd_parse_pattern(n->pattern, s, len, n->kind == SD_K_TIMESTAMPTZ,
+										 &out->u.i, problem);
 				else
 					c = sd_parse_timestamp(s, len, n->kind == SD_K_TIMESTAMPTZ, &out->u.i,
 										   &had_offset, problem);
@@ -398,7 +409,8 @@ sd_convert_string(sd_arena *arena, const sd_node *n, const char *s, size_t len, 
 
 				if (!b)
 					return sd_error_set(err, SD_E_NOMEM, err->offset, "out of memory");
-				c = sd_decode_binary(f, s, len, b, &outlen, problem);
+				c = f == SD_FMT_BASE64_MIME ? sd_decode_base64_mime(s, len, b, &outlen, problem) :
+					sd_decode_binary(f, s, len, b, &outlen, problem);
 				out->tag = SD_V_BYTES;
 				out->u.bytes = b;
 				out->len = (uint32_t) outlen;

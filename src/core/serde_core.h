@@ -209,6 +209,9 @@ struct sd_type
 	int16_t		scale;
 	bool		not_null;       /* a domain (somewhere in the chain) is NOT NULL */
 	const sd_type *elem;        /* SD_K_ARRAY: element type */
+	uint8_t		max_dims;       /* SD_K_ARRAY: a host array of that many dimensions at most
+								 * (PostgreSQL: 6 for scalar elements), read from nested JSON
+								 * arrays (rectangular); 0: a list (one dimension) */
 	int			ncols;          /* SD_K_COMPOSITE: live columns in order */
 	const sd_column *cols;
 	int			nlabels;        /* SD_K_ENUM: labels in sort order */
@@ -231,8 +234,13 @@ typedef enum sd_format
 	SD_FMT_BASE64,
 	SD_FMT_BASE64URL,
 	SD_FMT_HEX,
-	SD_FMT_RFC2822
+	SD_FMT_RFC2822,
+	SD_FMT_ISO8601,
+	SD_FMT_BASE64_MIME,
+	SD_FMT_PATTERN              /* the node's `pattern` (scalar_time.h) */
 } sd_format;
+
+typedef struct sd_tspattern sd_tspattern;   /* private: a compiled timestamp pattern */
 
 typedef struct sd_node sd_node;
 typedef struct sd_members sd_members;   /* private: member lookup of a composite */
@@ -312,6 +320,8 @@ struct sd_node
 	sd_kind		kind;
 	const sd_type *type;
 	sd_format	format;         /* timestamps: NONE/RFC3339/UNIX/UNIX_MS; bytea: NONE/BASE64/... */
+	const sd_tspattern *pattern;    /* SD_FMT_PATTERN: the compiled pattern (never shared by
+									 * two fields: such nodes are built fresh) */
 	bool		coerce;
 	bool		reject_unknown;
 	bool		all_optional;   /* shape-level "optional" in force here */

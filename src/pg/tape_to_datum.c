@@ -740,6 +740,94 @@ conv_enum(SdConvert *cx, const sd_node *node, SdPgType *h, const sd_val *v, cons
 
 /* ---- containers ------------------------------------------------------------------------------- */
 
+/* The elements of a multi-dimensional array level (v, rectangular as the engine checked it:
+ * the shape is checked again, for serde_errors' tapes) into vals / nulls in row-major order. */
+static bool
+conv_md_level(SdConvert *cx, const sd_node *en, const sd_val *v, int level, int nd,
+			  const int *dims, const ConvFrame *up, Datum *vals, bool *nulls, Size *k, bool *bad)
+{
+	ConvFrame	fr = {.up = up};
+
+	if (v->tag != SD_V_ARRAY || (int) v->len != dims[level])
+		return false;
+	for (uint32 i = 0; i < v->len; i++)
+	{
+		const sd_val *ev = &cx->tape[v->u.first + i];
+
+		fr.index = i;
+		fr.v = ev;
+		if (level + 1 < nd)
+		{
+			if (!conv_md_level(cx, en, ev, level + 1, nd, dims, &fr, vals, nulls, k, bad))
+				return false;
+			continue;
+		}
+		if ((*k & 4095) == 4095)
+			CHECK_FOR_INTERRUPTS();
+		vals[*k] = conv(cx, en, ev, &fr, &nulls[*k]);
+		(*k)++;
+		if (cx->failed)
+		{
+			if (!cx->collect)
+				return false;
+			cx->failed = false; /* serde_errors: the other elements are still checked */
+			*bad = true;
+		}
+	}
+	return true;
+}
+
+/* A multi-dimensional array (nested arrays into a scalar array type): its dimensions are the
+ * lengths down the first elements; an empty level ([[]], [[], []]) is the empty array. */
+static Datum
+conv_md_array(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame *f)
+{
+	const sd_node *en = node->elem;
+	SdPgType   *eh = pgs_host(en->type);
+	int			dims[MAXDIM],
+				lbs[MAXDIM],
+				nd = 0;
+	const sd_val *x = v;
+	Size		total,
+				k = 0;
+	Datum	   *vals;
+	bool	   *nulls;
+	bool		bad = false;
+	ArrayType  *a;
+
+	while (x->tag == SD_V_ARRAY)
+	{
+		if (nd == MAXDIM)
+			conv_internal(cx, node, v);
+		dims[nd] = (int) x->len;
+		lbs[nd++] = 1;
+		if (x->len == 0)
+			return PointerGetDatum(construct_empty_array(eh->typid));
+		x = &cx->tape[x->u.first];
+	}
+	check_stack_depth();
+	total = (Size) ArrayGetNItems(nd, dims);
+	vals = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(Datum) * total);
+	nulls = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(bool) * total);
+	if (!conv_md_level(cx, en, v, 0, nd, dims, f, vals, nulls, &k, &bad) || k != total)
+	{
+		if (!cx->collect)
+			conv_internal(cx, node, v);
+		cx->failed = true;		/* serde_errors: the core reported the shape */
+		return (Datum) 0;
+	}
+	if (bad)
+	{
+		cx->failed = true;
+		return (Datum) 0;
+	}
+	a = construct_md_array(vals, nulls, nd, dims, lbs, eh->typid, eh->typlen, eh->typbyval,
+						   eh->typalign);
+	pfree(vals);
+	pfree(nulls);
+	return PointerGetDatum(a);
+}
+
 static Datum
 conv_array(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame *f)
 {
@@ -759,6 +847,8 @@ conv_array(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame 
 	eh = pgs_host(en->type);
 	if (n == 0)
 		return PointerGetDatum(construct_empty_array(eh->typid));
+	if (node->type->max_dims > 1 && cx->tape[v->u.first].tag == SD_V_ARRAY)
+		return conv_md_array(cx, node, v, f);
 	check_stack_depth();
 	vals = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(Datum) * (Size) n);
 	nulls = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(bool) * (Size) n);

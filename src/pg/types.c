@@ -365,6 +365,10 @@ build_type(SdTypeBuilder *b, Oid typid, int32 typmod)
 				st->kind = SD_K_ARRAY;
 				/* an array's typmod applies to its elements */
 				st->elem = pgs_type_get(b, elem, typmod);
+				/* scalar elements: multi-dimensional arrays from nested JSON arrays */
+				if (st->elem->kind != SD_K_COMPOSITE && st->elem->kind != SD_K_ARRAY &&
+					st->elem->kind != SD_K_JSON && st->elem->kind != SD_K_JSONB)
+					st->max_dims = MAXDIM;
 			}
 			else
 			{

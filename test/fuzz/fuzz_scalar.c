@@ -11,6 +11,9 @@
  *   sd_parse_uuid         8-4-4-4-12 hex
  *   sd_decode_binary      RFC 4648 base64/base64url and hex decoders (output into a buffer of
  *                         exactly sd_binary_max_decoded bytes: ASan catches any overrun)
+ *   sd_parse_iso8601      every RFC 3339 date-time is read as sd_parse_timestamp reads it
+ *   sd_decode_base64_mime base64 of the text without CR, LF, spaces and tabs (sd_decode_binary)
+ *   sd_parse_pattern      a few compiled patterns: no crash, problem texts well formed
  *   sd_utf8_chars         bytes that are not continuation bytes
  *   sd_days_from_civil    the Fliegel–Van Flandern Julian day formula
  * Every failure must also leave a NUL-terminated, non-empty problem text in the
@@ -24,6 +27,7 @@
 
 #include "fuzz_common.h"
 #include "scalar.h"
+#include "scalar_time.h"
 
 int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -779,6 +783,77 @@ check_binary(const char *s, size_t len)
 	}
 }
 
+/* ---- the formats of scalar_time.c ----------------------------------------------------- */
+static void
+check_formats(const char *s, size_t len)
+{
+	int64_t		a = 0,
+				b = 0;
+	bool		ha = false,
+				hb = false;
+	sd_code		rc,
+				rc2;
+	size_t		max = sd_binary_max_decoded(SD_FMT_BASE64_MIME, len),
+				wl = 0,
+				n1 = 0,
+				n2 = 0;
+	char	   *w = malloc(len + 1);
+	uint8_t    *o1 = malloc(max + 1),
+			   *o2 = malloc(max + 1);
+	static sd_arena arena;
+	static const sd_tspattern *pats[4];
+	static const char *const texts[4] = {"MMM d, yyyy h:mm:ss a", "yyyy-MM-dd'T'HH:mm:ss.SSSXXX",
+	"EEEE, d MMMM yyyy H'h'mm Z", "d.M.yyyy HH:mm:ss.SSSSSSSSSX"};
+
+	prep_problem();
+	rc = sd_parse_iso8601(s, len, false, &a, &ha, problem);
+	check_problem(rc, "sd_parse_iso8601");
+	prep_problem();
+	rc2 = sd_parse_timestamp(s, len, false, &b, &hb, problem);
+	if (rc2 == SD_OK)
+		FZ_ASSERT(rc == SD_OK && a == b && ha == hb, "sd_parse_iso8601 \"%.*s\" differs from RFC 3339",
+				  (int) (len > 60 ? 60 : len), s);
+	for (size_t i = 0; i < len; i++)
+		if (s[i] != '\r' && s[i] != '\n' && s[i] != ' ' && s[i] != '\t')
+			w[wl++] = s[i];
+	prep_problem();
+	rc = sd_decode_base64_mime(s, len, o1, &n1, problem);
+	check_problem(rc, "sd_decode_base64_mime");
+	rc2 = sd_decode_binary(SD_FMT_BASE64, w, wl, o2, &n2, problem);
+	FZ_ASSERT((rc == SD_OK) == (rc2 == SD_OK), "sd_decode_base64_mime \"%.*s\": rc %d, base64 %d",
+			  (int) (len > 60 ? 60 : len), s, rc, rc2);
+	if (rc == SD_OK)
+		FZ_ASSERT(n1 == n2 && n1 <= max && memcmp(o1, o2, n1) == 0, "sd_decode_base64_mime: bytes differ");
+	if (!pats[0])
+	{
+		bool		oom;
+
+		sd_arena_init(&arena, NULL);
+		for (int i = 0; i < 4; i++)
+			pats[i] = sd_tspattern_compile(&arena, texts[i], strlen(texts[i]), problem, &oom);
+	}
+	for (int i = 0; i < 4; i++)
+	{
+		prep_problem();
+		rc = sd_parse_pattern(pats[i], s, len, i == 0, &a, problem);
+		check_problem(rc, "sd_parse_pattern");
+	}
+	/* the pattern compiler on the input itself */
+	{
+		sd_arena	pa;
+		bool		oom = false;
+
+		sd_arena_init(&pa, NULL);
+		prep_problem();
+		if (!sd_tspattern_compile(&pa, s, len, problem, &oom))
+			FZ_ASSERT(oom || (memchr(problem, '\0', SD_PROBLEM_MAX) && problem[0]), "pattern compile: no problem text");
+		sd_arena_free(&pa);
+	}
+	free(w);
+	free(o1);
+	free(o2);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -797,6 +872,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_dates(s, size);
 	check_uuid(s, size);
 	check_binary(s, size);
+	check_formats(s, size);
 
 	for (size_t i = 0; i < size; i++)
 		chars += (data[i] & 0xC0) != 0x80;

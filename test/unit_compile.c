@@ -429,19 +429,21 @@ test_shapes(void)
 	shapes[3] = (ut_shapedef) {"Other", "{}", c1};
 	shapes[4] = (ut_shapedef) {"Later", NULL, NULL};
 
-	/* the referenced shape's own options apply, not the referring shape's */
+	/* the referenced shape's own options apply; what it leaves unset (unknown) is inherited */
 	p = compile(outer, "{'unknown':'reject','fields':{'in':{'shape':'Inner'},'list':{'shape':'Inner'}}}", &r, &err);
 	CHECK(p != NULL);
 	if (p)
 	{
 		const sd_node *in = sd_plan_root(p)->fields[0].node;
 
-		CHECK(in->coerce && !in->reject_unknown);
+		CHECK(in->coerce && in->reject_unknown);
 		CHECK_STR(in->shape, "Inner");
+		CHECK_STR(in->from->unknown, "Shape");	/* set by the referring shape */
+		CHECK_STR(in->from->coerce, "Inner");
 		CHECK(sd_plan_root(p)->fields[1].node->elem == in);	/* compiled once */
-		CHECK_STR(decode_with(p, "{\"in\":{\"N\":\"5\",\"s\":\"x\",\"zz\":1},\"list\":[],\"j\":null}"), "ok");
-		CHECK_STR(decode_with(p, "{\"in\":{\"N\":\"5\",\"s\":\"x\"},\"list\":[{\"n\":1,\"s\":\"\"}],\"j\":null}"),
-				  "ERROR 2203A $.list[0].N: missing required member @32");
+		CHECK_STR(decode_with(p, "{\"in\":{\"N\":\"5\",\"s\":\"x\",\"zz\":1},\"list\":[],\"j\":null}"),
+				  "ERROR 2203E $.in.zz: unknown member @23");
+		CHECK_STR(decode_with(p, "{\"in\":{\"N\":\"5\",\"s\":\"x\"},\"list\":[{\"N\":1,\"s\":\"\"}],\"j\":null}"), "ok");
 		CHECK_STR(decode_with(p, "{\"in\":null,\"list\":null,\"j\":null,\"k\":1}"),
 				  "ERROR 2203E $.k: unknown member @32");
 		sd_plan_free(p);

@@ -20,6 +20,7 @@ typedef struct policy
 	const char *xml_ns;         /* namespace in force (interned in cctx.xns), NULL = none */
 	uint32_t	xml_nsi;        /* its index there, 0 = none (part of a shared node's key) */
 	bool		xml_strict;     /* the shape has `xml`: its fields' names must be XML names */
+	const sd_policy_from *from; /* where rename/unknown/coerce/optional were set (interned) */
 } policy;
 
 typedef struct memo
@@ -29,7 +30,19 @@ typedef struct memo
 	const sd_node *node;
 	const char *xml_ns;         /* the namespace it inherited (interned) ... */
 	bool		own_ns;         /* ... unless its xml.namespace names one */
+	policy		in;             /* the policies it inherited (a shape inherits what it leaves unset) */
 } memo;
+
+/* interned origins of policies (compile_inherit.c) */
+typedef struct origins
+{
+	const char **names;         /* "Shape" / "Shape at $.path", each once */
+	int			nnames;
+	int			cap_names;
+	sd_policy_from **froms;     /* each combination once */
+	int			nfroms;
+	int			cap_froms;
+} origins;
 
 typedef struct dflt
 {
@@ -45,7 +58,7 @@ typedef struct cctx
 	sd_error   *err;
 	const sd_resolver *resolver;
 	char		opath[SD_PATH_MAX];     /* option path of the current position */
-	memo		memos[64];
+	memo		memos[256];
 	int			nmemo;
 	int			ref_depth;
 	dflt	   *defaults;
@@ -61,6 +74,10 @@ typedef struct cctx
 	uint32_t	follow_cap;
 	sd_arena	scratch;        /* lookup tables (strtab.h), freed when the compile ends */
 	uint32_t	nfields;        /* fields compiled so far (SD_MAX_PLAN_FIELDS) */
+	const char *cur_shape;      /* the shape whose options are being read (origins) */
+	origins		orig;
+	const char *map_value_shape;    /* a map's `shape` naming its value type's shape: for the
+									 * entry composite being built next */
 } cctx;
 
 enum {ROLE_NONE, ROLE_EXTRA, ROLE_VARIANT, ROLE_SKIPPED};
@@ -72,7 +89,18 @@ typedef struct fopts
 	const char *shape;          /* "shape": a registered shape's name */
 	bool		has_optional;   /* "optional" was given */
 	bool		is_map;
+	bool		has_coerce;     /* field-level "coerce" was given ... */
+	bool		coerce;         /* ... with this value */
+	const sd_jnode *inline_opts;    /* the inline shape options of a composite field, or NULL */
+	const char *inline_key;     /* the first of them (errors) */
+	const sd_jnode *view;       /* the options without the inline ones (the field's own) */
 } fopts;
+
+/* The shape-level option keys (build_composite); inline nested options accept the same ones
+ * except "coerce" and "optional", which keep their field meaning in field options. */
+extern const char *const sd_cc_shape_keys[];
+
+enum {FROM_RENAME, FROM_UNKNOWN, FROM_COERCE, FROM_OPTIONAL};
 
 bool		sd_cc_oom(cctx *c);
 bool		sd_cc_grow_ok(cctx *c);
@@ -87,5 +115,12 @@ bool		sd_cc_xml_field(cctx *c, sd_field *f, const sd_column *col, const sd_jnode
 							const policy *pol, policy *cpol);
 bool		sd_cc_field_options(cctx *c, sd_field *f, const sd_column *col, const sd_jnode *fo,
 								int *role, fopts *o);
+
+/* compile_inherit.c: origins of policies, inline options */
+const char *sd_cc_origin_here(cctx *c);
+bool		sd_cc_set_from(cctx *c, policy *pol, int which, const char *origin);
+bool		sd_cc_policy_origins(cctx *c, const sd_jnode *opts, policy *pol);
+bool		sd_cc_is_inline_key(const sd_jnode *fo, int i);
+bool		sd_cc_split_inline(cctx *c, const sd_jnode *fo, const sd_jnode **field_view, fopts *o);
 
 #endif							/* SERDE_COMPILE_INT_H */

@@ -216,23 +216,58 @@ sd_cc_field_options(cctx *c, sd_field *f, const sd_column *col, const sd_jnode *
 					fopts *o)
 {
 	static const char *const fkeys[] = {"name", "path", "optional", "default", "nullable", "skip",
-	"format", "shape", "map", "xml", "xml_item", NULL};
+	"format", "shape", "map", "xml", "xml_item", "coerce", NULL};
 	const sd_jnode *v;
 	int			role = *rolep;
 
 	/* columns the document does not decode by themselves take no option about how to */
 	static const char *const roles[] = {NULL, "the \"extra\" column", "a variant column",
 	"a skipped column"};
-	static const char *const allowed[][2] = {{NULL}, {NULL}, {"shape", NULL}, {"skip", NULL}};
+	static const char *const allowed[][3] = {{NULL}, {NULL}, {"shape", "coerce", NULL}, {"skip", NULL}};
 
-	if (!sd_cc_want_kind(c, NULL, fo, SD_J_OBJECT, "an object") || !sd_cc_check_keys(c, fo, fkeys))
+	if (!sd_cc_want_kind(c, NULL, fo, SD_J_OBJECT, "an object"))
 		return false;
+	/* the field's own keys and the inline shape options of a composite (the shape-level keys) */
+	for (int i = 0; i < fo->n; i++)
+	{
+		for (int k = 0; k < i; k++)
+			if (strcmp(fo->keys[k], fo->keys[i]) == 0)
+				return sd_cc_opt_fail(c, fo->keys[i], "duplicate option \"%s\"", fo->keys[i], NULL);
+		if (!sd_cc_in_list(fo->keys[i], fkeys) && !sd_cc_in_list(fo->keys[i], sd_cc_shape_keys))
+			return sd_cc_opt_fail(c, fo->keys[i], "unknown option \"%s\"", fo->keys[i], NULL);
+	}
 	if (role == ROLE_NONE && (v = sd_jget(fo, "skip")) && v->kind == SD_J_TRUE)
 		role = *rolep = ROLE_SKIPPED;
 	for (int i = 0; role != ROLE_NONE && i < fo->n; i++)
-		if (!sd_cc_in_list(fo->keys[i], allowed[role]))
+		if (!sd_cc_in_list(fo->keys[i], allowed[role]) &&
+			!(role == ROLE_VARIANT && sd_cc_is_inline_key(fo, i)))
 			return sd_cc_opt_fail(c, fo->keys[i], "option \"%s\" does not apply to %s", fo->keys[i],
 							roles[role]);
+	if (!sd_cc_split_inline(c, fo, &o->view, o))
+		return false;
+	if (o->inline_opts)
+	{
+		const sd_type *t = col->type;
+
+		while (t->kind == SD_K_ARRAY)
+			t = t->elem;
+		if (t->kind != SD_K_COMPOSITE)
+			return sd_cc_opt_fail(c, o->inline_key, "option \"%s\" is a shape option: inside field options "
+							"it applies to a composite or composite array column, not %s",
+							o->inline_key, col->type->name);
+		if (sd_jget(fo, "shape"))
+			return sd_cc_opt_fail(c, "shape", "\"shape\" cannot be combined with inline shape options "
+							"(\"%s\"): either name the nested composite's shape or describe it here",
+							o->inline_key, NULL);
+	}
+	fo = o->view;
+	if ((v = sd_jget(fo, "coerce")))
+	{
+		if (!sd_cc_want_kind(c, "coerce", v, SD_J_TRUE, "a boolean"))
+			return false;
+		o->has_coerce = true;
+		o->coerce = v->kind == SD_J_TRUE;
+	}
 	if ((v = sd_jget(fo, "skip")))
 	{
 		if (!sd_cc_want_kind(c, "skip", v, SD_J_TRUE, "a boolean"))

@@ -311,7 +311,8 @@ test_plan(void)
 				  "{\"column\": \"e\", \"name\": \"e\", \"xml\": {\"kind\": \"element\", \"name\": \"e\"}, "
 				  "\"optional\": true, \"nullable\": true, \"default\": \"green\", "
 				  "\"type\": \"color\", \"labels\": [\"red\", \"green\", \"blue\"]}, "
-				  "{\"column\": \"extra\", \"extra\": true, \"type\": \"jsonb\"}]}");
+				  "{\"column\": \"extra\", \"extra\": true, \"type\": \"jsonb\"}], "
+				  "\"optional\": true, \"from\": {\"rename\": \"Shape\", \"optional\": \"Shape\"}}");
 		free(d);
 	}
 	sd_plan_free(p);

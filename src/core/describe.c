@@ -185,11 +185,51 @@ describe_fields(sbuf *b, const sd_node *n, int depth)
 			else
 				sb_put(b, "null", 4);
 		}
+		if (f->node->kind != SD_K_COMPOSITE && f->node->kind != SD_K_ARRAY &&
+			f->node->coerce != n->coerce)
+		{
+			/* a field-level coerce on a scalar column */
+			sb_key(b, "coerce", false);
+			sb_put(b, f->node->coerce ? "true" : "false", f->node->coerce ? 4 : 5);
+		}
 		sb_put(b, ", ", 2);
 		describe_node(b, f->node, depth + 1);
 		sb_put(b, "}", 1);
 	}
 	sb_put(b, "]", 1);
+}
+
+/* "from": where each policy in force here was set ("Shape", "Shape at $.fields.x"), only those
+ * set somewhere (the others are the defaults); "optional" also gives its value. */
+static void
+describe_from(sbuf *b, const sd_node *n)
+{
+	const sd_policy_from *f = n->from;
+	const char *const keys[] = {"rename", "unknown", "coerce", "optional"};
+	const char *vals[4];
+	bool		first = true;
+
+	if (!f || (!f->rename && !f->unknown && !f->coerce && !f->optional))
+		return;
+	vals[0] = f->rename;
+	vals[1] = f->unknown;
+	vals[2] = f->coerce;
+	vals[3] = f->optional;
+	if (f->optional)
+	{
+		sb_key(b, "optional", false);
+		sb_put(b, n->all_optional ? "true" : "false", n->all_optional ? 4 : 5);
+	}
+	sb_key(b, "from", false);
+	sb_put(b, "{", 1);
+	for (int k = 0; k < 4; k++)
+		if (vals[k])
+		{
+			sb_key(b, keys[k], first);
+			sb_str(b, vals[k]);
+			first = false;
+		}
+	sb_put(b, "}", 1);
 }
 
 /* Writes "type": ..., and kind-specific members (no braces). */
@@ -294,6 +334,7 @@ describe_node(sbuf *b, const sd_node *n, int depth)
 		sb_key(b, "fields", false);
 		b->budget -= n->nfields;
 		describe_fields(b, n, depth);
+		describe_from(b, n);
 	}
 }
 

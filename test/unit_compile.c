@@ -312,7 +312,7 @@ test_plan(void)
 				  "\"optional\": true, \"nullable\": true, \"default\": \"green\", "
 				  "\"type\": \"color\", \"labels\": [\"red\", \"green\", \"blue\"]}, "
 				  "{\"column\": \"extra\", \"extra\": true, \"type\": \"jsonb\"}], "
-				  "\"optional\": true, \"from\": {\"rename\": \"Shape\", \"optional\": \"Shape\"}}");
+				  "\"fields_optional\": true, \"from\": {\"rename\": \"Shape\", \"optional\": \"Shape\"}}");
 		free(d);
 	}
 	sd_plan_free(p);

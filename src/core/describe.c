@@ -200,7 +200,8 @@ describe_fields(sbuf *b, const sd_node *n, int depth)
 }
 
 /* "from": where each policy in force here was set ("Shape", "Shape at $.fields.x"), only those
- * set somewhere (the others are the defaults); "optional" also gives its value. */
+ * set somewhere (the others are the defaults); the shape-level "optional" in force, when set
+ * somewhere, also as "fields_optional" (its value). */
 static void
 describe_from(sbuf *b, const sd_node *n)
 {
@@ -217,7 +218,8 @@ describe_from(sbuf *b, const sd_node *n)
 	vals[3] = f->optional;
 	if (f->optional)
 	{
-		sb_key(b, "optional", false);
+		/* (not "optional": a field's own "optional" shares a nested composite's object) */
+		sb_key(b, "fields_optional", false);
 		sb_put(b, n->all_optional ? "true" : "false", n->all_optional ? 4 : 5);
 	}
 	sb_key(b, "from", false);

@@ -58,6 +58,17 @@ SELECT pg_temp.dec('AuTop', '{"note": {"body": "plain", "BODY": "upper"}}') AS a
 SELECT serde_unregister('AuNote');
 SELECT pg_temp.dec('AuTop', '{"note": {"body": "plain", "BODY": "upper"}}') AS after_unregister;
 
+-- registration order does not matter, also within one statement (rows validated one by one)
+CREATE TYPE or_in AS (v int4);
+CREATE TYPE or_out AS (i or_in);
+INSERT INTO serde.shapes (name, target, options) VALUES ('OrOut', 'or_out', '{}'), ('OrIn', 'or_in', '{"rename": "upper"}');
+SELECT pg_temp.dec('OrOut', '{"i": {"V": 1}}') AS parent_first;
+DELETE FROM serde.shapes WHERE name IN ('OrOut', 'OrIn');
+INSERT INTO serde.shapes (name, target, options) VALUES ('OrIn', 'or_in', '{"rename": "upper"}'), ('OrOut', 'or_out', '{}');
+SELECT pg_temp.dec('OrOut', '{"i": {"V": 2}}') AS child_first;
+UPDATE serde.shapes SET options = '{"rename": "camel", "fields": {"v": {"name": "w"}}}' WHERE name = 'OrIn';
+SELECT pg_temp.dec('OrOut', '{"i": {"w": 3}}') AS after_update;
+
 -- ---- several shapes for a nested type: the parent must choose -----------------------------------
 SELECT serde_register('AuLeaf2', 'au_leaf', '{"rename": "upper"}');
 -- a parent registered before the second shape existed fails when its plan is built again
@@ -200,6 +211,6 @@ SELECT shape, doc, pg_temp.x(shape, doc) AS r FROM (VALUES
 
 -- ---- clean up -------------------------------------------------------------------------------------
 SELECT count(*) FILTER (WHERE serde_unregister(name)) AS unregistered
-  FROM serde.shapes WHERE name ~ '^(Au|In|Cb|Fc|Mp)';
+  FROM serde.shapes WHERE name ~ '^(Au|In|Cb|Fc|Mp|Or)';
 DROP TYPE mp_row, mp_kv, fc_row, fc_in, cb_event, cb_detail, cb_phase, in_a, in_b, in_c, au_top, au_mid,
-          au_note, au_leaf;
+          au_note, au_leaf, or_out, or_in;

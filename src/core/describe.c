@@ -234,6 +234,21 @@ describe_from(sbuf *b, const sd_node *n)
 	sb_put(b, "}", 1);
 }
 
+/* "unknown", "coerce" and "rename" in force at a composite. */
+static void
+describe_policies(sbuf *b, const sd_node *n)
+{
+	sb_key(b, "unknown", false);
+	sb_str(b, n->reject_unknown ? "reject" : "ignore");
+	sb_key(b, "coerce", false);
+	sb_put(b, n->coerce ? "true" : "false", n->coerce ? 4 : 5);
+	if (n->rename)
+	{
+		sb_key(b, "rename", false);
+		sb_str(b, n->rename);
+	}
+}
+
 /* Writes "type": ..., and kind-specific members (no braces). */
 static void
 describe_node(sbuf *b, const sd_node *n, int depth)
@@ -300,7 +315,12 @@ describe_node(sbuf *b, const sd_node *n, int depth)
 			sb_key(b, "shape", false);
 			sb_str(b, n->shape);
 			if (depth > 1)
+			{
+				/* described in full by its own serde_describe; the policies in force here */
+				describe_policies(b, n);
+				describe_from(b, n);
 				return;
+			}
 		}
 		if (n->tag)
 		{
@@ -315,15 +335,7 @@ describe_node(sbuf *b, const sd_node *n, int depth)
 			}
 			sb_put(b, "}", 1);
 		}
-		sb_key(b, "unknown", false);
-		sb_str(b, n->reject_unknown ? "reject" : "ignore");
-		sb_key(b, "coerce", false);
-		sb_put(b, n->coerce ? "true" : "false", n->coerce ? 4 : 5);
-		if (n->rename)
-		{
-			sb_key(b, "rename", false);
-			sb_str(b, n->rename);
-		}
+		describe_policies(b, n);
 		if (depth > 0)
 		{
 			/* the namespace of its elements (a field's own "xml" shares this object) */

@@ -116,7 +116,7 @@ bool		sd_cc_xml_field(cctx *c, sd_field *f, const sd_column *col, const sd_jnode
 bool		sd_cc_field_options(cctx *c, sd_field *f, const sd_column *col, const sd_jnode *fo,
 								int *role, fopts *o);
 
-/* compile_inherit.c: origins of policies, inline options */
+/* compile_inherit.c: origins of policies; compile_opts.c: inline options */
 const char *sd_cc_origin_here(cctx *c);
 bool		sd_cc_set_from(cctx *c, policy *pol, int which, const char *origin);
 bool		sd_cc_policy_origins(cctx *c, const sd_jnode *opts, policy *pol);

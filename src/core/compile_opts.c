@@ -1,8 +1,9 @@
 /*
  * compile_opts.c — the plan compiler's option readers: shape-level policy (`rename`, `unknown`,
- * `coerce`, `optional`, `extra`, `xml`), a column's field options, option errors at their
- * option path. They read options into the compiler's structs and never recurse into the
- * compiler (compile.c builds nodes from what they read).
+ * `coerce`, `optional`, `extra`, `xml`), a column's field options (split from the inline shape
+ * options of a composite column), option errors at their option path.  They read options into
+ * the compiler's structs and never recurse into the compiler (compile.c builds nodes from what
+ * they read).
  */
 #include "compile_int.h"
 #include "compile_limits.h"
@@ -207,6 +208,73 @@ sd_cc_xml_field(cctx *c, sd_field *f, const sd_column *col, const sd_jnode *fo, 
 	if (bad.index >= 0)
 		sd_path_index(c->err->path, (uint64_t) bad.index);
 	return false;
+}
+
+/* Whether fo's i-th key is an inline shape option: a shape-level key other than "coerce" and
+ * "optional" (field meaning), "xml" only as an object (as a string it is the field's). */
+bool
+sd_cc_is_inline_key(const sd_jnode *fo, int i)
+{
+	const char *k = fo->keys[i];
+
+	if (strcmp(k, "coerce") == 0 || strcmp(k, "optional") == 0)
+		return false;
+	if (strcmp(k, "xml") == 0)
+		return fo->items[i]->kind == SD_J_OBJECT;
+	return sd_cc_in_list(k, sd_cc_shape_keys);
+}
+
+/* Splits a column's options fo: *field_view = fo without the inline shape options (what the
+ * field-option readers see), o->inline_opts = those options as an object of their own (NULL
+ * when there are none), o->inline_key = the first. */
+bool
+sd_cc_split_inline(cctx *c, const sd_jnode *fo, const sd_jnode **field_view, fopts *o)
+{
+	int			n = 0;
+
+	*field_view = fo;
+	o->inline_opts = NULL;
+	o->inline_key = NULL;
+	if (!fo || fo->kind != SD_J_OBJECT)
+		return true;
+	for (int i = 0; i < fo->n; i++)
+		if (sd_cc_is_inline_key(fo, i))
+		{
+			if (!o->inline_key)
+				o->inline_key = fo->keys[i];
+			n++;
+		}
+	if (!n)
+		return true;
+	sd_jnode   *in = sd_arena_alloc(c->a, sizeof(sd_jnode));
+	sd_jnode   *fv = sd_arena_alloc(c->a, sizeof(sd_jnode));
+
+	if (!in || !fv)
+		return sd_cc_oom(c);
+	*in = *fo;
+	*fv = *fo;
+	in->n = 0;
+	fv->n = 0;
+	in->keys = sd_arena_alloc(c->a, sizeof(char *) * (size_t) n);
+	in->key_lens = sd_arena_alloc(c->a, sizeof(size_t) * (size_t) n);
+	in->items = sd_arena_alloc(c->a, sizeof(sd_jnode *) * (size_t) n);
+	fv->keys = sd_arena_alloc(c->a, sizeof(char *) * (size_t) (fo->n - n + 1));
+	fv->key_lens = sd_arena_alloc(c->a, sizeof(size_t) * (size_t) (fo->n - n + 1));
+	fv->items = sd_arena_alloc(c->a, sizeof(sd_jnode *) * (size_t) (fo->n - n + 1));
+	if (!in->keys || !in->key_lens || !in->items || !fv->keys || !fv->key_lens || !fv->items)
+		return sd_cc_oom(c);
+	for (int i = 0; i < fo->n; i++)
+	{
+		sd_jnode   *to = sd_cc_is_inline_key(fo, i) ? in : fv;
+
+		to->keys[to->n] = fo->keys[i];
+		to->key_lens[to->n] = fo->key_lens ? fo->key_lens[i] : strlen(fo->keys[i]);
+		to->items[to->n] = fo->items[i];
+		to->n++;
+	}
+	*field_view = fv;
+	o->inline_opts = in;
+	return true;
 }
 
 /* Reads one column's field options fo into f and o (the parts build_field applies later);

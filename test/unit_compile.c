@@ -568,6 +568,83 @@ test_utf8_cuts(void)
 	}
 }
 
+/* resolve_type for test_nested: cinner has the shape Inner, or (ambiguous) two shapes */
+static bool nested_ambiguous;
+
+static bool
+nested_resolve_type(void *ud, const sd_type *t, const char **shape_name, sd_error *err)
+{
+	(void) ud;
+	*shape_name = NULL;
+	if (t != inner)
+		return true;
+	if (nested_ambiguous)
+		return sd_error_set(err, SD_E_OPTIONS, -1, "several shapes decode into type cinner: Inner, Inner2");
+	*shape_name = "Inner";
+	return true;
+}
+
+/* Nested composites (docs/reference.md 3.6): by type, inheritance and its origins, inline
+ * options, field-level coerce. */
+static void
+test_nested(void)
+{
+	sd_resolver r = {ut_resolve, shapes, nested_resolve_type};
+	sd_error	err;
+	sd_plan    *p;
+
+	shapes[0] = (ut_shapedef) {"Inner", "{\"rename\":\"upper\"}", inner};
+	shapes[1] = (ut_shapedef) {NULL, NULL, NULL};
+	nested_ambiguous = false;
+	/* by type, inheriting coerce and unknown from the referring shape */
+	p = compile(outer, "{'coerce':true,'unknown':'reject'}", &r, &err);
+	CHECK(p != NULL);
+	if (p)
+	{
+		const sd_node *in = sd_plan_root(p)->fields[0].node;
+
+		CHECK_STR(in->shape, "Inner");
+		CHECK(in->coerce && in->reject_unknown && strcmp(in->rename, "upper") == 0);
+		CHECK_STR(in->from->rename, "Inner");
+		CHECK_STR(in->from->coerce, "Shape");
+		CHECK(sd_plan_root(p)->fields[1].node->elem == in);
+		CHECK_STR(decode_with(p, "{\"in\":{\"N\":\"5\",\"S\":\"x\"},\"list\":[],\"j\":null}"), "ok");
+		CHECK_STR(decode_with(p, "{\"in\":{\"n\":5,\"S\":\"x\"},\"list\":[],\"j\":null}"),
+				  "ERROR 2203E $.in.n: unknown member @7");
+		sd_plan_free(p);
+	}
+	/* several shapes: at the column's option path */
+	nested_ambiguous = true;
+	p = compile(outer, "{}", &r, &err);
+	CHECK(!p && err.code == SD_E_OPTIONS);
+	CHECK_STR(err.path, "$.fields.in");
+	CHECK_STR(err.problem, "several shapes decode into type cinner: Inner, Inner2");
+	nested_ambiguous = false;
+	/* inline options replace the type's shape; field-level coerce */
+	p = compile(outer, "{'fields':{'in':{'fields':{'n':{'coerce':true}}},'list':{'shape':'Inner','coerce':true}}}", &r, &err);
+	CHECK(p != NULL);
+	if (p)
+	{
+		const sd_node *in = sd_plan_root(p)->fields[0].node;
+		const sd_node *el = sd_plan_root(p)->fields[1].node->elem;
+
+		CHECK(in->shape == NULL && in->rename == NULL && !in->coerce && in->fields[0].node->coerce);
+		CHECK_STR(in->fields[0].node->from->coerce, "Shape at $.fields.in.fields.n");
+		CHECK(el->coerce && strcmp(el->shape, "Inner") == 0);
+		CHECK_STR(decode_with(p, "{\"in\":{\"n\":\"5\",\"s\":\"x\"},\"list\":[{\"N\":\"1\",\"S\":2}],\"j\":null}"), "ok");
+		sd_plan_free(p);
+	}
+	/* errors at the real nested option paths */
+	p = compile(outer, "{'fields':{'in':{'fields':{'n':{'coerce':'y'}}}}}", &r, &err);
+	CHECK(!p && strcmp(err.path, "$.fields.in.fields.n.coerce") == 0);
+	p = compile(outer, "{'fields':{'in':{'shape':'Inner','rename':'camel'}}}", &r, &err);
+	CHECK(!p && strcmp(err.path, "$.fields.in.shape") == 0);
+	p = compile(outer, "{'fields':{'j':{'fields':{}}}}", &r, &err);
+	CHECK(!p && strcmp(err.path, "$.fields.j.fields") == 0);
+	nested_ambiguous = false;
+	memset(shapes, 0, sizeof(shapes));
+}
+
 void		unit_compile(void);
 
 void
@@ -575,6 +652,7 @@ unit_compile(void)
 {
 	setup();
 	test_utf8_cuts();
+	test_nested();
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 	{
 		char	   *opts = unquote(cases[i].opts);

@@ -209,8 +209,16 @@ SELECT shape, doc, pg_temp.x(shape, doc) AS r FROM (VALUES
     ('FcRow', '<r><b>1.0</b></r>')
 ) v(shape, doc);
 
+-- inline "xml": {"namespace": ...}: the namespace of the nested composite's elements
+CREATE TYPE xn_in AS (v int4);
+CREATE TYPE xn_out AS (id int4, i xn_in);
+SELECT serde_register('XnOut', 'xn_out', '{"fields": {"i": {"xml": {"namespace": "urn:i"}}}}');
+SELECT pg_temp.x('XnOut', '<o><id>1</id><i><v xmlns="urn:i">2</v></i></o>') AS inline_namespace,
+       pg_temp.x('XnOut', '<o><id>1</id><i><v>2</v></i></o>') AS no_namespace;
+SELECT serde_describe('XnOut') -> 'fields' -> 1 -> 'xml_namespace' AS described;
+
 -- ---- clean up -------------------------------------------------------------------------------------
 SELECT count(*) FILTER (WHERE serde_unregister(name)) AS unregistered
-  FROM serde.shapes WHERE name ~ '^(Au|In|Cb|Fc|Mp|Or)';
+  FROM serde.shapes WHERE name ~ '^(Au|In|Cb|Fc|Mp|Or|Xn)';
 DROP TYPE mp_row, mp_kv, fc_row, fc_in, cb_event, cb_detail, cb_phase, in_a, in_b, in_c, au_top, au_mid,
-          au_note, au_leaf, or_out, or_in;
+          au_note, au_leaf, or_out, or_in, xn_out, xn_in;

@@ -7,6 +7,7 @@
 -- `r` is the decoded row as text, or "ERROR <SQLSTATE>: <message> [<DETAIL>]".
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS serde;
+CREATE EXTENSION IF NOT EXISTS dblink;
 RESET client_min_messages;
 \set SHOW_CONTEXT never
 
@@ -57,6 +58,15 @@ SELECT serde_register('AuNote', 'au_note', '{"rename": "upper"}');
 SELECT pg_temp.dec('AuTop', '{"note": {"body": "plain", "BODY": "upper"}}') AS after_aunote;
 SELECT serde_unregister('AuNote');
 SELECT pg_temp.dec('AuTop', '{"note": {"body": "plain", "BODY": "upper"}}') AS after_unregister;
+
+-- another session's plan follows too (it cached AuTop before the nested shape changed)
+SELECT dblink_connect('au_peer', 'dbname=' || current_database());
+SELECT r AS peer_before FROM dblink('au_peer', $$SELECT serde_decode('AuTop', '{"note": {"body": "b", "BODY": "B"}}')::text$$) AS t(r text);
+SELECT serde_register('AuNote', 'au_note', '{"rename": "upper"}');
+SELECT r AS peer_after FROM dblink('au_peer', $$SELECT serde_decode('AuTop', '{"note": {"body": "b", "BODY": "B"}}')::text$$) AS t(r text);
+SELECT serde_unregister('AuNote');
+SELECT r AS peer_unregistered FROM dblink('au_peer', $$SELECT serde_decode('AuTop', '{"note": {"body": "b", "BODY": "B"}}')::text$$) AS t(r text);
+SELECT dblink_disconnect('au_peer');
 
 -- registration order does not matter, also within one statement (rows validated one by one)
 CREATE TYPE or_in AS (v int4);

@@ -87,7 +87,13 @@ SELECT pg_temp.reg('AuMid2', 'au_mid', '{}') AS ambiguous;
 SELECT pg_temp.reg('AuMid2', 'au_mid', '{"fields": {"mid_leaf": {"shape": "AuLeaf2"}}}') AS one_chosen;
 SELECT pg_temp.reg('AuMid2', 'au_mid', '{"fields": {"mid_leaf": {"shape": "AuLeaf2"}, "mid_leaves": {"shape": "AuLeaf"}}}') AS both_chosen;
 SELECT pg_temp.dec('AuMid2', '{"mid_leaf": {"LEAF_VALUE": 1, "LEAF_NAME": "y"}, "mid_leaves": [{"value": 2, "leaf_name": "x"}]}') AS r;
-SELECT serde_unregister('AuLeaf2'), serde_unregister('AuMid2');
+-- with check_function_bodies off (as pg_dump scripts set it) such a row waits until first use,
+-- like a reference to a shape restored later
+SET check_function_bodies = off;
+SELECT pg_temp.reg('AuMid3', 'au_mid', '{}') AS restored;
+RESET check_function_bodies;
+SELECT pg_temp.dec('AuMid3', '{}') AS r;
+SELECT serde_unregister('AuLeaf2'), serde_unregister('AuMid2'), serde_unregister('AuMid3');
 SELECT pg_temp.dec('AuTop', '{"id": 1, "top_mid": {"leaf": {"value": 6}}}') AS r;
 
 -- ---- inheritance: each policy set at the top, overridden one level down, inherited below ----------

@@ -229,6 +229,13 @@ resolve_type(void *ud, const sd_type *t, const char **shape_name, sd_error *err)
 
 		if (f->typid != typid)
 			continue;
+		if (f->n > 1 && st->defer)
+		{
+			/* validating a catalog row: checked again at the end of the statement, where
+			 * check_function_bodies = off (a restore) lets it wait until first use */
+			st->deferred = true;
+			return true;
+		}
 		if (f->n > 1)
 			return sd_error_set(err, SD_E_OPTIONS, -1, "several shapes decode into type %s: %s; name "
 								"one with \"shape\"", t->name, f->names);

@@ -118,6 +118,11 @@ SELECT serde_register('InBRename', 'in_b', '{"rename": "upper"}'),
        serde_register('InACoerce', 'in_a', '{"coerce": true, "optional": true, "fields": {"a_b": {"shape": "InBCoerce"}}}'),
        serde_register('InBOptional', 'in_b', '{"optional": false}'),
        serde_register('InAOptional', 'in_a', '{"optional": true, "fields": {"a_b": {"shape": "InBOptional"}}}');
+-- "rename": "none" undoes an inherited rename
+SELECT serde_register('InBNoRename', 'in_b', '{"rename": "none"}'),
+       serde_register('InANoRename', 'in_a', '{"rename": "camel", "fields": {"a_b": {"shape": "InBNoRename"}}}');
+SELECT pg_temp.dec('InANoRename', '{"aVal": 1, "aB": {"b_val": 2, "b_c": {"c_val": 3, "c_text": "t"}}}') AS r;
+SELECT serde_describe('InANoRename') #> '{fields,1,from}' AS middle_from;
 SELECT shape, doc, pg_temp.dec(shape, doc) AS r FROM (VALUES
     ('InARename', '{"aVal": 1, "aB": {"B_VAL": 2, "B_C": {"C_VAL": 3, "C_TEXT": "t"}}}'),
     ('InAUnknown', '{"zz": 0}'),

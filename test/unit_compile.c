@@ -173,8 +173,8 @@ static const ccase cases[] = {
 	CC(T_C1, "{'fields':{'id':{'xml':'attr'}}}", "ERROR 22023 $.fields.id.xml: must be \"element\", \"attribute\" or \"text\", not \"attr\""),
 	CC(T_C1, "{'fields':{'id':{'xml_item':[]}}}", "ERROR 22023 $.fields.id.xml_item: must be a string, not an array"),
 	/* bad values */
-	CC(T_C1, "{'rename':'snake'}", "ERROR 22023 $.rename: unknown rename style \"snake\" (expected camel, pascal, kebab or upper)"),
-	CC(T_C1, "{'rename':'Camel'}", "ERROR 22023 $.rename: unknown rename style \"Camel\" (expected camel, pascal, kebab or upper)"),
+	CC(T_C1, "{'rename':'snake'}", "ERROR 22023 $.rename: unknown rename style \"snake\" (expected camel, pascal, kebab, upper or none)"),
+	CC(T_C1, "{'rename':'Camel'}", "ERROR 22023 $.rename: unknown rename style \"Camel\" (expected camel, pascal, kebab, upper or none)"),
 	CC(T_C1, "{'unknown':'deny'}", "ERROR 22023 $.unknown: must be \"ignore\" or \"reject\", not \"deny\""),
 	CC(T_C1, "{'unknown':''}", "ERROR 22023 $.unknown: must be \"ignore\" or \"reject\", not \"\""),
 	/* extra */

@@ -123,8 +123,14 @@ sd_cc_parse_policy(cctx *c, const sd_jnode *opts, policy *pol, const char **extr
 				pol->rename = *s;
 				ok = true;
 			}
+		if (strcmp(v->str, "none") == 0)
+		{
+			/* column names as they are, whatever a shape above renames */
+			pol->rename = NULL;
+			ok = true;
+		}
 		if (!ok)
-			return sd_cc_opt_fail(c, "rename", "unknown rename style \"%s\" (expected camel, pascal, kebab or upper)",
+			return sd_cc_opt_fail(c, "rename", "unknown rename style \"%s\" (expected camel, pascal, kebab, upper or none)",
 							v->str, NULL);
 	}
 	if ((v = sd_jget(opts, "unknown")))

@@ -20,6 +20,10 @@ SELECT serde_decode('Top', '{"topMid": {"midLeaf": {"leafValue": 2}}}');
 -- used alone, Leaf has its own settings only
 SELECT serde_decode('Leaf', '{"leaf-value": "2", "leaf-name": "n"}');
 SELECT serde_decode('Leaf', '{"leaf-value": 2}');
+-- "rename": "none" undoes an inherited rename
+SELECT serde_register('Plain', '{"rename": "none", "fields": {"leaf_value": {"type": "integer"}}}');
+SELECT serde_register('CamelTop', '{"rename": "camel", "fields": {"top_leaf": {"type": {"shape": "Plain"}}}}');
+SELECT serde_decode('CamelTop', '{"topLeaf": {"leaf_value": 1}}');
 -- where each policy comes from
 SELECT json_extract(serde_describe('Top'), '$.from');
 SELECT json_extract(serde_describe('Top'), '$.fields[1].from');

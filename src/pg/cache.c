@@ -771,20 +771,21 @@ pgs_plan_versions_current(SdPgPlan *p, bool *shape_gone)
 	}
 	if (same && p->ntypedeps > 0)
 	{
-		/* the shapes registered for each composite type reached: one scan for them all */
+		/* the shapes registered for each composite type reached: one scan for them all, in a
+		 * context of its own (this runs once per statement while the catalog changes) */
+		MemoryContext tmp = AllocSetContextCreate(CurrentMemoryContext, "serde type shapes",
+												  ALLOCSET_SMALL_SIZES);
+		MemoryContext old = MemoryContextSwitchTo(tmp);
 		Oid		   *typids = palloc(sizeof(Oid) * p->ntypedeps);
 		char	  **now = palloc(sizeof(char *) * p->ntypedeps);
 
 		for (int i = 0; i < p->ntypedeps; i++)
 			typids[i] = p->typedeps[i].typid;
 		pgs_shapes_of_types(typids, p->ntypedeps, snap, now);
-		for (int i = 0; i < p->ntypedeps; i++)
-		{
-			same = same && strcmp(now[i], p->typedeps[i].names) == 0;
-			pfree(now[i]);
-		}
-		pfree(now);
-		pfree(typids);
+		for (int i = 0; i < p->ntypedeps && same; i++)
+			same = strcmp(now[i], p->typedeps[i].names) == 0;
+		MemoryContextSwitchTo(old);
+		MemoryContextDelete(tmp);
 	}
 	if (same)
 		p->verified = pgs_snapshot_mark(snap);

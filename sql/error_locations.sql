@@ -21,7 +21,7 @@ END $f$;
 CREATE DOMAIN el_small AS int4 CHECK (VALUE < 10);
 CREATE TYPE el_item AS (n int4, s el_small, name text);
 CREATE TYPE el_doc AS (id int4, items el_item[]);
-SELECT serde_register('ElDoc', 'el_doc', '{"fields": {"items": {"optional": true}}}');
+SELECT serde_register('ElDoc', 'el_doc', '{"fields": {"items": {"optional": true, "fields": {}}}}');
 SELECT serde_register('ElItem', 'el_item', '{"optional": true}');
 
 -- ---- malformed JSON: line and column, the byte offset kept -----------------------------------------

@@ -23,6 +23,9 @@ $f$;
 
 CREATE TYPE op_point AS (x int4, y int4);
 CREATE TYPE op_row AS (amount_due int8, customer_name text, head_sha text, pt op_point);
+-- the shapes of a bare point are registered for op_pt: a nested composite without "shape" uses the
+-- one shape of its type (op_point has none until the "shape" section)
+CREATE TYPE op_pt AS (x int4, y int4);
 
 -- ---- name --------------------------------------------------------------------------------------
 SELECT serde_register('OpName', 'op_row', '{"optional": true, "fields": {
@@ -59,12 +62,12 @@ SELECT doc, pg_temp.dec('op_row', doc, 'OpPath') AS result FROM (VALUES
 ) v(doc);
 
 -- ---- optional (field and shape) ------------------------------------------------------------------
-SELECT serde_register('OpStrict', 'op_point');
-SELECT serde_register('OpOptX', 'op_point', '{"fields": {"x": {"optional": true}}}');
-SELECT serde_register('OpOptAll', 'op_point', '{"optional": true, "fields": {"y": {"optional": false}}}');
-SELECT doc, pg_temp.dec('op_point', doc, 'OpStrict') AS strict,
-            pg_temp.dec('op_point', doc, 'OpOptX') AS x_optional,
-            pg_temp.dec('op_point', doc, 'OpOptAll') AS all_but_y_optional FROM (VALUES
+SELECT serde_register('OpStrict', 'op_pt');
+SELECT serde_register('OpOptX', 'op_pt', '{"fields": {"x": {"optional": true}}}');
+SELECT serde_register('OpOptAll', 'op_pt', '{"optional": true, "fields": {"y": {"optional": false}}}');
+SELECT doc, pg_temp.dec('op_pt', doc, 'OpStrict') AS strict,
+            pg_temp.dec('op_pt', doc, 'OpOptX') AS x_optional,
+            pg_temp.dec('op_pt', doc, 'OpOptAll') AS all_but_y_optional FROM (VALUES
     ('{"x": 1, "y": 2}'),
     ('{"y": 2}'),
     ('{"x": 1}'),
@@ -86,13 +89,13 @@ SELECT doc, pg_temp.dec('op_defaults', doc, 'OpDefault') AS result FROM (VALUES
     ('{"n": "1"}')
 ) v(doc);
 -- a default given as JSON null means NULL when missing; an optional field defaults to NULL
-SELECT serde_register('OpDefaultNull', 'op_point', '{"fields": {"x": {"default": null}}}');
-SELECT pg_temp.dec('op_point', '{"y": 1}', 'OpDefaultNull') AS default_null;
+SELECT serde_register('OpDefaultNull', 'op_pt', '{"fields": {"x": {"default": null}}}');
+SELECT pg_temp.dec('op_pt', '{"y": 1}', 'OpDefaultNull') AS default_null;
 
 -- ---- nullable ----------------------------------------------------------------------------------
-SELECT serde_register('OpNotNull', 'op_point', '{"fields": {
+SELECT serde_register('OpNotNull', 'op_pt', '{"fields": {
     "x": {"nullable": false}, "y": {"nullable": false, "optional": true}}}');
-SELECT doc, pg_temp.dec('op_point', doc, 'OpNotNull') AS result FROM (VALUES
+SELECT doc, pg_temp.dec('op_pt', doc, 'OpNotNull') AS result FROM (VALUES
     ('{"x": 1, "y": 2}'),
     ('{"x": 1}'),
     ('{"x": null, "y": 2}'),
@@ -109,10 +112,10 @@ SELECT doc, pg_temp.dec('op_list', doc, 'OpListNotNull') AS result FROM (VALUES
 ) v(doc);
 
 -- ---- skip --------------------------------------------------------------------------------------
-SELECT serde_register('OpSkip', 'op_point', '{"fields": {"y": {"skip": true}}}');
-SELECT serde_register('OpSkipReject', 'op_point', '{"unknown": "reject", "fields": {"y": {"skip": true}}}');
-SELECT doc, pg_temp.dec('op_point', doc, 'OpSkip') AS skip,
-            pg_temp.dec('op_point', doc, 'OpSkipReject') AS skip_reject FROM (VALUES
+SELECT serde_register('OpSkip', 'op_pt', '{"fields": {"y": {"skip": true}}}');
+SELECT serde_register('OpSkipReject', 'op_pt', '{"unknown": "reject", "fields": {"y": {"skip": true}}}');
+SELECT doc, pg_temp.dec('op_pt', doc, 'OpSkip') AS skip,
+            pg_temp.dec('op_pt', doc, 'OpSkipReject') AS skip_reject FROM (VALUES
     ('{"x": 1}'),
     ('{"x": 1, "y": 2}'),
     ('{"x": 1, "y": "not even an int"}'),
@@ -154,9 +157,10 @@ SELECT doc, pg_temp.try(format($q$SELECT concat_ws(' | ', to_char(d.t AT TIME ZO
     ('{"t": 1055217600}')
 ) v(doc);
 SELECT serde_describe('OpFormat2822') -> 'fields' -> 0 -> 'format' AS described;
-SELECT pg_temp.try($q$SELECT serde_register('OpFormat2822Bad', 'op_point', '{"fields": {"x": {"format": "rfc2822"}}}')$q$) AS on_int;
+SELECT pg_temp.try($q$SELECT serde_register('OpFormat2822Bad', 'op_pt', '{"fields": {"x": {"format": "rfc2822"}}}')$q$) AS on_int;
 
 -- ---- shape: a nested composite (or array of composites) decoded by another registered shape ------
+-- (q names none: it uses the one shape of its type, OpPointCamel, and inherits unknown: reject)
 CREATE TYPE op_outer AS (id int4, p op_point, ps op_point[], q op_point);
 SELECT serde_register('OpPointCamel', 'op_point', '{"rename": "upper", "fields": {"y": {"optional": true}}}');
 SELECT serde_register('OpOuter', 'op_outer', '{"unknown": "reject", "fields": {
@@ -169,6 +173,8 @@ SELECT doc, pg_temp.dec('op_outer', doc, 'OpOuter') AS result FROM (VALUES
     ('{"id": 1, "p": {"X": 1}, "ps": [], "q": {"x": 1, "y": 2, "z": 3}}'),
     ('{"id": 1, "p": {"X": 1}, "ps": [], "q": {"X": 1, "Y": 2}}')
 ) v(doc);
+-- op_point has no shape again below
+SELECT serde_unregister('OpOuter') AND serde_unregister('OpPointCamel') AS unregistered;
 
 -- ---- rename ------------------------------------------------------------------------------------
 CREATE TYPE op_names AS (amount_due int4, id int4, tax_rate_2 int4, html_url text);
@@ -253,9 +259,6 @@ CREATE TYPE op_leaf AS (leaf_value int4, leaf_name text);
 CREATE TYPE op_mid AS (mid_leaf op_leaf, mid_leaves op_leaf[]);
 CREATE TYPE op_top AS (top_mid op_mid);
 SELECT serde_register('OpInherit', 'op_top', '{"rename": "camel", "unknown": "reject", "coerce": true, "optional": true}');
-SELECT serde_register('OpLeafOwn', 'op_leaf', '{"rename": "kebab"}');
-SELECT serde_register('OpInheritShape', 'op_mid', '{"rename": "camel", "unknown": "reject", "optional": true,
-    "fields": {"mid_leaf": {"shape": "OpLeafOwn"}}}');
 SELECT doc, pg_temp.dec('op_top', doc, 'OpInherit') AS result FROM (VALUES
     ('{"topMid": {"midLeaf": {"leafValue": "3", "leafName": 4}, "midLeaves": [{"leafValue": 1}]}}'),
     ('{"topMid": {"midLeaf": {}}}'),
@@ -264,7 +267,11 @@ SELECT doc, pg_temp.dec('op_top', doc, 'OpInherit') AS result FROM (VALUES
     ('{"topMid": {"midLeaves": [{}, {"leafValue": 1.5}]}}'),
     ('{"topMid": {"mid_leaf": {}}}')
 ) v(doc);
--- a nested composite with its own shape uses that shape's policy, not the parent's
+-- a nested composite with its own shape (named, or the one of its type) overrides what that shape
+-- sets (rename) and inherits the rest (unknown, optional)
+SELECT serde_register('OpLeafOwn', 'op_leaf', '{"rename": "kebab"}');
+SELECT serde_register('OpInheritShape', 'op_mid', '{"rename": "camel", "unknown": "reject", "optional": true,
+    "fields": {"mid_leaf": {"shape": "OpLeafOwn"}}}');
 SELECT doc, pg_temp.dec('op_mid', doc, 'OpInheritShape') AS result FROM (VALUES
     ('{"midLeaf": {"leaf-value": 1, "leaf-name": "n", "other": 0}, "midLeaves": [{"leafValue": 2}]}'),
     ('{"midLeaf": {"leaf-value": 1}}'),
@@ -276,5 +283,5 @@ SELECT doc, pg_temp.dec('op_mid', doc, 'OpInheritShape') AS result FROM (VALUES
 SELECT count(*) FILTER (WHERE serde_unregister(name)) AS unregistered
   FROM serde.shapes WHERE name LIKE 'Op%';
 DROP TYPE op_top, op_mid, op_leaf, op_coerce, op_extra, op_extra_json, op_names, op_outer, op_fmt,
-          op_list, op_defaults, op_colour, op_row, op_point, op_fmt2822;
+          op_list, op_defaults, op_colour, op_row, op_point, op_pt, op_fmt2822;
 DROP FUNCTION pg_temp.dec(text, text, text), pg_temp.try(text);

@@ -65,20 +65,21 @@ SELECT path, code, message
   FROM serde_errors(NULL::ps_e2, '{"a": {"b": {"a": "x"}}, "c": {"d": {"b": true}}, "d": {"d": {"d": 1.5}}}'::jsonb, 'PsE2');
 
 -- ---- a node is shared only where everything that makes it is the same --------------------------------
--- ps_in is reached under three policies in one plan: ps_top.p's shape PsOut (camel, optional), the
--- shape PsIn that PsOut gives its column y (reject unknown members), and ps_top's own defaults (q)
+-- ps_in is reached in three ways in one plan: as its type's one shape PsIn (by type in PsOut's x and
+-- z, by name in its y) inheriting PsOut's camel and optional (one node for the three), as PsIn under
+-- ps_top's defaults (q.y, q.z: no shape given, the type's), and inline (q.x: the type's columns)
 CREATE TYPE ps_in AS (a_b int4, c_d int4);
 CREATE TYPE ps_out AS (x ps_in, y ps_in, z ps_in);
 CREATE TYPE ps_top AS (p ps_out, q ps_out);
 SELECT serde_register('PsIn', 'ps_in', '{"unknown": "reject"}'),
        serde_register('PsOut', 'ps_out', '{"rename": "camel", "optional": true, "fields": {"y": {"shape": "PsIn"}}}'),
-       serde_register('PsTop', 'ps_top', '{"fields": {"p": {"shape": "PsOut"}}}');
+       serde_register('PsTop', 'ps_top', '{"fields": {"p": {"shape": "PsOut"}, "q": {"fields": {"x": {"fields": {}}}}}}');
 SELECT to_jsonb(d) AS decoded
-  FROM serde_decode(NULL::ps_top, '{"p": {"x": {"aB": 1, "zz": 0}, "y": {"a_b": 2, "c_d": 3}, "z": {}},
+  FROM serde_decode(NULL::ps_top, '{"p": {"x": {"aB": 1}, "y": {"aB": 2, "cD": 3}, "z": {}},
                                     "q": {"x": {"a_b": 4, "c_d": 5, "zz": 0}, "y": {"a_b": 6, "c_d": 7}, "z": {"a_b": 8, "c_d": 9}}}', 'PsTop') d;
 SELECT path, code, message
-  FROM serde_errors(NULL::ps_top, '{"p": {"x": {"a_b": 1}, "y": {"a_b": 2, "c_d": 3, "zz": 0}},
-                                    "q": {"x": {"aB": 4, "c_d": 5}, "y": {"a_b": 6, "c_d": 7}, "z": {"a_b": 8, "c_d": 9}}}', 'PsTop');
+  FROM serde_errors(NULL::ps_top, '{"p": {"x": {"a_b": 1}, "y": {"aB": 2, "cD": 3, "zz": 0}},
+                                    "q": {"x": {"aB": 4, "c_d": 5}, "y": {"a_b": 6, "c_d": 7, "zz": 1}, "z": {"a_b": 8, "c_d": 9}}}', 'PsTop');
 -- the same array type as a map and as a list; the same timestamp array in two formats
 CREATE TYPE ps_kv AS (key text, value int4);
 CREATE TYPE ps_maps AS (m ps_kv[], l ps_kv[], t1 timestamptz[], t2 timestamptz[]);

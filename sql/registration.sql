@@ -233,11 +233,11 @@ UPDATE serde.shapes SET options = '{"rename": "pascal"}' WHERE name = 'RgPlain';
 SELECT d.* FROM serde_decode(NULL::rg_point, '{"X": 3, "Y": 4}', 'RgPlain') d;
 -- a row naming a shape that another row of the same statement creates
 INSERT INTO serde.shapes (name, target, options) VALUES
-    ('RgOuterFirst', 'rg_all', '{"optional": true, "fields": {"pt": {"shape": "RgInnerSecond"}}}'),
+    ('RgOuterFirst', 'rg_all', '{"optional": true, "fields": {"pt": {"shape": "RgInnerSecond"}, "pts": {"shape": "RgInnerSecond"}}}'),
     ('RgInnerSecond', 'rg_point', '{"rename": "upper"}');
 SELECT (d.pt).y FROM serde_decode(NULL::rg_all, '{"pt": {"X": 1, "Y": 2}}', 'RgOuterFirst') d;
 SELECT pg_temp.try($$INSERT INTO serde.shapes (name, target, options) VALUES
-    ('RgOuterAlone', 'rg_all', '{"fields": {"pt": {"shape": "RgNeverCreated"}}}') RETURNING 'ok'$$) AS dangling;
+    ('RgOuterAlone', 'rg_all', '{"fields": {"pt": {"shape": "RgNeverCreated"}, "pts": {"shape": "RgPlain"}}}') RETURNING 'ok'$$) AS dangling;
 -- the catalog triggers fire always (also under session_replication_role = replica)
 SELECT tgname, tgenabled FROM pg_trigger WHERE tgrelid = 'serde.shapes'::regclass AND NOT tgisinternal ORDER BY tgname;
 SET session_replication_role = replica;

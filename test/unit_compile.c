@@ -173,8 +173,8 @@ static const ccase cases[] = {
 	CC(T_C1, "{'fields':{'id':{'xml':'attr'}}}", "ERROR 22023 $.fields.id.xml: must be \"element\", \"attribute\", \"text\" or \"presence\", not \"attr\""),
 	CC(T_C1, "{'fields':{'id':{'xml_item':[]}}}", "ERROR 22023 $.fields.id.xml_item: must be a string, not an array"),
 	/* bad values */
-	CC(T_C1, "{'rename':'snake'}", "ERROR 22023 $.rename: unknown rename style \"snake\" (expected camel, pascal, kebab or upper)"),
-	CC(T_C1, "{'rename':'Camel'}", "ERROR 22023 $.rename: unknown rename style \"Camel\" (expected camel, pascal, kebab or upper)"),
+	CC(T_C1, "{'rename':'snake'}", "ERROR 22023 $.rename: unknown rename style \"snake\" (expected camel, pascal, kebab, upper or none)"),
+	CC(T_C1, "{'rename':'Camel'}", "ERROR 22023 $.rename: unknown rename style \"Camel\" (expected camel, pascal, kebab, upper or none)"),
 	CC(T_C1, "{'unknown':'deny'}", "ERROR 22023 $.unknown: must be \"ignore\" or \"reject\", not \"deny\""),
 	CC(T_C1, "{'unknown':''}", "ERROR 22023 $.unknown: must be \"ignore\" or \"reject\", not \"\""),
 	/* extra */
@@ -311,7 +311,8 @@ test_plan(void)
 				  "{\"column\": \"e\", \"name\": \"e\", \"xml\": {\"kind\": \"element\", \"name\": \"e\"}, "
 				  "\"optional\": true, \"nullable\": true, \"default\": \"green\", "
 				  "\"type\": \"color\", \"labels\": [\"red\", \"green\", \"blue\"]}, "
-				  "{\"column\": \"extra\", \"extra\": true, \"type\": \"jsonb\"}]}");
+				  "{\"column\": \"extra\", \"extra\": true, \"type\": \"jsonb\"}], "
+				  "\"fields_optional\": true, \"from\": {\"rename\": \"Shape\", \"optional\": \"Shape\"}}");
 		free(d);
 	}
 	sd_plan_free(p);
@@ -429,19 +430,21 @@ test_shapes(void)
 	shapes[3] = (ut_shapedef) {"Other", "{}", c1};
 	shapes[4] = (ut_shapedef) {"Later", NULL, NULL};
 
-	/* the referenced shape's own options apply, not the referring shape's */
+	/* the referenced shape's own options apply; what it leaves unset (unknown) is inherited */
 	p = compile(outer, "{'unknown':'reject','fields':{'in':{'shape':'Inner'},'list':{'shape':'Inner'}}}", &r, &err);
 	CHECK(p != NULL);
 	if (p)
 	{
 		const sd_node *in = sd_plan_root(p)->fields[0].node;
 
-		CHECK(in->coerce && !in->reject_unknown);
+		CHECK(in->coerce && in->reject_unknown);
 		CHECK_STR(in->shape, "Inner");
+		CHECK_STR(in->from->unknown, "Shape");	/* set by the referring shape */
+		CHECK_STR(in->from->coerce, "Inner");
 		CHECK(sd_plan_root(p)->fields[1].node->elem == in);	/* compiled once */
-		CHECK_STR(decode_with(p, "{\"in\":{\"N\":\"5\",\"s\":\"x\",\"zz\":1},\"list\":[],\"j\":null}"), "ok");
-		CHECK_STR(decode_with(p, "{\"in\":{\"N\":\"5\",\"s\":\"x\"},\"list\":[{\"n\":1,\"s\":\"\"}],\"j\":null}"),
-				  "ERROR 2203A $.list[0].N: missing required member @32");
+		CHECK_STR(decode_with(p, "{\"in\":{\"N\":\"5\",\"s\":\"x\",\"zz\":1},\"list\":[],\"j\":null}"),
+				  "ERROR 2203E $.in.zz: unknown member @23");
+		CHECK_STR(decode_with(p, "{\"in\":{\"N\":\"5\",\"s\":\"x\"},\"list\":[{\"N\":1,\"s\":\"\"}],\"j\":null}"), "ok");
 		CHECK_STR(decode_with(p, "{\"in\":null,\"list\":null,\"j\":null,\"k\":1}"),
 				  "ERROR 2203E $.k: unknown member @32");
 		sd_plan_free(p);
@@ -565,6 +568,83 @@ test_utf8_cuts(void)
 	}
 }
 
+/* resolve_type for test_nested: cinner has the shape Inner, or (ambiguous) two shapes */
+static bool nested_ambiguous;
+
+static bool
+nested_resolve_type(void *ud, const sd_type *t, const char **shape_name, sd_error *err)
+{
+	(void) ud;
+	*shape_name = NULL;
+	if (t != inner)
+		return true;
+	if (nested_ambiguous)
+		return sd_error_set(err, SD_E_OPTIONS, -1, "several shapes decode into type cinner: Inner, Inner2");
+	*shape_name = "Inner";
+	return true;
+}
+
+/* Nested composites (docs/reference.md 3.6): by type, inheritance and its origins, inline
+ * options, field-level coerce. */
+static void
+test_nested(void)
+{
+	sd_resolver r = {ut_resolve, shapes, nested_resolve_type};
+	sd_error	err;
+	sd_plan    *p;
+
+	shapes[0] = (ut_shapedef) {"Inner", "{\"rename\":\"upper\"}", inner};
+	shapes[1] = (ut_shapedef) {NULL, NULL, NULL};
+	nested_ambiguous = false;
+	/* by type, inheriting coerce and unknown from the referring shape */
+	p = compile(outer, "{'coerce':true,'unknown':'reject'}", &r, &err);
+	CHECK(p != NULL);
+	if (p)
+	{
+		const sd_node *in = sd_plan_root(p)->fields[0].node;
+
+		CHECK_STR(in->shape, "Inner");
+		CHECK(in->coerce && in->reject_unknown && strcmp(in->rename, "upper") == 0);
+		CHECK_STR(in->from->rename, "Inner");
+		CHECK_STR(in->from->coerce, "Shape");
+		CHECK(sd_plan_root(p)->fields[1].node->elem == in);
+		CHECK_STR(decode_with(p, "{\"in\":{\"N\":\"5\",\"S\":\"x\"},\"list\":[],\"j\":null}"), "ok");
+		CHECK_STR(decode_with(p, "{\"in\":{\"n\":5,\"S\":\"x\"},\"list\":[],\"j\":null}"),
+				  "ERROR 2203E $.in.n: unknown member @7");
+		sd_plan_free(p);
+	}
+	/* several shapes: at the column's option path */
+	nested_ambiguous = true;
+	p = compile(outer, "{}", &r, &err);
+	CHECK(!p && err.code == SD_E_OPTIONS);
+	CHECK_STR(err.path, "$.fields.in");
+	CHECK_STR(err.problem, "several shapes decode into type cinner: Inner, Inner2");
+	nested_ambiguous = false;
+	/* inline options replace the type's shape; field-level coerce */
+	p = compile(outer, "{'fields':{'in':{'fields':{'n':{'coerce':true}}},'list':{'shape':'Inner','coerce':true}}}", &r, &err);
+	CHECK(p != NULL);
+	if (p)
+	{
+		const sd_node *in = sd_plan_root(p)->fields[0].node;
+		const sd_node *el = sd_plan_root(p)->fields[1].node->elem;
+
+		CHECK(in->shape == NULL && in->rename == NULL && !in->coerce && in->fields[0].node->coerce);
+		CHECK_STR(in->fields[0].node->from->coerce, "Shape at $.fields.in.fields.n");
+		CHECK(el->coerce && strcmp(el->shape, "Inner") == 0);
+		CHECK_STR(decode_with(p, "{\"in\":{\"n\":\"5\",\"s\":\"x\"},\"list\":[{\"N\":\"1\",\"S\":2}],\"j\":null}"), "ok");
+		sd_plan_free(p);
+	}
+	/* errors at the real nested option paths */
+	p = compile(outer, "{'fields':{'in':{'fields':{'n':{'coerce':'y'}}}}}", &r, &err);
+	CHECK(!p && strcmp(err.path, "$.fields.in.fields.n.coerce") == 0);
+	p = compile(outer, "{'fields':{'in':{'shape':'Inner','rename':'camel'}}}", &r, &err);
+	CHECK(!p && strcmp(err.path, "$.fields.in.shape") == 0);
+	p = compile(outer, "{'fields':{'j':{'fields':{}}}}", &r, &err);
+	CHECK(!p && strcmp(err.path, "$.fields.j.fields") == 0);
+	nested_ambiguous = false;
+	memset(shapes, 0, sizeof(shapes));
+}
+
 void		unit_compile(void);
 
 void
@@ -572,6 +652,7 @@ unit_compile(void)
 {
 	setup();
 	test_utf8_cuts();
+	test_nested();
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 	{
 		char	   *opts = unquote(cases[i].opts);

@@ -804,6 +804,7 @@ test_inline_objects(void)
 			 "\"p\": {\"type\": {\"object\": {\"fields\": {\"q\": {\"type\": \"integer\"}}}}}}}}}}}");
 	CHECK(strstr(res, "\"type\": \"object\", \"unknown\": \"reject\"") != NULL);
 	CHECK(strstr(res, "\"column\": \"q\"") != NULL);
+	CHECK(strstr(res, "\"from\": {\"unknown\": \"an inline object\"}") != NULL);
 	/* the root's "shape" only */
 	CHECK(strstr(res, "\\u0001") == NULL && strncmp(res, "{\"shape\": \"T\"", 13) == 0 &&
 		  strstr(res + 2, "\"shape\"") == NULL);

@@ -282,6 +282,7 @@ new_node(cctx *c, const sd_type *t, const policy *pol, sd_format fmt)
 	n->xml_ns = pol->xml_ns;
 	n->xml_alt = pol->xml_alt;
 	n->nxml_alt = pol->xml_nalt;
+	n->from = pol->from;
 	n->extra_col = -1;
 	return n;
 }
@@ -319,19 +320,29 @@ build_node(cctx *c, const sd_type *t, const policy *pol, sd_format fmt)
 
 	if ((t->kind != SD_K_ARRAY && t->kind != SD_K_COMPOSITE) || fmt == SD_FMT_PATTERN)
 		return build_node_fresh(c, t, pol, fmt);	/* a pattern is the field's own */
-	if ((n = (sd_node *) sd_node_memo_get(&c->nodes, t, pol->rename, flags)))
+	if ((n = (sd_node *) sd_node_memo_get(&c->nodes, t, pol->rename, flags, pol->from)))
 		return n;
 	if (!(n = build_node_fresh(c, t, pol, fmt)))
 		return NULL;
-	if (!sd_node_memo_put(&c->nodes, t, pol->rename, flags, n))
+	if (!sd_node_memo_put(&c->nodes, t, pol->rename, flags, pol->from, n))
 		return sd_cc_oom(c), NULL;
 	return n;
 }
 
+/* Two inherited policies are the same key of a shape's node (memos). */
+static bool
+same_inherited(const policy *a, const policy *b)
+{
+	return a->rename == b->rename && a->reject == b->reject && a->coerce == b->coerce &&
+		a->optional == b->optional && a->from == b->from;
+}
+
 /* The node of a registered shape used for a column (composite, array of composite, or a
- * json/jsonb column validated against it). */
+ * json/jsonb column validated against it); in: the policies it inherits; sm: the option its
+ * errors are reported at ("shape"; NULL: the column's own path, a shape found by type). */
 static const sd_node *
-shape_node(cctx *c, const char *shape, const sd_type *coltype, sd_format fmt, const policy *in)
+shape_node(cctx *c, const char *shape, const sd_type *coltype, sd_format fmt, const policy *in,
+		   const char *sm)
 {
 	const char *options;
 	const sd_type *target;
@@ -340,52 +351,51 @@ shape_node(cctx *c, const char *shape, const sd_type *coltype, sd_format fmt, co
 	bool		validate = want->kind == SD_K_JSON || want->kind == SD_K_JSONB;
 
 	if (!validate && want->kind != SD_K_COMPOSITE)
-		return sd_cc_opt_fail(c, "shape", "option \"shape\" needs a composite, composite array, json or jsonb column, not %s",
+		return sd_cc_opt_fail(c, sm, "option \"shape\" needs a composite, composite array, json or jsonb column, not %s",
 						coltype->name, NULL), NULL;
 	if (coltype->kind == SD_K_ARRAY)
 	{
 		/* arrays: the element gets the shape */
-		sd_node    *n = new_node(c, coltype, &(policy) {.xml_ns = in->xml_ns, .xml_alt = in->xml_alt,
-										  .xml_nalt = in->xml_nalt}, fmt);
+		sd_node    *n = new_node(c, coltype, in, fmt);
 
 		if (!n)
 			return sd_cc_oom(c), NULL;
-		if (!(n->elem = shape_node(c, shape, coltype->elem, fmt, in)))
+		if (!(n->elem = shape_node(c, shape, coltype->elem, fmt, in, sm)))
 			return NULL;
 		return n;
 	}
 	for (int i = 0; i < c->nmemo; i++)
 		if (strcmp(c->memos[i].shape, shape) == 0 && c->memos[i].kind == coltype->kind &&
 			(c->memos[i].own_ns || (c->memos[i].xml_ns == in->xml_ns &&
-									c->memos[i].xml_nsi == in->xml_nsi)))
+									c->memos[i].xml_nsi == in->xml_nsi)) &&
+			same_inherited(&c->memos[i].in, in))
 		{
 			const sd_type *mt = validate ? c->memos[i].node->elem->type : c->memos[i].node->type;
 
 			if (!validate && mt != coltype)
-				return sd_cc_opt_fail(c, "shape", "shape \"%s\" decodes into %s, not the column's type",
+				return sd_cc_opt_fail(c, sm, "shape \"%s\" decodes into %s, not the column's type",
 								shape, mt->name), NULL;
 			return c->memos[i].node;
 		}
 	if (!c->resolver || !c->resolver->resolve)
-		return sd_cc_opt_fail(c, "shape", "shape \"%s\" cannot be resolved here", shape, NULL), NULL;
+		return sd_cc_opt_fail(c, sm, "shape \"%s\" cannot be resolved here", shape, NULL), NULL;
 	sd_error_clear(&rerr);
 	if (!c->resolver->resolve(c->resolver->ud, shape, &options, &target, &rerr))
-		return sd_cc_opt_fail(c, "shape", "%s", rerr.problem[0] ? rerr.problem : "shape does not exist", NULL), NULL;
+		return sd_cc_opt_fail(c, sm, "%s", rerr.problem[0] ? rerr.problem : "shape does not exist", NULL), NULL;
 	if (!options)
 	{
 		/* the host checks this reference later: a stand-in, so the other options are checked */
 		c->ndeferred++;
-		return build_node(c, coltype, &(policy) {.xml_ns = in->xml_ns, .xml_nsi = in->xml_nsi,
-						  .xml_alt = in->xml_alt, .xml_nalt = in->xml_nalt, .xml_pfx = in->xml_pfx}, fmt);
+		return build_node(c, coltype, in, fmt);
 	}
 	if (!validate && target != coltype)
-		return sd_cc_opt_fail(c, "shape", "shape \"%s\" decodes into %s, not the column's type",
+		return sd_cc_opt_fail(c, sm, "shape \"%s\" decodes into %s, not the column's type",
 						shape, target->name), NULL;
 	if (validate && target->kind != SD_K_COMPOSITE)
-		return sd_cc_opt_fail(c, "shape", "shape \"%s\" decodes into %s, not a composite type",
+		return sd_cc_opt_fail(c, sm, "shape \"%s\" decodes into %s, not a composite type",
 						shape, target->name), NULL;
 	if (c->nmemo >= (int) (sizeof(c->memos) / sizeof(c->memos[0])) || c->ref_depth >= 32)
-		return sd_cc_opt_fail(c, "shape", "too many shape references", NULL, NULL), NULL;
+		return sd_cc_opt_fail(c, sm, "too many shape references", NULL, NULL), NULL;
 
 	/* parse the referenced shape's options and compile it in its own option-path context */
 	sd_jnode   *opts = sd_cc_parse_options(c->a, options, strlen(options), c->err);
@@ -393,9 +403,9 @@ shape_node(cctx *c, const char *shape, const sd_type *coltype, sd_format fmt, co
 	if (!opts)
 		return NULL;
 	char		saved[SD_PATH_MAX];
-	policy		pol = {.xml_ns = in->xml_ns, .xml_nsi = in->xml_nsi, .xml_alt = in->xml_alt,
-	.xml_nalt = in->xml_nalt, .xml_pfx = in->xml_pfx};
+	policy		pol = *in;		/* what the shape leaves unset, it inherits */
 	const sd_jnode *xml = sd_jget(opts, "xml");
+	const char *saved_shape = c->cur_shape;
 	sd_node    *n = new_node(c, validate ? coltype : target, &pol, fmt);
 	sd_node    *inner = n;
 
@@ -415,13 +425,16 @@ shape_node(cctx *c, const char *shape, const sd_type *coltype, sd_format fmt, co
 	c->memos[c->nmemo].own_ns = xml && xml->kind == SD_J_OBJECT &&
 		(sd_jget(xml, "namespace") || sd_jget(xml, "namespaces"));
 	c->memos[c->nmemo].xml_nsi = in->xml_nsi;
+	c->memos[c->nmemo].in = *in;
 	c->nmemo++;
 	strcpy(saved, c->opath);
 	snprintf(c->opath, sizeof(c->opath), "%s", "$");
 	c->ref_depth++;
 	inner->shape = c->memos[c->nmemo - 1].shape;
+	c->cur_shape = inner->shape;
 	bool		ok = build_composite(c, inner, target, &pol, opts);
 
+	c->cur_shape = saved_shape;
 	c->ref_depth--;
 	if (!ok)
 	{
@@ -431,7 +444,8 @@ shape_node(cctx *c, const char *shape, const sd_type *coltype, sd_format fmt, co
 				 c->err->problem);
 		sd_error_set(c->err, c->err->code, c->err->offset, "%s", problem);
 		strcpy(c->err->path, saved);
-		sd_path_member(c->err->path, "shape", 5);
+		if (sm)
+			sd_path_member(c->err->path, sm, strlen(sm));
 		return NULL;
 	}
 	strcpy(c->opath, saved);
@@ -440,12 +454,84 @@ shape_node(cctx *c, const char *shape, const sd_type *coltype, sd_format fmt, co
 
 
 /* Compiles one column's field options (fo may be NULL) into f; role: what else the column is. */
+/* The shape a nested composite column without `shape` or inline options decodes by: the one
+ * registered for its type (the host's resolve_type), *name NULL for none; several: an error at
+ * the column's option path. */
+static bool
+type_shape(cctx *c, const sd_column *col, bool has_fo, const char **name)
+{
+	const sd_type *t = base_elem(col->type);
+	sd_error	rerr;
+
+	*name = NULL;
+	if (t->kind != SD_K_COMPOSITE || !c->resolver || !c->resolver->resolve_type)
+		return true;
+	sd_error_clear(&rerr);
+	if (c->resolver->resolve_type(c->resolver->ud, t, name, &rerr))
+		return true;
+	if (!has_fo)
+	{
+		sd_path_member(c->opath, "fields", 6);
+		sd_path_member(c->opath, col->name, strlen(col->name));
+	}
+	return sd_cc_opt_fail(c, NULL, "%s", rerr.problem[0] ? rerr.problem : "no shape for its type", NULL);
+}
+
+/* True when a map column's `shape` names its VALUE type's shape (not the (key, value)
+ * composite's): the entries then decode their value by it. */
+static bool
+map_value_shape(cctx *c, const char *shape, const sd_type *maptype)
+{
+	const sd_type *entry = maptype->elem;
+	const char *options;
+	const sd_type *target = NULL;
+	sd_error	rerr;
+
+	for (int i = 0; i < c->nmemo; i++)
+		if (strcmp(c->memos[i].shape, shape) == 0 && c->memos[i].kind == SD_K_COMPOSITE)
+			return c->memos[i].node->type != entry;
+	if (!c->resolver || !c->resolver->resolve)
+		return false;
+	sd_error_clear(&rerr);
+	if (!c->resolver->resolve(c->resolver->ud, shape, &options, &target, &rerr) || !options)
+		return false;			/* shape_node reports it (or the host checks it later) */
+	return target != entry;
+}
+
+/* A composite (or composite array) column's inline shape options: an anonymous shape for this
+ * column (it replaces the shape registered for its type), inheriting the policies in force. */
+static const sd_node *
+inline_node(cctx *c, const sd_jnode *opts, const sd_type *coltype, sd_format fmt, const policy *in)
+{
+	sd_node    *n = new_node(c, coltype, in, fmt);
+	const sd_jnode *xml = sd_jget(opts, "xml");
+
+	if (!n)
+		return sd_cc_oom(c), NULL;
+	if (coltype->kind == SD_K_ARRAY)
+	{
+		if (!(n->elem = inline_node(c, opts, coltype->elem, fmt, in)))
+			return NULL;
+		return n;
+	}
+	if (xml && sd_jget(xml, "root"))
+	{
+		sd_path_member(c->opath, "xml", 3);
+		return sd_cc_opt_fail(c, "root", "\"root\" names the document's root element: it belongs to "
+						"the shape's own options, not a field's", NULL, NULL), NULL;
+	}
+	if (!build_composite(c, n, coltype, in, opts))
+		return NULL;
+	return n;
+}
+
 static bool
 build_field(cctx *c, sd_node *node, sd_field *f, const sd_column *col, const policy *pol,
-			const sd_jnode *fo, int role)
+			const sd_jnode *fo, int role, const char *forced_shape)
 {
 	const sd_jnode *v;
 	fopts		o = {.fmt = SD_FMT_NONE};
+	const char *by_type = NULL;
 
 	f->column = col->name;
 	f->nullable = !col->type->not_null;
@@ -454,6 +540,8 @@ build_field(cctx *c, sd_node *node, sd_field *f, const sd_column *col, const pol
 		return false;
 	if (fo && (v = sd_jget(fo, "format")) && !sd_cc_format(c, col, v, &o))
 		return false;			/* compile_format.c */
+	if (forced_shape)
+		o.shape = forced_shape;
 	if (!f->name && !(f->name = sd_apply_rename(c->a, col->name, pol->rename)))
 		return sd_cc_oom(c);
 	if (!f->path)
@@ -471,10 +559,38 @@ build_field(cctx *c, sd_node *node, sd_field *f, const sd_column *col, const pol
 
 	cpol.xml_strict = false;
 	cpol.attrs = NULL;
-	if ((role == ROLE_NONE || role == ROLE_ONEOF) && !sd_cc_xml_field(c, f, col, fo, o.is_map, pol, &cpol))
+	if ((role == ROLE_NONE || role == ROLE_ONEOF) &&
+		!sd_cc_xml_field(c, f, col, fo ? o.view : NULL, o.is_map, pol, &cpol))
 		return false;
-	if (o.shape)
-		f->node = shape_node(c, o.shape, col->type, o.fmt, &cpol);
+	if (o.has_coerce && !sd_cc_set_from(c, &cpol, FROM_COERCE, sd_cc_origin_here(c)))
+		return false;
+	if (o.has_coerce)
+		cpol.coerce = o.coerce;
+	if (!o.shape && !o.inline_opts && !o.is_map && role != ROLE_SKIPPED &&
+		!type_shape(c, col, fo != NULL, &by_type))
+		return false;
+	if (o.shape && o.is_map && map_value_shape(c, o.shape, col->type))
+	{
+		/* the map's value type's shape: its entries decode their value by it */
+		c->map_value_shape = o.shape;
+		f->node = build_node_fresh(c, col->type, &cpol, o.fmt);
+	}
+	else if (o.shape)
+		f->node = shape_node(c, o.shape, col->type, o.fmt, &cpol, "shape");
+	else if (o.inline_opts)
+		f->node = inline_node(c, o.inline_opts, col->type, o.fmt, &cpol);
+	else if (by_type)
+	{
+		size_t		plen = strlen(c->opath);
+
+		if (!fo)
+		{
+			sd_path_member(c->opath, "fields", 6);
+			sd_path_member(c->opath, col->name, strlen(col->name));
+		}
+		f->node = shape_node(c, by_type, col->type, o.fmt, &cpol, NULL);
+		c->opath[plen] = '\0';
+	}
 	else
 		f->node = o.is_map ? build_node_fresh(c, col->type, &cpol, o.fmt) : build_node(c, col->type, &cpol, o.fmt);
 	if (!f->node)
@@ -867,13 +983,16 @@ build_variants(cctx *c, sd_node *node, const mbuild *base, const char *tag, cons
 	return true;
 }
 
+const char *const sd_cc_shape_keys[] = {"fields", "rename", "unknown", "extra", "coerce",
+"optional", "tag", "variants", "xml", "attributes", NULL};
+
 static bool
 build_composite(cctx *c, sd_node *node, const sd_type *t, const policy *inherited,
 				const sd_jnode *opts)
 {
-	static const char *const skeys[] = {"fields", "rename", "unknown", "extra", "coerce",
-	"optional", "tag", "variants", "xml", "attributes", NULL};
+	const char *const *skeys = sd_cc_shape_keys;
 	policy		pol = *inherited;
+	const char *vshape = c->map_value_shape;	/* a map entry whose value has this shape */
 	const char *extra = NULL;
 	const char *tag = NULL;
 	const sd_jnode *variants = NULL;
@@ -907,12 +1026,13 @@ build_composite(cctx *c, sd_node *node, const sd_type *t, const policy *inherite
 		if (sd_strtab_put(&cols, t->cols[i].name, strlen(t->cols[i].name), i) == -2)
 			return sd_cc_oom(c);
 
+	c->map_value_shape = NULL;
+	pol.xml_strict = false;
 	if (opts)
 	{
-		pol = (policy) {.xml_ns = inherited->xml_ns, .xml_nsi = inherited->xml_nsi,
-		.xml_alt = inherited->xml_alt, .xml_nalt = inherited->xml_nalt, .xml_pfx = inherited->xml_pfx};
+		/* the shape's own settings; what it leaves unset is inherited from above */
 		if (!sd_cc_want_kind(c, NULL, opts, SD_J_OBJECT, "an object") || !sd_cc_check_keys(c, opts, skeys) ||
-			!sd_cc_parse_policy(c, opts, &pol, &extra, &root))
+			!sd_cc_parse_policy(c, opts, &pol, &extra, &root) || !sd_cc_policy_origins(c, opts, &pol))
 			return false;
 		if ((fields = sd_jget(opts, "fields")) && !sd_cc_want_kind(c, "fields", fields, SD_J_OBJECT, "an object"))
 			return false;
@@ -930,6 +1050,7 @@ build_composite(cctx *c, sd_node *node, const sd_type *t, const policy *inherite
 	node->xml_ns = pol.xml_ns;
 	node->xml_alt = pol.xml_alt;
 	node->nxml_alt = pol.xml_nalt;
+	node->from = pol.from;
 	node->xml_root = root;
 	if (t->kind != SD_K_COMPOSITE)
 	{
@@ -974,7 +1095,8 @@ build_composite(cctx *c, sd_node *node, const sd_type *t, const policy *inherite
 		if (!build_field(c, node, &fs[i], col, &pol, fo,
 						 extra && strcmp(extra, col->name) == 0 ? ROLE_EXTRA :
 						 is_variant_col(vc, col->name) ? ROLE_VARIANT :
-						 grp && grp[i] && strcmp(grp[i]->carrier, col->name) ? ROLE_ONEOF : ROLE_NONE))
+						 grp && grp[i] && strcmp(grp[i]->carrier, col->name) ? ROLE_ONEOF : ROLE_NONE,
+						 i == 1 ? vshape : NULL))
 			return false;
 		fs[i].one_of = grp ? grp[i] : NULL;
 		/* the column that receives the tag: the tag is required, whatever the column says */
@@ -1066,6 +1188,7 @@ sd_compile_ex(const char *shape_name, const char *options_json, size_t options_l
 	sd_arena_init(&c.scratch, hooks);
 	strcpy(c.opath, "$");
 	plan->shape = sd_arena_strndup(&arena, shape_name ? shape_name : "", shape_name ? strlen(shape_name) : 0);
+	c.cur_shape = plan->shape;
 	opts = sd_cc_parse_options(&arena, options_json ? options_json : "{}", options_json ? options_len : 2, err);
 	if (!opts || !plan->shape)
 		goto fail;

@@ -26,6 +26,7 @@ typedef struct policy
 	int			xml_nalt;
 	const sd_xpfx *xml_pfx;     /* the `xml.ns` prefix map in force */
 	const sd_strtab *attrs;     /* this composite's `attributes` (column names), NULL none */
+	const sd_policy_from *from; /* where rename/unknown/coerce/optional were set (interned) */
 } policy;
 
 typedef struct memo
@@ -38,7 +39,19 @@ typedef struct memo
 	uint32_t	xml_nsi;        /* (the inherited namespaces' key; a registered shape's prefix
 								 * names resolve through its own xml.ns: registered alone, it has
 								 * no other, so the inherited map is no part of the key) */
+	policy		in;             /* the policies it inherited (a shape inherits what it leaves unset) */
 } memo;
+
+/* interned origins of policies (compile_inherit.c) */
+typedef struct origins
+{
+	const char **names;         /* "Shape" / "Shape at $.path", each once */
+	int			nnames;
+	int			cap_names;
+	sd_policy_from **froms;     /* each combination once */
+	int			nfroms;
+	int			cap_froms;
+} origins;
 
 typedef struct dflt
 {
@@ -70,6 +83,10 @@ typedef struct cctx
 	uint32_t	follow_cap;
 	sd_arena	scratch;        /* lookup tables (strtab.h), freed when the compile ends */
 	uint32_t	nfields;        /* fields compiled so far (SD_MAX_PLAN_FIELDS) */
+	const char *cur_shape;      /* the shape whose options are being read (origins) */
+	origins		orig;
+	const char *map_value_shape;    /* a map's `shape` naming its value type's shape: for the
+									 * entry composite being built next */
 } cctx;
 
 enum {ROLE_NONE, ROLE_EXTRA, ROLE_VARIANT, ROLE_SKIPPED, ROLE_ONEOF};
@@ -82,7 +99,18 @@ typedef struct fopts
 	const char *shape;          /* "shape": a registered shape's name */
 	bool		has_optional;   /* "optional" was given */
 	bool		is_map;
+	bool		has_coerce;     /* field-level "coerce" was given ... */
+	bool		coerce;         /* ... with this value */
+	const sd_jnode *inline_opts;    /* the inline shape options of a composite field, or NULL */
+	const char *inline_key;     /* the first of them (errors) */
+	const sd_jnode *view;       /* the options without the inline ones (the field's own) */
 } fopts;
+
+/* The shape-level option keys (build_composite); inline nested options accept the same ones
+ * except "coerce" and "optional", which keep their field meaning in field options. */
+extern const char *const sd_cc_shape_keys[];
+
+enum {FROM_RENAME, FROM_UNKNOWN, FROM_COERCE, FROM_OPTIONAL};
 
 bool		sd_cc_oom(cctx *c);
 bool		sd_cc_grow_ok(cctx *c);
@@ -118,5 +146,12 @@ sd_cc_one_of_listed(const sd_field *f)
 {
 	return f->one_of && strcmp(f->one_of->carrier, f->column) != 0;
 }
+
+/* compile_inherit.c: origins of policies; compile_opts.c: inline options */
+const char *sd_cc_origin_here(cctx *c);
+bool		sd_cc_set_from(cctx *c, policy *pol, int which, const char *origin);
+bool		sd_cc_policy_origins(cctx *c, const sd_jnode *opts, policy *pol);
+bool		sd_cc_is_inline_key(const sd_jnode *fo, int i);
+bool		sd_cc_split_inline(cctx *c, const sd_jnode *fo, const sd_jnode **field_view, fopts *o);
 
 #endif							/* SERDE_COMPILE_INT_H */

@@ -1,8 +1,9 @@
 /*
  * compile_opts.c — the plan compiler's option readers: shape-level policy (`rename`, `unknown`,
- * `coerce`, `optional`, `extra`, `xml`), a column's field options, option errors at their
- * option path. They read options into the compiler's structs and never recurse into the
- * compiler (compile.c builds nodes from what they read).
+ * `coerce`, `optional`, `extra`, `xml`), a column's field options (split from the inline shape
+ * options of a composite column), option errors at their option path.  They read options into
+ * the compiler's structs and never recurse into the compiler (compile.c builds nodes from what
+ * they read).
  */
 #include "compile_int.h"
 #include "compile_limits.h"
@@ -122,8 +123,14 @@ sd_cc_parse_policy(cctx *c, const sd_jnode *opts, policy *pol, const char **extr
 				pol->rename = *s;
 				ok = true;
 			}
+		if (strcmp(v->str, "none") == 0)
+		{
+			/* column names as they are, whatever a shape above renames */
+			pol->rename = NULL;
+			ok = true;
+		}
 		if (!ok)
-			return sd_cc_opt_fail(c, "rename", "unknown rename style \"%s\" (expected camel, pascal, kebab or upper)",
+			return sd_cc_opt_fail(c, "rename", "unknown rename style \"%s\" (expected camel, pascal, kebab, upper or none)",
 							v->str, NULL);
 	}
 	if ((v = sd_jget(opts, "unknown")))
@@ -238,6 +245,73 @@ sd_cc_xml_field(cctx *c, sd_field *f, const sd_column *col, const sd_jnode *fo, 
 	return false;
 }
 
+/* Whether fo's i-th key is an inline shape option: a shape-level key other than "coerce" and
+ * "optional" (field meaning), "xml" only as an object (as a string it is the field's). */
+bool
+sd_cc_is_inline_key(const sd_jnode *fo, int i)
+{
+	const char *k = fo->keys[i];
+
+	if (strcmp(k, "coerce") == 0 || strcmp(k, "optional") == 0)
+		return false;
+	if (strcmp(k, "xml") == 0)
+		return fo->items[i]->kind == SD_J_OBJECT;
+	return sd_cc_in_list(k, sd_cc_shape_keys);
+}
+
+/* Splits a column's options fo: *field_view = fo without the inline shape options (what the
+ * field-option readers see), o->inline_opts = those options as an object of their own (NULL
+ * when there are none), o->inline_key = the first. */
+bool
+sd_cc_split_inline(cctx *c, const sd_jnode *fo, const sd_jnode **field_view, fopts *o)
+{
+	int			n = 0;
+
+	*field_view = fo;
+	o->inline_opts = NULL;
+	o->inline_key = NULL;
+	if (!fo || fo->kind != SD_J_OBJECT)
+		return true;
+	for (int i = 0; i < fo->n; i++)
+		if (sd_cc_is_inline_key(fo, i))
+		{
+			if (!o->inline_key)
+				o->inline_key = fo->keys[i];
+			n++;
+		}
+	if (!n)
+		return true;
+	sd_jnode   *in = sd_arena_alloc(c->a, sizeof(sd_jnode));
+	sd_jnode   *fv = sd_arena_alloc(c->a, sizeof(sd_jnode));
+
+	if (!in || !fv)
+		return sd_cc_oom(c);
+	*in = *fo;
+	*fv = *fo;
+	in->n = 0;
+	fv->n = 0;
+	in->keys = sd_arena_alloc(c->a, sizeof(char *) * (size_t) n);
+	in->key_lens = sd_arena_alloc(c->a, sizeof(size_t) * (size_t) n);
+	in->items = sd_arena_alloc(c->a, sizeof(sd_jnode *) * (size_t) n);
+	fv->keys = sd_arena_alloc(c->a, sizeof(char *) * (size_t) (fo->n - n + 1));
+	fv->key_lens = sd_arena_alloc(c->a, sizeof(size_t) * (size_t) (fo->n - n + 1));
+	fv->items = sd_arena_alloc(c->a, sizeof(sd_jnode *) * (size_t) (fo->n - n + 1));
+	if (!in->keys || !in->key_lens || !in->items || !fv->keys || !fv->key_lens || !fv->items)
+		return sd_cc_oom(c);
+	for (int i = 0; i < fo->n; i++)
+	{
+		sd_jnode   *to = sd_cc_is_inline_key(fo, i) ? in : fv;
+
+		to->keys[to->n] = fo->keys[i];
+		to->key_lens[to->n] = fo->key_lens ? fo->key_lens[i] : strlen(fo->keys[i]);
+		to->items[to->n] = fo->items[i];
+		to->n++;
+	}
+	*field_view = fv;
+	o->inline_opts = in;
+	return true;
+}
+
 /* Reads one column's field options fo into f and o (the parts build_field applies later);
  * *rolep: what else the column is (ROLE_*), set to ROLE_SKIPPED by `skip: true`. */
 bool
@@ -245,24 +319,59 @@ sd_cc_field_options(cctx *c, sd_field *f, const sd_column *col, const sd_jnode *
 					fopts *o)
 {
 	static const char *const fkeys[] = {"name", "path", "optional", "default", "nullable", "skip",
-	"format", "shape", "map", "xml", "xml_item", "one_of", "xml_choice", NULL};
+	"format", "shape", "map", "xml", "xml_item", "one_of", "xml_choice", "coerce", NULL};
 	const sd_jnode *v;
 	int			role = *rolep;
 
 	/* columns the document does not decode by themselves take no option about how to */
 	static const char *const roles[] = {NULL, "the \"extra\" column", "a variant column",
 	"a skipped column", "a column listed in another column's one_of"};
-	static const char *const allowed[][5] = {{NULL}, {NULL}, {"shape", NULL}, {"skip", NULL},
-	{"format", "shape", "map", "xml_item", NULL}};
+	static const char *const allowed[][6] = {{NULL}, {NULL}, {"shape", "coerce", NULL}, {"skip", NULL},
+	{"format", "shape", "map", "xml_item", "coerce", NULL}};
 
-	if (!sd_cc_want_kind(c, NULL, fo, SD_J_OBJECT, "an object") || !sd_cc_check_keys(c, fo, fkeys))
+	if (!sd_cc_want_kind(c, NULL, fo, SD_J_OBJECT, "an object"))
 		return false;
+	/* the field's own keys and the inline shape options of a composite (the shape-level keys) */
+	for (int i = 0; i < fo->n; i++)
+	{
+		for (int k = 0; k < i; k++)
+			if (strcmp(fo->keys[k], fo->keys[i]) == 0)
+				return sd_cc_opt_fail(c, fo->keys[i], "duplicate option \"%s\"", fo->keys[i], NULL);
+		if (!sd_cc_in_list(fo->keys[i], fkeys) && !sd_cc_in_list(fo->keys[i], sd_cc_shape_keys))
+			return sd_cc_opt_fail(c, fo->keys[i], "unknown option \"%s\"", fo->keys[i], NULL);
+	}
 	if (role == ROLE_NONE && (v = sd_jget(fo, "skip")) && v->kind == SD_J_TRUE)
 		role = *rolep = ROLE_SKIPPED;
 	for (int i = 0; role != ROLE_NONE && i < fo->n; i++)
-		if (!sd_cc_in_list(fo->keys[i], allowed[role]))
+		if (!sd_cc_in_list(fo->keys[i], allowed[role]) &&
+			!(role == ROLE_VARIANT && sd_cc_is_inline_key(fo, i)))
 			return sd_cc_opt_fail(c, fo->keys[i], "option \"%s\" does not apply to %s", fo->keys[i],
 							roles[role]);
+	if (!sd_cc_split_inline(c, fo, &o->view, o))
+		return false;
+	if (o->inline_opts)
+	{
+		const sd_type *t = col->type;
+
+		while (t->kind == SD_K_ARRAY)
+			t = t->elem;
+		if (t->kind != SD_K_COMPOSITE)
+			return sd_cc_opt_fail(c, o->inline_key, "option \"%s\" is a shape option: inside field options "
+							"it applies to a composite or composite array column, not %s",
+							o->inline_key, col->type->name);
+		if (sd_jget(fo, "shape"))
+			return sd_cc_opt_fail(c, "shape", "\"shape\" cannot be combined with inline shape options "
+							"(\"%s\"): either name the nested composite's shape or describe it here",
+							o->inline_key, NULL);
+	}
+	fo = o->view;
+	if ((v = sd_jget(fo, "coerce")))
+	{
+		if (!sd_cc_want_kind(c, "coerce", v, SD_J_TRUE, "a boolean"))
+			return false;
+		o->has_coerce = true;
+		o->coerce = v->kind == SD_J_TRUE;
+	}
 	if ((v = sd_jget(fo, "skip")))
 	{
 		if (!sd_cc_want_kind(c, "skip", v, SD_J_TRUE, "a boolean"))

@@ -226,11 +226,78 @@ describe_fields(sbuf *b, const sd_node *n, int depth)
 			if (f->one_of)
 				describe_one_of(b, f->one_of);
 		}
+		if (f->node->kind != SD_K_COMPOSITE && f->node->kind != SD_K_ARRAY &&
+			f->node->coerce != n->coerce)
+		{
+			/* a field-level coerce on a scalar column */
+			sb_key(b, "coerce", false);
+			sb_put(b, f->node->coerce ? "true" : "false", f->node->coerce ? 4 : 5);
+		}
 		sb_put(b, ", ", 2);
 		describe_node(b, f->node, depth + 1);
 		sb_put(b, "}", 1);
 	}
 	sb_put(b, "]", 1);
+}
+
+/* "from": where each policy in force here was set ("Shape", "Shape at $.fields.x"), only those
+ * set somewhere (the others are the defaults); the shape-level "optional" in force, when set
+ * somewhere, also as "fields_optional" (its value). */
+static void
+describe_from(sbuf *b, const sd_node *n)
+{
+	const sd_policy_from *f = n->from;
+	const char *const keys[] = {"rename", "unknown", "coerce", "optional"};
+	const char *vals[4];
+	bool		first = true;
+
+	if (!f || (!f->rename && !f->unknown && !f->coerce && !f->optional))
+		return;
+	vals[0] = f->rename;
+	vals[1] = f->unknown;
+	vals[2] = f->coerce;
+	vals[3] = f->optional;
+	if (f->optional)
+	{
+		/* (not "optional": a field's own "optional" shares a nested composite's object) */
+		sb_key(b, "fields_optional", false);
+		sb_put(b, n->all_optional ? "true" : "false", n->all_optional ? 4 : 5);
+	}
+	sb_key(b, "from", false);
+	sb_put(b, "{", 1);
+	for (int k = 0; k < 4; k++)
+		if (vals[k])
+		{
+			const char *at = vals[k][0] == '\001' ? strstr(vals[k], " at ") : NULL;
+			char		tmp[SD_PATH_MAX + 32];
+
+			sb_key(b, keys[k], first);
+			if (vals[k][0] == '\001')
+			{
+				/* a host's private shape (SQLite's inline object, a map entry): no name to show */
+				snprintf(tmp, sizeof(tmp), "an inline object%s", at ? at : "");
+				sb_str(b, tmp);
+			}
+			else
+				sb_str(b, vals[k]);
+			first = false;
+		}
+	sb_put(b, "}", 1);
+}
+
+/* "unknown", "coerce" and "rename" in force at a composite. */
+static void
+describe_policies(sbuf *b, const sd_node *n)
+{
+	sb_key(b, "unknown", false);
+	sb_str(b, n->reject_unknown ? "reject" : "ignore");
+	sb_key(b, "coerce", false);
+	sb_put(b, n->coerce ? "true" : "false", n->coerce ? 4 : 5);
+	if (n->rename)
+	{
+		sb_key(b, "rename", false);
+		sb_str(b, n->rename);
+	}
 }
 
 /* Writes "type": ..., and kind-specific members (no braces). */
@@ -334,7 +401,12 @@ describe_node(sbuf *b, const sd_node *n, int depth)
 			sb_key(b, "shape", false);
 			sb_str(b, n->shape);
 			if (depth > 1)
+			{
+				/* described in full by its own serde_describe; the policies in force here */
+				describe_policies(b, n);
+				describe_from(b, n);
 				return;
+			}
 		}
 		if (n->tag)
 		{
@@ -349,15 +421,7 @@ describe_node(sbuf *b, const sd_node *n, int depth)
 			}
 			sb_put(b, "}", 1);
 		}
-		sb_key(b, "unknown", false);
-		sb_str(b, n->reject_unknown ? "reject" : "ignore");
-		sb_key(b, "coerce", false);
-		sb_put(b, n->coerce ? "true" : "false", n->coerce ? 4 : 5);
-		if (n->rename)
-		{
-			sb_key(b, "rename", false);
-			sb_str(b, n->rename);
-		}
+		describe_policies(b, n);
 		if (depth > 0)
 		{
 			/* the namespace of its elements (a field's own "xml" shares this object) */
@@ -370,6 +434,7 @@ describe_node(sbuf *b, const sd_node *n, int depth)
 		sb_key(b, "fields", false);
 		b->budget -= n->nfields;
 		describe_fields(b, n, depth);
+		describe_from(b, n);
 	}
 }
 

@@ -26,6 +26,7 @@
  * options are turned back into descriptor paths by sd_descriptor_compile.
  */
 #include "internal.h"
+#include "compile_int.h"			/* sd_cc_is_inline_key */
 #include "compile_limits.h"
 #include "strtab.h"
 
@@ -704,7 +705,14 @@ build_field(dctx *c, int si, const sd_jnode *fields, int i, sd_column *col, sd_b
 	for (int k = 0; k < fo->n; k++)
 		if (strcmp(fo->keys[k], "type") != 0)
 			put_member(&fb, &n, fo->keys[k], fo->items[k]->text, fo->items[k]->text_len);
-	if (!skip && r.shape)
+	/* inline nested options describe the shape's composite themselves (they replace the named
+	 * shape's options for this field, docs/reference.md "Inline nested options") */
+	bool		inline_opts = false;
+
+	for (int k = 0; k < fo->n; k++)
+		if (sd_cc_is_inline_key(fo, k))
+			inline_opts = true;
+	if (!skip && r.shape && !(inline_opts && !r.map))
 	{
 		sd_buf		sb;
 
@@ -904,6 +912,21 @@ resolve(void *ud, const char *shape, const char **options_json, const sd_type **
 	return true;
 }
 
+/* A descriptor's composites are its shapes' types: a nested composite without "shape" (inline
+ * options having replaced the options that named it) decodes by the shape it is the type of. */
+static bool
+resolve_type(void *ud, const sd_type *t, const char **shape_name, sd_error *err)
+{
+	sd_descriptor *d = ud;
+
+	(void) err;
+	*shape_name = NULL;
+	for (int i = 0; i < d->nshapes; i++)
+		if (d->shapes[i].type == t)
+			*shape_name = d->shapes[i].name;
+	return true;
+}
+
 sd_descriptor *
 sd_descriptor_build(const char *shape, const char *json, size_t len,
 					const sd_descriptor_lookup *lookup, const sd_hooks *hooks, sd_error *err)
@@ -950,6 +973,7 @@ sd_descriptor_build(const char *shape, const char *json, size_t len,
 			goto fail;
 	d->resolver.resolve = resolve;
 	d->resolver.ud = d;
+	d->resolver.resolve_type = resolve_type;
 	d->arena = arena;
 	return d;
 

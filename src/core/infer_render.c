@@ -956,6 +956,16 @@ sqlite_type(wctx *w, sd_buf *b, const r_ty *ty)
 	}
 }
 
+/* true if some type of the script has a rename style */
+static bool
+any_rename(const rctx *c)
+{
+	for (const r_type *t = c->made; t; t = t->made)
+		if (t->rename)
+			return true;
+	return false;
+}
+
 static void
 options_json(wctx *w, sd_buf *b, const r_type *t, bool sqlite)
 {
@@ -970,6 +980,13 @@ options_json(wctx *w, sd_buf *b, const r_type *t, bool sqlite)
 		SEP();
 		put(b, "\"rename\": ");
 		sd_buf_string(b, t->rename, strlen(t->rename));
+	}
+	else if (!t->root && any_rename(w->c))
+	{
+		/* a nested shape inherits the rename of the level above: say that its names are as
+		 * written, whichever shape it is used from */
+		SEP();
+		put(b, "\"rename\": \"none\"");
 	}
 	if (w->c->o->strict && !t->is_pair && !t->unmapped)
 	{

@@ -80,6 +80,7 @@ typedef struct sd_node_memo_entry
 	const void *type;           /* NULL: empty slot */
 	const char *rename;
 	uint32_t	flags;
+	const void *from;           /* the inherited policies' origins (interned) */
 	const void *node;
 } sd_node_memo_entry;
 
@@ -92,9 +93,9 @@ typedef struct sd_node_memo
 } sd_node_memo;
 
 const void *sd_node_memo_get(const sd_node_memo *m, const void *type, const char *rename,
-							 uint32_t flags);
+							 uint32_t flags, const void *from);
 bool		sd_node_memo_put(sd_node_memo *m, const void *type, const char *rename,
-							 uint32_t flags, const void *node);     /* false on OOM */
+							 uint32_t flags, const void *from, const void *node);     /* false on OOM */
 void		sd_node_memo_free(sd_node_memo *m);
 
 /* ---- `one_of` (compile_oneof.c) -------------------------------------------------------------

@@ -3,8 +3,8 @@
  * than once under the same inherited policy is compiled once and its node shared (a plan is a
  * DAG, like the type tree it mirrors).  Without it, 13 composites each using the previous one
  * four times compile into 4^13 nodes.  The key is everything that determines a node built
- * without field options: the type, the inherited policy (rename, unknown, coerce, optional) and
- * the format; see build_node in compile.c.  Also the member-name hash and lookup of compiled
+ * without field options: the type, the inherited policy (rename, unknown, coerce, optional, and
+ * where each was set) and the format; see build_node in compile.c.  Also the member-name hash and lookup of compiled
  * composites (moved here from compile.c, which keeps under 1,500 lines).
  */
 #include "internal.h"
@@ -12,10 +12,11 @@
 #include <string.h>
 
 static uint32_t
-memo_hash(const void *type, const char *rename, uint32_t flags)
+memo_hash(const void *type, const char *rename, uint32_t flags, const void *from)
 {
 	uint64_t	h = (uint64_t) (uintptr_t) type * 0x9E3779B97F4A7C15ull;
 
+	h ^= (uint64_t) (uintptr_t) from * 0x94d049bb133111ebull;
 	h ^= (uint64_t) (uintptr_t) rename * 0xff51afd7ed558ccdull;
 	h ^= (uint64_t) flags * 0xc4ceb9fe1a85ec53ull;
 	h ^= h >> 31;
@@ -23,17 +24,18 @@ memo_hash(const void *type, const char *rename, uint32_t flags)
 }
 
 const void *
-sd_node_memo_get(const sd_node_memo *m, const void *type, const char *rename, uint32_t flags)
+sd_node_memo_get(const sd_node_memo *m, const void *type, const char *rename, uint32_t flags,
+				 const void *from)
 {
 	if (m->n == 0)
 		return NULL;
-	for (uint32_t s = memo_hash(type, rename, flags) & (m->cap - 1);; s = (s + 1) & (m->cap - 1))
+	for (uint32_t s = memo_hash(type, rename, flags, from) & (m->cap - 1);; s = (s + 1) & (m->cap - 1))
 	{
 		const sd_node_memo_entry *e = &m->e[s];
 
 		if (e->type == NULL)
 			return NULL;
-		if (e->type == type && e->rename == rename && e->flags == flags)
+		if (e->type == type && e->rename == rename && e->flags == flags && e->from == from)
 			return e->node;
 	}
 }
@@ -41,7 +43,7 @@ sd_node_memo_get(const sd_node_memo *m, const void *type, const char *rename, ui
 static void
 memo_insert(sd_node_memo_entry *tab, uint32_t cap, const sd_node_memo_entry *e)
 {
-	uint32_t	s = memo_hash(e->type, e->rename, e->flags) & (cap - 1);
+	uint32_t	s = memo_hash(e->type, e->rename, e->flags, e->from) & (cap - 1);
 
 	while (tab[s].type != NULL)
 		s = (s + 1) & (cap - 1);
@@ -50,9 +52,9 @@ memo_insert(sd_node_memo_entry *tab, uint32_t cap, const sd_node_memo_entry *e)
 
 bool
 sd_node_memo_put(sd_node_memo *m, const void *type, const char *rename, uint32_t flags,
-				 const void *node)
+				 const void *from, const void *node)
 {
-	sd_node_memo_entry e = {type, rename, flags, node};
+	sd_node_memo_entry e = {type, rename, flags, from, node};
 
 	if ((m->n + 1) * 2 > m->cap)
 	{

@@ -315,6 +315,17 @@ typedef struct sd_field
 	const sd_xml_name *xml_choice;
 } sd_field;
 
+/* Where each inherited policy in force at a node was set (serde_describe): "Shape" (the shape's
+ * own options) or "Shape at $.fields.detail" (inline or field options at that option path);
+ * NULL: set nowhere (the default).  Interned per plan: equal origins are one pointer. */
+typedef struct sd_policy_from
+{
+	const char *rename;
+	const char *unknown;
+	const char *coerce;
+	const char *optional;
+} sd_policy_from;
+
 struct sd_node
 {
 	sd_kind		kind;
@@ -327,6 +338,7 @@ struct sd_node
 	bool		all_optional;   /* shape-level "optional" in force here */
 	const char *rename;         /* "camel", "pascal", "kebab", "upper" or NULL */
 	const char *shape;          /* registered shape this node was compiled from, or NULL */
+	const struct sd_policy_from *from;  /* where rename/unknown/coerce/optional were set */
 	/* SD_K_COMPOSITE */
 	int			nfields;        /* == type->ncols; fields[i].col == i */
 	const sd_field *fields;
@@ -380,6 +392,12 @@ typedef struct sd_resolver
 	bool		(*resolve) (void *ud, const char *shape, const char **options_json,
 							const sd_type **target, sd_error *err);
 	void	   *ud;
+	/* Optional (NULL: none): the shape a nested composite of type t without a `shape` option
+	 * decodes by (docs/reference.md, "Nested composites"): *shape_name NULL for none, else a
+	 * name `resolve` knows.  false with err->problem set when t has several (the compiler
+	 * reports it at the field's option path, SD_E_OPTIONS).  Never called for the root. */
+	bool		(*resolve_type) (void *ud, const sd_type *t, const char **shape_name,
+								 sd_error *err);
 } sd_resolver;
 
 /* Compiles options (JSON text of §3) for a target type.  Returns NULL with err set: SD_E_OPTIONS

@@ -157,11 +157,23 @@ typedef struct SdResolved
 	const sd_type *target;
 } SdResolved;
 
+/* The shapes of a composite type reached by the plan (its nested composites use the one). */
+typedef struct SdTypeFound
+{
+	Oid			typid;
+	int			n;
+	char	   *names;			/* pgs_join_names */
+	char	   *one;			/* n == 1: that shape */
+} SdTypeFound;
+
 typedef struct SdResolveState
 {
 	List	   *resolved;		/* SdResolved * */
 	bool		defer;			/* a missing shape is checked later: resolve it as deferred */
 	bool		deferred;		/* ... and one was */
+	List	   *types;			/* SdTypeFound * */
+	Oid			root_typid;		/* the plan's target ... */
+	const char *root_shape;		/* ... and its shape (NULL: the typed form's default options) */
 } SdResolveState;
 
 static bool
@@ -194,17 +206,138 @@ resolve_shape(void *ud, const char *shape, const char **options_json, const sd_t
 }
 
 /*
+ * The shape a nested composite of type t without `shape` decodes by (docs/reference.md, "Nested
+ * composites"): its type's one shape, read before compiling (collect_type_shapes); the plan's own
+ * shape for its own type.
+ */
+static bool
+resolve_type(void *ud, const sd_type *t, const char **shape_name, sd_error *err)
+{
+	SdResolveState *st = ud;
+	Oid			typid = pgs_host(t)->typid;
+	ListCell   *lc;
+
+	*shape_name = NULL;
+	if (typid == st->root_typid && st->root_shape)
+	{
+		*shape_name = st->root_shape;
+		return true;
+	}
+	foreach(lc, st->types)
+	{
+		SdTypeFound *f = lfirst(lc);
+
+		if (f->typid != typid)
+			continue;
+		if (f->n > 1 && st->defer)
+		{
+			/* validating a catalog row: checked again at the end of the statement, where
+			 * check_function_bodies = off (a restore) lets it wait until first use */
+			st->deferred = true;
+			return true;
+		}
+		if (f->n > 1)
+			return sd_error_set(err, SD_E_OPTIONS, -1, "several shapes decode into type %s: %s; name "
+								"one with \"shape\"", t->name, f->names);
+		*shape_name = f->one;
+		return true;
+	}
+	return true;
+}
+
+/* Name comparison for list_sort. */
+static int
+cmp_name(const ListCell *a, const ListCell *b)
+{
+	return strcmp((const char *) lfirst(a), (const char *) lfirst(b));
+}
+
+/*
+ * For every composite type built so far (the target, its columns' types, the targets of the
+ * shapes collected) not looked at yet: the shapes registered for it, as the resolver's answers
+ * and as the plan's dependencies (typedeps).  The row being validated (ov) counts for its target
+ * only.  Returns the single shapes not resolved yet (to be collected next).
+ */
+static List *
+collect_type_shapes(SdTypeBuilder *b, const SdShapeOverride *ov, SdResolveState *st,
+					List **typedeps)
+{
+	List	   *todo = NIL;
+	List	   *fresh = NIL;
+	ListCell   *lh,
+			   *lt;
+	Snapshot	snap;
+
+	forboth(lh, b->built, lt, b->types)
+	{
+		SdPgType   *h = lfirst(lh);
+		const sd_type *t = lfirst(lt);
+		ListCell   *lc;
+		bool		seen = false;
+
+		if (t->kind != SD_K_COMPOSITE || (h->typid == st->root_typid && st->root_shape))
+			continue;
+		foreach(lc, st->types)
+			if (((SdTypeFound *) lfirst(lc))->typid == h->typid)
+				seen = true;
+		foreach(lc, fresh)
+			if (((SdTypeFound *) lfirst(lc))->typid == h->typid)
+				seen = true;
+		if (!seen)
+		{
+			SdTypeFound *f = palloc0(sizeof(SdTypeFound));
+
+			f->typid = h->typid;
+			fresh = lappend(fresh, f);
+		}
+	}
+	if (fresh == NIL)
+		return NIL;
+	snap = ov ? SnapshotSelf : pgs_catalog_snapshot();
+	foreach(lh, fresh)
+	{
+		SdTypeFound *f = lfirst(lh);
+		List	   *names = pgs_shapes_for_type(f->typid, snap);
+		SdTypeDep  *dep = palloc(sizeof(SdTypeDep));
+
+		if (ov)
+		{
+			/* the row being written replaces its old version (an UPDATE's, still visible) */
+			foreach(lt, names)
+				if (strcmp((char *) lfirst(lt), ov->name) == 0)
+				{
+					names = foreach_delete_current(names, lt);
+				}
+			if (ov->target == f->typid)
+				names = lappend(names, pstrdup(ov->name));
+			list_sort(names, cmp_name);
+		}
+		f->n = list_length(names);
+		f->names = pgs_join_names(names);
+		f->one = f->n == 1 ? linitial(names) : NULL;
+		dep->typid = f->typid;
+		dep->names = f->names;
+		*typedeps = lappend(*typedeps, dep);
+		st->types = lappend(st->types, f);
+		if (f->one)
+			todo = lappend(todo, f->one);
+	}
+	if (snap != SnapshotSelf)
+		UnregisterSnapshot(snap);
+	return todo;
+}
+
+/*
  * Reads every shape reachable through `shape` options (before compiling, so the resolver the
  * core calls never touches the catalog or raises), builds their target types, and records their
  * versions as dependencies.  The row being validated by the catalog trigger (override) stands
  * in for its own name, which allows a shape to refer to itself.
  */
 static bool
-collect_references(SdPgPlan *p, SdTypeBuilder *b, Jsonb *options, const SdShapeOverride *ov,
+collect_references(SdPgPlan *p, SdTypeBuilder *b, List *queue, const SdShapeOverride *ov,
 				   SdResolveState *st, List **deps)
 {
 	bool		complete = true;
-	List	   *queue = pgs_referenced_shapes(options);
 	Snapshot	snap = NULL;
 	ListCell   *lc;
 
@@ -305,6 +438,8 @@ build_plan(SdPgPlan *p, const char *shape, Oid typid, int32 typmod, const char *
 	SdResolveState rs = {NIL, override && override->defer_missing, false};
 	sd_resolver resolver;
 	List	   *deps = NIL;
+	List	   *typedeps = NIL;
+	List	   *queue;
 	ListCell   *lc;
 	sd_error	err;
 	int			i;
@@ -324,12 +459,35 @@ build_plan(SdPgPlan *p, const char *shape, Oid typid, int32 typmod, const char *
 	}
 	pgs_types_init(&b, p->cxt);
 	p->target = pgs_type_get(&b, typid, typmod);
-	(void) collect_references(p, &b, options_jb, override, &rs, &deps);
+	rs.root_typid = typid;
+	rs.root_shape = p->shape;
+	if (shape)
+	{
+		/* the shape itself, for its own type reached inside it */
+		SdResolved *r = palloc0(sizeof(SdResolved));
+
+		r->name = p->shape;
+		r->options = pstrdup(options);
+		r->target = p->target;
+		rs.resolved = lappend(rs.resolved, r);
+	}
+	/* the shapes named by `shape`, then those of the composite types reached, until no new one */
+	queue = pgs_referenced_shapes(options_jb);
+	do
+	{
+		(void) collect_references(p, &b, queue, override, &rs, &deps);
+		queue = collect_type_shapes(&b, override, &rs, &typedeps);
+	} while (queue != NIL);
 	p->ndeps = list_length(deps);
 	p->deps = palloc(sizeof(SdShapeDep) * Max(p->ndeps, 1));
 	i = 0;
 	foreach(lc, deps)
 		p->deps[i++] = *(SdShapeDep *) lfirst(lc);
+	p->ntypedeps = list_length(typedeps);
+	p->typedeps = palloc(sizeof(SdTypeDep) * Max(p->ntypedeps, 1));
+	i = 0;
+	foreach(lc, typedeps)
+		p->typedeps[i++] = *(SdTypeDep *) lfirst(lc);
 
 	p->hooks.alloc = plan_alloc;
 	p->hooks.realloc = plan_realloc;
@@ -338,6 +496,7 @@ build_plan(SdPgPlan *p, const char *shape, Oid typid, int32 typmod, const char *
 	p->hooks.ud = p->cxt;
 	resolver.resolve = resolve_shape;
 	resolver.ud = &rs;
+	resolver.resolve_type = resolve_type;
 	p->plan = sd_compile_ex(p->display, options, strlen(options), p->target, &p->hooks,
 							&resolver, (size_t) pgs_max_plan_bytes, &err);
 	/* memory, a stop (the caller's PG_CATCH drops the half-built plan), bad options: errors.c */
@@ -594,7 +753,7 @@ pgs_plan_versions_current(SdPgPlan *p, bool *shape_gone)
 
 	if (shape_gone)
 		*shape_gone = false;
-	if (p->ndeps == 0)
+	if (p->ndeps == 0 && p->ntypedeps == 0)
 		return true;
 	snap = pgs_catalog_snapshot();
 	for (int i = 0; i < p->ndeps && same; i++)
@@ -609,6 +768,24 @@ pgs_plan_versions_current(SdPgPlan *p, bool *shape_gone)
 		}
 		else if (row.version != p->deps[i].version)
 			same = false;
+	}
+	if (same && p->ntypedeps > 0)
+	{
+		/* the shapes registered for each composite type reached: one scan for them all, in a
+		 * context of its own (this runs once per statement while the catalog changes) */
+		MemoryContext tmp = AllocSetContextCreate(CurrentMemoryContext, "serde type shapes",
+												  ALLOCSET_SMALL_SIZES);
+		MemoryContext old = MemoryContextSwitchTo(tmp);
+		Oid		   *typids = palloc(sizeof(Oid) * p->ntypedeps);
+		char	  **now = palloc(sizeof(char *) * p->ntypedeps);
+
+		for (int i = 0; i < p->ntypedeps; i++)
+			typids[i] = p->typedeps[i].typid;
+		pgs_shapes_of_types(typids, p->ntypedeps, snap, now);
+		for (int i = 0; i < p->ntypedeps && same; i++)
+			same = strcmp(now[i], p->typedeps[i].names) == 0;
+		MemoryContextSwitchTo(old);
+		MemoryContextDelete(tmp);
 	}
 	if (same)
 		p->verified = pgs_snapshot_mark(snap);
@@ -628,7 +805,7 @@ cache_revalidate(SdPlanEntry *e, uint64 cg, uint64 tg, bool *shape_gone)
 
 	*shape_gone = false;
 	if (p->catalog_gen != cg ||
-		(p->ndeps > 0 && pgs_mark_newer(pgs_statement_mark(), p->verified)))
+		((p->ndeps > 0 || p->ntypedeps > 0) && pgs_mark_newer(pgs_statement_mark(), p->verified)))
 	{
 		bool		same = pgs_plan_versions_current(p, shape_gone);
 

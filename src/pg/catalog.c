@@ -15,6 +15,7 @@
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "mb/pg_wchar.h"
+#include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
 #include "utils/jsonb.h"
@@ -193,22 +194,18 @@ pgs_type_exists_in(Oid typid, Snapshot snap)
 	return found;
 }
 
-List *
-pgs_referenced_shapes(Jsonb *options)
+/* The `shape` names of a fields object, and of the inline nested options below it. */
+static List *
+referenced_in_fields(JsonbContainer *fields, List *names, int depth)
 {
-	List	   *names = NIL;
-	JsonbValue *fields;
 	JsonbIterator *it;
 	JsonbValue	v;
 	JsonbIteratorToken tok;
 
-	if (options == NULL || !JB_ROOT_IS_OBJECT(options))
-		return NIL;
-	fields = getKeyJsonValueFromContainer(&options->root, "fields", 6, NULL);
-	if (fields == NULL || fields->type != jbvBinary ||
-		!JsonContainerIsObject(fields->val.binary.data))
-		return NIL;
-	it = JsonbIteratorInit(fields->val.binary.data);
+	check_stack_depth();
+	if (depth > 64)
+		return names;
+	it = JsonbIteratorInit(fields);
 	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
 	{
 		JsonbValue *s;
@@ -218,8 +215,79 @@ pgs_referenced_shapes(Jsonb *options)
 		s = getKeyJsonValueFromContainer(v.val.binary.data, "shape", 5, NULL);
 		if (s && s->type == jbvString)
 			names = lappend(names, pnstrdup(s->val.string.val, s->val.string.len));
+		/* inline nested options: "fields" inside a field's options */
+		s = getKeyJsonValueFromContainer(v.val.binary.data, "fields", 6, NULL);
+		if (s && s->type == jbvBinary && JsonContainerIsObject(s->val.binary.data))
+			names = referenced_in_fields(s->val.binary.data, names, depth + 1);
 	}
 	return names;
+}
+
+List *
+pgs_referenced_shapes(Jsonb *options)
+{
+	JsonbValue *fields;
+
+	if (options == NULL || !JB_ROOT_IS_OBJECT(options))
+		return NIL;
+	fields = getKeyJsonValueFromContainer(&options->root, "fields", 6, NULL);
+	if (fields == NULL || fields->type != jbvBinary ||
+		!JsonContainerIsObject(fields->val.binary.data))
+		return NIL;
+	return referenced_in_fields(fields->val.binary.data, NIL, 0);
+}
+
+/*
+ * For each of n types, the names of the shapes whose target it is, sorted and joined with ", "
+ * ("" for none), read in one scan of the catalog (a plan's dependencies on the shapes of the
+ * types it reaches: cache.c).
+ */
+void
+pgs_shapes_of_types(const Oid *typids, int n, Snapshot snap, char **joined)
+{
+	Relation	rel = table_open(pgs_shapes_relid(), AccessShareLock);
+	ShapeCols	c;
+	SysScanDesc scan;
+	HeapTuple	tup;
+	List	  **names = palloc0(sizeof(List *) * Max(n, 1));
+
+	shape_cols(rel, &c);
+	scan = systable_beginscan(rel, InvalidOid, false, snap, 0, NULL);
+	while (HeapTupleIsValid(tup = systable_getnext(scan)))
+	{
+		bool		tnull,
+					nnull;
+		Datum		t = heap_getattr(tup, c.target, RelationGetDescr(rel), &tnull);
+		Datum		d = heap_getattr(tup, c.name, RelationGetDescr(rel), &nnull);
+
+		if (tnull || nnull)
+			continue;
+		for (int i = 0; i < n; i++)
+			if (typids[i] == DatumGetObjectId(t))
+				names[i] = lappend(names[i], TextDatumGetCString(d));
+	}
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+	for (int i = 0; i < n; i++)
+		joined[i] = pgs_join_names(names[i]);
+}
+
+/* Names sorted and joined with ", " ("" for none); the list is sorted in place. */
+char *
+pgs_join_names(List *names)
+{
+	StringInfoData buf;
+	ListCell   *lc;
+
+	list_sort(names, cmp_cstring);
+	initStringInfo(&buf);
+	foreach(lc, names)
+	{
+		if (buf.len)
+			appendStringInfoString(&buf, ", ");
+		appendStringInfoString(&buf, (char *) lfirst(lc));
+	}
+	return buf.data;
 }
 
 const char *

@@ -132,8 +132,13 @@ extern bool pgs_read_shape(const char *name, Snapshot snap, bool want_options, S
 extern List *pgs_shapes_for_type(Oid typid, Snapshot snap);
 /* The type exists in snap (read from pg_type, not the syscache). */
 extern bool pgs_type_exists_in(Oid typid, Snapshot snap);
-/* Names referenced by `shape` options (fields.<column>.shape) of an options value. */
+/* Names referenced by `shape` options (fields.<column>.shape, also inside inline nested
+ * options: fields.<column>.fields.<column>.shape) of an options value. */
 extern List *pgs_referenced_shapes(Jsonb *options);
+/* joined[i]: the shapes whose target is typids[i], sorted, joined with ", " (one scan). */
+extern void pgs_shapes_of_types(const Oid *typids, int n, Snapshot snap, char **joined);
+/* names sorted (in place) and joined with ", "; "" for none */
+extern char *pgs_join_names(List *names);
 /* name as a message shows it: longer than SD_SHAPE_NAME_MAX bytes (no such shape can exist), cut
  * there at a character boundary, with "..." */
 extern const char *pgs_shape_name_shown(const char *name);
@@ -145,6 +150,15 @@ typedef struct SdShapeDep
 	char	   *name;
 	int64		version;
 } SdShapeDep;
+
+/* A plan's dependency on the set of shapes registered for a composite type it reaches (a nested
+ * composite without `shape` uses its type's one shape): registering or removing one for the type
+ * invalidates the plan. */
+typedef struct SdTypeDep
+{
+	Oid			typid;
+	char	   *names;			/* pgs_join_names of the shapes whose target is typid */
+} SdTypeDep;
 
 typedef struct SdSnapMark
 {
@@ -164,8 +178,11 @@ typedef struct SdPgPlan
 	Oid			target_typid;
 	const sd_type *target;
 	int64		version;
-	int			ndeps;			/* this shape + shapes reached through `shape` options */
+	int			ndeps;			/* this shape + shapes reached through `shape` options or
+								 * found by the type of a nested composite */
 	SdShapeDep *deps;
+	int			ntypedeps;		/* the composite types reached, with their shapes */
+	SdTypeDep  *typedeps;
 	List	   *types;			/* SdPgType * of every type used (identity checks) */
 	uint64		catalog_gen;	/* generations at which the plan was last validated */
 	uint64		type_gen;

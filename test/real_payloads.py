@@ -105,7 +105,7 @@ def ses():
     }
 
 
-def npm():
+def npm(jsonb_order=False):
     rows = []
     mapped = {"name", "version", "description", "license", "author", "contributors", "repository",
               "homepage", "bugs", "funding", "keywords", "main", "type", "dependencies",
@@ -115,7 +115,10 @@ def npm():
         # PostgreSQL: an array of (key, value) composites; SQLite's {"map": T}: an object
         if d is None or SQLITE:
             return d
-        return [{"key": k, "value": v} for k, v in d.items()]
+        keys = list(d)
+        if jsonb_order:
+            keys.sort(key=lambda k: (len(k.encode()), k.encode()))
+        return [{"key": k, "value": d[k]} for k in keys]
 
     def person(p):
         return {"name": p.get("name"), "email": p.get("email"), "url": p.get("url")}
@@ -297,7 +300,7 @@ def normal(v):
     return v
 
 
-READERS = {"codebuild": codebuild, "ses": ses, "npm": npm, "dynamodb": dynamodb,
+READERS = {"codebuild": codebuild, "ses": ses, "npm": npm, "npm_jsonb": lambda: npm(True), "dynamodb": dynamodb,
            "sitemap": sitemap, "s3_versions": s3_versions, "podcast": podcast, "junit": junit}
 
 SQLITE = False

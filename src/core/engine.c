@@ -695,7 +695,13 @@ missing_member(Eng *e, const sd_node *n, const sd_member *m, uint32_t row, int64
 		return true;			/* (a list of repeated elements: [] when none came) */
 	if (m->field >= 0)
 	{
-		if (absent_filled(e, &n->fields[m->field], row, obj_off))
+		const sd_field *f = &n->fields[m->field];
+
+		/* XML: the element is here, with no character data: its text is '' for a text column
+		 * (absent is only an absent element); other kinds: missing, as an empty attribute */
+		if ((e->flags & SD_WF_XML) && f->xml_kind == SD_XML_TEXT && f->node->kind == SD_K_TEXT)
+			return sd_eng_text_value(e, f->node, "", 0, (Dest) {false, row + (uint32_t) f->col}, obj_off);
+		if (absent_filled(e, f, row, obj_off))
 			return true;
 	}
 	else if (!m->group_required)

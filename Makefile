@@ -5,7 +5,8 @@
 #   make unit-asan                              core unit tests under ASan + UBSan
 EXTENSION  = serde
 MODULE_big = serde
-DATA       = serde--1.0.sql
+# every released install script and every update script: serde--1.0.sql, serde--1.0--1.1.sql, …
+DATA       = $(sort $(wildcard serde--*.sql))
 PGFILEDESC = "serde - validate and decode JSON/XML documents into typed rows"
 
 CORE_C   = $(sort $(wildcard src/core/*.c))

@@ -159,15 +159,23 @@ SHIM
 }
 
 copy_sources() {   # copy_sources DEST: this checkout's files (tracked and new, not ignored)
-    local dest=$1
+    local dest=$1 list
     mkdir -p "$dest"
+    list=$(mktemp)
     if git -C "$ROOT" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
         (cd "$ROOT" && git ls-files -z --cached --others --exclude-standard |
-            xargs -0 sh -c 'for f; do [ -f "$f" ] && printf "%s\0" "$f"; done' sh |
-            tar --null -T - -cf -) | tar -xf - -C "$dest"
+            xargs -0 sh -c 'for f; do [ -f "$f" ] && printf "%s\n" "$f"; done' sh) | sort >"$list"
     else
-        (cd "$ROOT" && tar --exclude='*.o' --exclude='*.so' --exclude=./tmp --exclude=./results -cf - .) | tar -xf - -C "$dest"
+        (cd "$ROOT" && find . -type f ! -name '*.o' ! -name '*.so' ! -path './tmp/*' ! -path './results/*' |
+            sed 's|^\./||') | sort >"$list"
     fi
+    # mtimes kept: make rebuilds what changed since the last copy
+    (cd "$ROOT" && tar -T "$list" -cf -) | tar -xf - -C "$dest"
+    # files gone from the checkout go from the copy too (wildcards pick up sql/*.sql, src/*/*.c)
+    (cd "$dest" && find . -type f ! -name '*.o' ! -name '*.so' ! -path './results/*' ! -path './test/asan/*' \
+        ! -path './tmp_check/*' ! -path './log/*' ! -name 'regression.*' ! -name 'unit_runner*' |
+        sed 's|^\./||' | sort | comm -23 - "$list" | tr '\n' '\0' | xargs -0 -r rm -f)
+    rm -f "$list"
 }
 
 cmd_install() {

@@ -99,7 +99,7 @@ pgs_read_shape(const char *name, Snapshot snap, bool want_options, SdShapeRow *r
 {
 	Relation	rel = table_open(pgs_shapes_relid(), AccessShareLock);
 	ShapeCols	c;
-	Oid			pkey = RelationGetPrimaryKeyIndex(rel);
+	Oid			pkey = pgs_primary_key_index(rel);
 	ScanKeyData key;
 	SysScanDesc scan;
 	HeapTuple	tup;

@@ -30,6 +30,7 @@
 #include "fmgr.h"
 #include "storage/proc.h"
 #include "utils/acl.h"
+#include "utils/relcache.h"
 #include "utils/datetime.h"
 
 #if PG_VERSION_NUM < 150000
@@ -53,6 +54,12 @@ extern size_t strlcpy(char *dst, const char *src, size_t siz);
 #endif
 #endif
 
+/* 18: pg_attribute_noreturn() gave way to the C11-style prefix pg_noreturn; serde's declarations
+ * keep the attribute form (gcc and clang take it before or after a declarator) */
+#ifndef pg_attribute_noreturn
+#define pg_attribute_noreturn() __attribute__((noreturn))
+#endif
+
 /* 16+: AdjustTimestampForTypmod takes a soft-error context (NULL: raise as before) */
 #if PG_VERSION_NUM >= 160000
 #define pgs_adjust_timestamp(ts, typmod) ((void) AdjustTimestampForTypmod((ts), (typmod), NULL))
@@ -65,6 +72,13 @@ extern size_t strlcpy(char *dst, const char *src, size_t siz);
 #define pgs_type_ownercheck(typid, roleid) object_ownercheck(TypeRelationId, (typid), (roleid))
 #else
 #define pgs_type_ownercheck(typid, roleid) pg_type_ownercheck((typid), (roleid))
+#endif
+
+/* 18+: RelationGetPrimaryKeyIndex says whether a deferrable key will do (false: as before) */
+#if PG_VERSION_NUM >= 180000
+#define pgs_primary_key_index(rel) RelationGetPrimaryKeyIndex((rel), false)
+#else
+#define pgs_primary_key_index(rel) RelationGetPrimaryKeyIndex(rel)
 #endif
 
 /* 17+: PGPROC's local transaction id moved into vxid */

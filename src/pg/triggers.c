@@ -137,7 +137,7 @@ require_owner_of_all(Relation rel)
 {
 	TupleDesc	desc = RelationGetDescr(rel);
 	Snapshot	snap = RegisterSnapshot(GetLatestSnapshot());
-	Oid			pkey = RelationGetPrimaryKeyIndex(rel);
+	Oid			pkey = pgs_primary_key_index(rel);
 	SysScanDesc scan = systable_beginscan(rel, pkey, OidIsValid(pkey), snap, 0, NULL);
 	HeapTuple	tup;
 

@@ -2,7 +2,9 @@
 -- default version is the newest, every function and catalog object of the extension carries a
 -- COMMENT, and every serde.* setting has a short and a long description.  A function added
 -- without a COMMENT ON (in the newest serde--A--B.sql) shows up here.
+SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS serde;
+RESET client_min_messages;
 
 SELECT extversion, (SELECT default_version FROM pg_available_extensions WHERE name = 'serde') AS default_version
   FROM pg_extension WHERE extname = 'serde';
@@ -11,13 +13,17 @@ SELECT extversion, (SELECT default_version FROM pg_available_extensions WHERE na
 SELECT source, target, path FROM pg_extension_update_paths('serde')
  WHERE path IS NOT NULL ORDER BY source, target;
 
--- every member object of the extension, by kind: how many, how many without a comment
+-- every member object of the extension, by kind: how many, how many without a comment (a
+-- table's row type and its array, which PostgreSQL 17 records as members too, go with the table)
 SELECT classid::regclass AS catalog, count(*) AS members,
        count(*) FILTER (WHERE obj_description(objid, classid::regclass::name) IS NULL) AS without_comment
-  FROM pg_depend
+  FROM pg_depend d
  WHERE refclassid = 'pg_extension'::regclass
    AND refobjid = (SELECT oid FROM pg_extension WHERE extname = 'serde')
    AND deptype = 'e'
+   AND NOT EXISTS (SELECT FROM pg_type t LEFT JOIN pg_type e ON e.oid = t.typelem
+                    WHERE d.classid = 'pg_type'::regclass AND t.oid = d.objid
+                      AND (t.typrelid <> 0 OR coalesce(e.typrelid, 0) <> 0))
  GROUP BY 1 ORDER BY 1;
 
 -- the functions without one, by name (expected: none)

@@ -199,10 +199,17 @@ cmd_install() {
     ln -sfn "$(readlink -f "$(syslibxml2)")" "$I/syslib/libxml2.so.2"
     write_shim "$v" "$I"
     # PGXS's own installcheck runs pg_regress with this libpq: the system's (libpq5) serves
+    # The npm server's PGXS (Makefile.global) compiles with -Os; serde is built with -O2, as
+    # Debian's PGXS (the 15 build) does: COPT comes last on the command line.  A build made with
+    # other headers or flags is started afresh.
+    local stamp="COPT=-O2 headers=$(<"$CACHE/hdr-$v/version") server=$srvver"
+    if [[ ! -f $I/build/.pgversions-stamp || $(<"$I/build/.pgversions-stamp") != "$stamp" ]]; then
+        rm -rf "$I/build"
+    fi
     copy_sources "$I/build"
-    # headers newer than the libc: compat.h declares what they assume (see there)
-    make -C "$I/build" -s -j2 PG_CONFIG="$I/bin/pg_config" >&2
-    make -C "$I/build" -s install PG_CONFIG="$I/bin/pg_config" >&2
+    printf '%s\n' "$stamp" >"$I/build/.pgversions-stamp"
+    make -C "$I/build" -s -j2 PG_CONFIG="$I/bin/pg_config" COPT=-O2 >&2
+    make -C "$I/build" -s install PG_CONFIG="$I/bin/pg_config" COPT=-O2 >&2
     say "serde built against PostgreSQL $v headers ($(<"$CACHE/hdr-$v/version")) and installed into $I/server (server $srvver)"
 }
 

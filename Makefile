@@ -5,7 +5,8 @@
 #   make unit-asan                              core unit tests under ASan + UBSan
 EXTENSION  = serde
 MODULE_big = serde
-DATA       = serde--1.0.sql
+# every released install script and every update script: serde--1.0.sql, serde--1.0--1.1.sql, …
+DATA       = $(sort $(wildcard serde--*.sql))
 PGFILEDESC = "serde - validate and decode JSON/XML documents into typed rows"
 
 CORE_C   = $(sort $(wildcard src/core/*.c))
@@ -183,3 +184,18 @@ sqlite-clean:
 	rm -rf $(SQ_BUILD) $(SQ_TSAN) sqlite/serde.so
 EXTRA_CLEAN += $(SQ_BUILD) $(SQ_TSAN) sqlite/serde.so
 .PHONY: sqlite sqlite-tsan sqlite-clean
+
+# ---- the release tarball: make dist -> serde-<version>.tar.gz ---------------------------------
+# git archive of HEAD (every tracked file, nothing built), under serde-<version>/; the version is
+# serde.control's default_version with a patch level (1.1 -> 1.1.0), as META.json says (test/dist.sh
+# checks both, and builds the tarball from scratch).  DIST_REF=<commit> archives another commit,
+# DIST_OUT=<dir> writes the tarball elsewhere.
+DIST_VERSION := $(shell sed -n "s/^default_version = '\(.*\)'/\1.0/p" serde.control)
+DIST_NAME    = serde-$(DIST_VERSION)
+DIST_REF    ?= HEAD
+DIST_OUT    ?= .
+dist:
+	git archive --format=tar.gz --prefix=$(DIST_NAME)/ -o $(DIST_OUT)/$(DIST_NAME).tar.gz $(DIST_REF)
+	@echo "$(DIST_OUT)/$(DIST_NAME).tar.gz"
+EXTRA_CLEAN += serde-*.tar.gz
+.PHONY: dist

@@ -284,7 +284,8 @@ SET serde.max_document_bytes = '1kB';
 SELECT length(pg_temp.dec('er_doc', '{"t": "' || repeat('x', 1015) || '"}')) AS fits_1024,
        pg_temp.dec('er_doc', '{"t": "' || repeat('x', 1016) || '"}') AS over_1024;
 RESET serde.max_document_bytes;
-SELECT pg_temp.try('SET serde.max_document_bytes = 0') AS bytes_zero;
+-- (PostgreSQL 17 writes the range with its unit, "(1 B .. 2147483647 B)": shown as 15 writes it)
+SELECT regexp_replace(pg_temp.try('SET serde.max_document_bytes = 0'), '\((\d+) B \.\. (\d+) B\)', '(\1 .. \2)') AS bytes_zero;
 
 -- ---- serde_valid: document errors are false, not raised ---------------------------------------------
 SELECT doc, serde_valid(NULL::er_doc, doc) AS valid FROM (VALUES

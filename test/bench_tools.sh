@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench_tools.sh — the benchmark's own tools still build and run (bench/ is not exercised by any
 # other test, and a broken floor would only show in the next benchmark run):
-#   1. bench/run, bench/compare, bench/profile and bench/lib/*.sh parse (bash -n); the Python
+#   1. bench/run, bench/compare, bench/profile, bench/json_table and bench/lib/*.sh parse (bash -n); the Python
 #      files compile; bench/workloads/gen.py generates the workloads;
 #   2. both floors build as bench/run builds them (bench/lib/build_floors.sh, -Werror);
 #   3. bench/floor.cpp (the standalone simdjson floor) parses every fixture document with status
@@ -33,7 +33,7 @@ check() { # check NAME EXPECTED ACTUAL
 }
 
 # 1. scripts parse, the generator runs
-for f in bench/run bench/compare bench/profile bench/lib/load.sh bench/lib/build_floors.sh; do
+for f in bench/run bench/compare bench/profile bench/json_table bench/lib/load.sh bench/lib/build_floors.sh; do
     bash -n "$f"
 done
 python3 -c 'import sys

@@ -100,7 +100,7 @@ pgs_read_shape(const char *name, Snapshot snap, bool want_options, SdShapeRow *r
 {
 	Relation	rel = table_open(pgs_shapes_relid(), AccessShareLock);
 	ShapeCols	c;
-	Oid			pkey = RelationGetPrimaryKeyIndex(rel);
+	Oid			pkey = pgs_primary_key_index(rel);
 	ScanKeyData key;
 	SysScanDesc scan;
 	HeapTuple	tup;
@@ -119,15 +119,15 @@ pgs_read_shape(const char *name, Snapshot snap, bool want_options, SdShapeRow *r
 
 		found = true;
 		row->name = pstrdup(name);
-		d = heap_getattr(tup, c.target, desc, &isnull);
+		d = pgs_heap_attr(tup, c.target, desc, &isnull);
 		row->target = isnull ? InvalidOid : DatumGetObjectId(d);
-		d = heap_getattr(tup, c.version, desc, &isnull);
+		d = pgs_heap_attr(tup, c.version, desc, &isnull);
 		row->version = isnull ? 0 : DatumGetInt64(d);
 		row->options = NULL;
 		row->options_jb = NULL;
 		if (want_options)
 		{
-			d = heap_getattr(tup, c.options, desc, &isnull);
+			d = pgs_heap_attr(tup, c.options, desc, &isnull);
 			if (isnull)
 			{
 				row->options = pstrdup("{}");
@@ -163,7 +163,7 @@ pgs_shapes_for_type(Oid typid, Snapshot snap)
 	while (HeapTupleIsValid(tup = systable_getnext(scan)))
 	{
 		bool		isnull;
-		Datum		d = heap_getattr(tup, c.name, RelationGetDescr(rel), &isnull);
+		Datum		d = pgs_heap_attr(tup, c.name, RelationGetDescr(rel), &isnull);
 
 		if (!isnull)
 			names = lappend(names, TextDatumGetCString(d));

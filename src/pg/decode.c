@@ -656,7 +656,7 @@ record_map(FunctionCallInfo fcinfo, SdCallSite *cs, SdPgPlan *p, TupleDesc *outd
 static Datum
 record_remap(Datum d, TupleConversionMap *map)
 {
-	HeapTupleHeader th = DatumGetHeapTupleHeader(d);
+	HeapTupleHeader th = pgs_own_tuple_header(d);
 	HeapTupleData tup;
 
 	tup.t_len = HeapTupleHeaderGetDatumLength(th);
@@ -930,7 +930,7 @@ each_put(EachState *st, const sd_val *tape, const sd_jev *events, uint32 root, b
 
 		if (st->map)
 			d = record_remap(d, st->map);
-		th = DatumGetHeapTupleHeader(d);
+		th = pgs_own_tuple_header(d);
 		tup.t_len = HeapTupleHeaderGetDatumLength(th);
 		ItemPointerSetInvalid(&tup.t_self);
 		tup.t_tableOid = InvalidOid;

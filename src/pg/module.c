@@ -115,42 +115,46 @@ _PG_init(void)
 
 	DefineCustomIntVariable("serde.max_depth",
 							"Deepest nesting of a document serde decodes (the root value is at depth 1).",
-							NULL,
+							"Counts JSON objects and arrays, or XML elements. A deeper document fails with "
+							"SQLSTATE 54001 (serde_valid: false; serde_errors: one row) before it is read further.",
 							&pgs_max_depth,
 							SD_DEFAULT_MAX_DEPTH, 1, 100000,
 							PGC_USERSET, 0,
 							NULL, NULL, NULL);
 	DefineCustomIntVariable("serde.max_document_bytes",
 							"Largest document serde decodes, in bytes.",
-							NULL,
+							"A larger document (text, json, jsonb, bytea or xml) fails with SQLSTATE 54000 "
+							"(serde_valid: false; serde_errors: one row) without being read.",
 							&pgs_max_document_bytes,
 							1024 * 1024 * 1024, 1, INT_MAX,
 							PGC_USERSET, GUC_UNIT_BYTE,
 							NULL, NULL, NULL);
 	DefineCustomIntVariable("serde.max_errors",
 							"Most violations serde_errors reports for one document.",
-							NULL,
+							"serde_errors stops after this many rows for one document; memory grows with the "
+							"violations reported, not with this setting.",
 							&pgs_max_errors,
 							100, 1, INT_MAX,
 							PGC_USERSET, 0,
 							NULL, NULL, NULL);
 	DefineCustomIntVariable("serde.max_plan_bytes",
 							"Largest compiled plan of one shape, in bytes.",
-							NULL,
+							"Checked when a plan is compiled, at serde_register and at first use; a larger plan "
+							"fails with SQLSTATE 54000. Plans are cached per backend (serde_cache_stats).",
 							&pgs_max_plan_bytes,
 							(int) SD_DEFAULT_MAX_PLAN_BYTES, 64 * 1024, INT_MAX,
 							PGC_USERSET, GUC_UNIT_BYTE,
 							NULL, NULL, NULL);
 	DefineCustomIntVariable("serde.debug_commit_delay",
 							"For tests: delay between a commit becoming visible and its invalidations.",
-							NULL,
+							"Superuser only, hidden; 0 (the default) in production.",
 							&pgs_debug_commit_delay,
 							0, 0, 60000,
 							PGC_SUSET, GUC_UNIT_MS | GUC_NO_SHOW_ALL | GUC_NOT_IN_SAMPLE,
 							NULL, NULL, NULL);
 	DefineCustomIntVariable("serde.debug_build_delay",
 							"For tests: delay at the start of every plan build (wait event PgSleep).",
-							NULL,
+							"Superuser only, hidden; 0 (the default) in production.",
 							&pgs_debug_build_delay,
 							0, 0, 60000,
 							PGC_SUSET, GUC_UNIT_MS | GUC_NO_SHOW_ALL | GUC_NOT_IN_SAMPLE,

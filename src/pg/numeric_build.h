@@ -12,6 +12,8 @@
 
 #include "postgres.h"
 
+#include "compat.h"
+
 #include "utils/numeric.h"
 
 /* sd_val.aux of an SD_V_NUMERIC that the jsonb walker made: u.s/len are a Numeric inside the

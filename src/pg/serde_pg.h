@@ -11,6 +11,8 @@
 
 #include "postgres.h"
 
+#include "compat.h"
+
 #include "access/tupdesc.h"
 #include "fmgr.h"
 #include "nodes/execnodes.h"

@@ -1024,7 +1024,7 @@ conv_value(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame 
 				Timestamp	ts = v->u.i - SD_PG_EPOCH_US;
 
 				if (h->basetypmod >= 0)
-					AdjustTimestampForTypmod(&ts, h->basetypmod);
+					pgs_adjust_timestamp(&ts, h->basetypmod);
 				if (node->type->kind == SD_K_TIMESTAMPTZ)
 					d = TimestampTzGetDatum((TimestampTz) ts);
 				else if (node->type->kind == SD_K_TIMESTAMP)

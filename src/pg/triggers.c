@@ -62,10 +62,10 @@ pending_add(const char *name)
 {
 	MemoryContext old;
 
-	if (pending_lxid != MyProc->lxid)
+	if (pending_lxid != PGS_MY_LXID)
 	{
 		pending = NIL;
-		pending_lxid = MyProc->lxid;
+		pending_lxid = PGS_MY_LXID;
 	}
 	old = MemoryContextSwitchTo(TopTransactionContext);
 	pending = lappend(pending, pstrdup(name));
@@ -87,7 +87,7 @@ require_target_owner(Oid target)
 {
 	Oid			t = target;
 
-	if (!pg_type_ownercheck(target, GetUserId()))
+	if (!pgs_type_ownercheck(target, GetUserId()))
 		aclcheck_error_type(ACLCHECK_NOT_OWNER, target);
 	for (int depth = 0; OidIsValid(t); depth++)
 	{
@@ -102,7 +102,7 @@ require_target_owner(Oid target)
 			next = typ->typbasetype;
 		else if (typ->typtype == TYPTYPE_COMPOSITE)
 		{
-			if (!pg_type_ownercheck(t, GetUserId()))
+			if (!pgs_type_ownercheck(t, GetUserId()))
 			{
 				ReleaseSysCache(tup);
 				aclcheck_error_type(ACLCHECK_NOT_OWNER, t);
@@ -124,7 +124,7 @@ static void
 require_old_target_owner(HeapTuple tuple, TupleDesc desc)
 {
 	bool		isnull;
-	Datum		d = heap_getattr(tuple, column_of(desc, "target"), desc, &isnull);
+	Datum		d = pgs_heap_attr(tuple, column_of(desc, "target"), desc, &isnull);
 
 	if (!isnull && SearchSysCacheExists1(TYPEOID, d))
 		require_target_owner(DatumGetObjectId(d));
@@ -137,7 +137,7 @@ require_owner_of_all(Relation rel)
 {
 	TupleDesc	desc = RelationGetDescr(rel);
 	Snapshot	snap = RegisterSnapshot(GetLatestSnapshot());
-	Oid			pkey = RelationGetPrimaryKeyIndex(rel);
+	Oid			pkey = pgs_primary_key_index(rel);
 	SysScanDesc scan = systable_beginscan(rel, pkey, OidIsValid(pkey), snap, 0, NULL);
 	HeapTuple	tup;
 
@@ -246,9 +246,9 @@ serde_shapes_validate(PG_FUNCTION_ARGS)
 	a_target = column_of(desc, "target");
 	a_options = column_of(desc, "options");
 	a_version = column_of(desc, "version");
-	d_name = heap_getattr(tuple, a_name, desc, &null_name);
-	d_target = heap_getattr(tuple, a_target, desc, &null_target);
-	d_options = heap_getattr(tuple, a_options, desc, &null_options);
+	d_name = pgs_heap_attr(tuple, a_name, desc, &null_name);
+	d_target = pgs_heap_attr(tuple, a_target, desc, &null_target);
+	d_options = pgs_heap_attr(tuple, a_options, desc, &null_options);
 
 	/* NULLs are left to the NOT NULL constraints, which report them in the usual words */
 	if (!null_name && !null_target && !null_options)
@@ -285,7 +285,7 @@ serde_shapes_invalidate(PG_FUNCTION_ARGS)
 	td = (TriggerData *) fcinfo->context;
 
 	/* rows that referred to shapes not written yet: every row of the statement is visible now */
-	if (pending_lxid == MyProc->lxid && pending != NIL)
+	if (pending_lxid == PGS_MY_LXID && pending != NIL)
 	{
 		List	   *names = pending;
 		ListCell   *lc;

@@ -426,6 +426,25 @@ typedef struct SdDomainRef
 	struct SdDomainRef *next;
 } SdDomainRef;
 
+/* InitDomainConstraintRef into cxt, deleting cxt (back in old) if it raises; its own frame, so
+ * that no variable of the caller lives across the setjmp (gcc -Os warns -Wclobbered). */
+static void
+init_domain_ref(Oid typid, DomainConstraintRef *ref, MemoryContext cxt, MemoryContext old)
+{
+	PG_TRY();
+	{
+		/* ExecInitExpr raises 42501 for a function this role may not execute */
+		InitDomainConstraintRef(typid, ref, cxt, true);
+	}
+	PG_CATCH();
+	{
+		MemoryContextSwitchTo(old);
+		MemoryContextDelete(cxt);	/* releases the typcache reference too */
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+}
+
 void
 pgs_domain_ref_update(MemoryContext plan_cxt, SdPgType *h)
 {
@@ -446,18 +465,7 @@ pgs_domain_ref_update(MemoryContext plan_cxt, SdPgType *h)
 			r = MemoryContextAllocZero(cxt, sizeof(SdDomainRef));
 			r->userid = user;
 			r->cxt = cxt;
-			PG_TRY();
-			{
-				/* ExecInitExpr raises 42501 for a function this role may not execute */
-				InitDomainConstraintRef(h->typid, &r->ref, cxt, true);
-			}
-			PG_CATCH();
-			{
-				MemoryContextSwitchTo(old);
-				MemoryContextDelete(cxt);	/* releases the typcache reference too */
-				PG_RE_THROW();
-			}
-			PG_END_TRY();
+			init_domain_ref(h->typid, &r->ref, cxt, old);
 			r->next = h->domrefs;
 			h->domrefs = r;
 		}

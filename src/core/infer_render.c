@@ -1137,6 +1137,8 @@ pg_coltype(wctx *w, const r_ty *ty)
 {
 	if (ty->base == T_COMP || ty->base == T_ENUM)
 		qname(w, ty->comp->name);
+	else if (ty->base == T_JSONB && w->c->xml)
+		put(w->out, "xml");		/* XML keeps what no type fits as the element, verbatim */
 	else
 		put(w->out, pg_base(ty->base));
 	if (ty->list)

@@ -97,3 +97,20 @@ SELECT pg_temp.x('JxTagR', '<pay><payKind>bank</payKind><iban>DE00</iban></pay>'
 SELECT pg_temp.j('JxPathNull', E'{"id": "1\\n2"}') AS r;
 SELECT pg_temp.x('JxPathNull', E'<doc><id>1\n2</id></doc>') AS r;
 SELECT pg_temp.x('JxPathNull', E'<doc><id>\t</id><head><sha>s</sha></head></doc>') AS r;
+
+-- an element that is present with no character data: its `xml: "text"` member is '' for a text
+-- column (<subtitle type="html"></subtitle>, <skipped/>), whether or not it has attributes; for
+-- other kinds it is missing, as an empty attribute is (optional / default / 2203A)
+CREATE TYPE pg_temp.jx_txt AS (type text, body text);
+CREATE TYPE pg_temp.jx_num AS (unit text, amount int4);
+SELECT 'ok' FROM serde_register('JxTxt', 'pg_temp.jx_txt'::regtype,
+  '{"fields": {"type": {"xml": "attribute", "optional": true}, "body": {"xml": "text"}}}');
+SELECT 'ok' FROM serde_register('JxNum', 'pg_temp.jx_num'::regtype,
+  '{"fields": {"unit": {"xml": "attribute", "optional": true}, "amount": {"xml": "text"}}}');
+SELECT pg_temp.x('JxTxt', '<subtitle type="html"></subtitle>') AS r;
+SELECT pg_temp.x('JxTxt', '<skipped/>') AS r;
+SELECT pg_temp.x('JxTxt', '<subtitle type="html">a &amp; b</subtitle>') AS r;
+SELECT pg_temp.x('JxNum', '<total unit="EUR"/>') AS r;
+SELECT 'ok' FROM serde_register('JxNum', 'pg_temp.jx_num'::regtype,
+  '{"fields": {"unit": {"xml": "attribute", "optional": true}, "amount": {"xml": "text", "optional": true}}}');
+SELECT pg_temp.x('JxNum', '<total unit="EUR"/>') AS r;

@@ -63,3 +63,9 @@ SELECT serde_register('Bad', '{"attributes": ["a"], "fields": {"a": {"type": "te
 SELECT serde_register('Bad', '{"fields": {"a": {"type": {"list": {"shape": "SbObject"}}, "xml_choice": ["Contents"]}}}');
 SELECT serde_register('Bad', '{"fields": {"a": {"type": {"list": {"shape": "SvEntry"}}, "xml_choice": ["Version", "Deleted"]}}}');
 SELECT serde_register('Bad', '{"fields": {"a": {"type": "integer", "xml": "presence"}}}');
+-- an element present with no character data: its xml "text" member is '' for a text field
+SELECT serde_register('SxTxt', '{"fields": {"type": {"type": "text", "xml": "attribute", "optional": true}, "body": {"type": "text", "xml": "text"}}}');
+SELECT serde_decode_xml('SxTxt', '<subtitle type="html"></subtitle>');
+SELECT serde_decode_xml('SxTxt', '<skipped/>');
+SELECT serde_register('SxNum', '{"fields": {"unit": {"type": "text", "xml": "attribute"}, "amount": {"type": "integer", "xml": "text", "optional": true}}}');
+SELECT serde_decode_xml('SxNum', '<total unit="EUR"/>');

@@ -288,47 +288,102 @@ RETURNS TABLE (path text, code text, message text, byte_offset bigint)
 LANGUAGE c STABLE PARALLEL SAFE ROWS 10
 AS 'MODULE_PATHNAME', 'serde_errors_shape';
 
--- ---- batches: serde_decode_each -----------------------------------------------------------------
--- A JSON array (first non-blank byte '[') or newline-delimited JSON; jsonb must be an array.
--- The whole input is decoded before the first row is returned (any error: no rows). ROWS 100:
--- the planner's estimate per call, as for jsonb_populate_recordset and jsonb_array_elements.
+-- ---- batches: serde_decode_each, serde_decode_each_report, serde_errors_each ---------------------
+-- (docs/reference.md, "Batches and dead letters").  A JSON array (first non-blank byte '[') or
+-- newline-delimited JSON; jsonb must be an array.  Rows come as the input is read, one item at a
+-- time (memory bounded by the largest item).  ROWS 100: the planner's estimate per call, as for
+-- jsonb_populate_recordset and jsonb_array_elements.  The typed forms take the shape as an
+-- optional third argument ('' = the one shape registered for the type; no shape is named '') and
+-- on_error ('raise': the first error ends the statement; 'skip': bad items are left out).
 
-CREATE FUNCTION serde_decode_each(target anyelement, doc text)
-RETURNS SETOF anyelement LANGUAGE c STABLE PARALLEL SAFE ROWS 100
-AS 'MODULE_PATHNAME', 'serde_decode_each_typed';
-CREATE FUNCTION serde_decode_each(target anyelement, doc text, shape text)
+CREATE FUNCTION serde_decode_each(target anyelement, doc text, shape text DEFAULT '', on_error text DEFAULT 'raise')
 RETURNS SETOF anyelement LANGUAGE c STABLE PARALLEL SAFE ROWS 100
 AS 'MODULE_PATHNAME', 'serde_decode_each_typed';
 CREATE FUNCTION serde_decode_each(shape text, doc text)
 RETURNS SETOF record LANGUAGE c STABLE PARALLEL SAFE ROWS 100
 AS 'MODULE_PATHNAME', 'serde_decode_each_shape';
+CREATE FUNCTION serde_decode_each_report(target anyelement, doc text, shape text DEFAULT '')
+RETURNS TABLE (item int, ok boolean, "row" anyelement, code text, path text, message text)
+LANGUAGE c STABLE PARALLEL SAFE ROWS 100
+AS 'MODULE_PATHNAME', 'serde_decode_each_report';
+CREATE FUNCTION serde_errors_each(target anyelement, doc text)
+RETURNS TABLE (item int, path text, code text, message text, byte_offset bigint)
+LANGUAGE c STABLE PARALLEL SAFE ROWS 10
+AS 'MODULE_PATHNAME', 'serde_errors_each_typed';
+CREATE FUNCTION serde_errors_each(target anyelement, doc text, shape text)
+RETURNS TABLE (item int, path text, code text, message text, byte_offset bigint)
+LANGUAGE c STABLE PARALLEL SAFE ROWS 10
+AS 'MODULE_PATHNAME', 'serde_errors_each_typed';
+CREATE FUNCTION serde_errors_each(shape text, doc text)
+RETURNS TABLE (item int, path text, code text, message text, byte_offset bigint)
+LANGUAGE c STABLE PARALLEL SAFE ROWS 10
+AS 'MODULE_PATHNAME', 'serde_errors_each_shape';
 
-CREATE FUNCTION serde_decode_each(target anyelement, doc json)
-RETURNS SETOF anyelement LANGUAGE c STABLE PARALLEL SAFE ROWS 100
-AS 'MODULE_PATHNAME', 'serde_decode_each_typed';
-CREATE FUNCTION serde_decode_each(target anyelement, doc json, shape text)
+CREATE FUNCTION serde_decode_each(target anyelement, doc json, shape text DEFAULT '', on_error text DEFAULT 'raise')
 RETURNS SETOF anyelement LANGUAGE c STABLE PARALLEL SAFE ROWS 100
 AS 'MODULE_PATHNAME', 'serde_decode_each_typed';
 CREATE FUNCTION serde_decode_each(shape text, doc json)
 RETURNS SETOF record LANGUAGE c STABLE PARALLEL SAFE ROWS 100
 AS 'MODULE_PATHNAME', 'serde_decode_each_shape';
+CREATE FUNCTION serde_decode_each_report(target anyelement, doc json, shape text DEFAULT '')
+RETURNS TABLE (item int, ok boolean, "row" anyelement, code text, path text, message text)
+LANGUAGE c STABLE PARALLEL SAFE ROWS 100
+AS 'MODULE_PATHNAME', 'serde_decode_each_report';
+CREATE FUNCTION serde_errors_each(target anyelement, doc json)
+RETURNS TABLE (item int, path text, code text, message text, byte_offset bigint)
+LANGUAGE c STABLE PARALLEL SAFE ROWS 10
+AS 'MODULE_PATHNAME', 'serde_errors_each_typed';
+CREATE FUNCTION serde_errors_each(target anyelement, doc json, shape text)
+RETURNS TABLE (item int, path text, code text, message text, byte_offset bigint)
+LANGUAGE c STABLE PARALLEL SAFE ROWS 10
+AS 'MODULE_PATHNAME', 'serde_errors_each_typed';
+CREATE FUNCTION serde_errors_each(shape text, doc json)
+RETURNS TABLE (item int, path text, code text, message text, byte_offset bigint)
+LANGUAGE c STABLE PARALLEL SAFE ROWS 10
+AS 'MODULE_PATHNAME', 'serde_errors_each_shape';
 
-CREATE FUNCTION serde_decode_each(target anyelement, doc jsonb)
-RETURNS SETOF anyelement LANGUAGE c STABLE PARALLEL SAFE ROWS 100
-AS 'MODULE_PATHNAME', 'serde_decode_each_typed';
-CREATE FUNCTION serde_decode_each(target anyelement, doc jsonb, shape text)
+CREATE FUNCTION serde_decode_each(target anyelement, doc jsonb, shape text DEFAULT '', on_error text DEFAULT 'raise')
 RETURNS SETOF anyelement LANGUAGE c STABLE PARALLEL SAFE ROWS 100
 AS 'MODULE_PATHNAME', 'serde_decode_each_typed';
 CREATE FUNCTION serde_decode_each(shape text, doc jsonb)
 RETURNS SETOF record LANGUAGE c STABLE PARALLEL SAFE ROWS 100
 AS 'MODULE_PATHNAME', 'serde_decode_each_shape';
+CREATE FUNCTION serde_decode_each_report(target anyelement, doc jsonb, shape text DEFAULT '')
+RETURNS TABLE (item int, ok boolean, "row" anyelement, code text, path text, message text)
+LANGUAGE c STABLE PARALLEL SAFE ROWS 100
+AS 'MODULE_PATHNAME', 'serde_decode_each_report';
+CREATE FUNCTION serde_errors_each(target anyelement, doc jsonb)
+RETURNS TABLE (item int, path text, code text, message text, byte_offset bigint)
+LANGUAGE c STABLE PARALLEL SAFE ROWS 10
+AS 'MODULE_PATHNAME', 'serde_errors_each_typed';
+CREATE FUNCTION serde_errors_each(target anyelement, doc jsonb, shape text)
+RETURNS TABLE (item int, path text, code text, message text, byte_offset bigint)
+LANGUAGE c STABLE PARALLEL SAFE ROWS 10
+AS 'MODULE_PATHNAME', 'serde_errors_each_typed';
+CREATE FUNCTION serde_errors_each(shape text, doc jsonb)
+RETURNS TABLE (item int, path text, code text, message text, byte_offset bigint)
+LANGUAGE c STABLE PARALLEL SAFE ROWS 10
+AS 'MODULE_PATHNAME', 'serde_errors_each_shape';
 
-CREATE FUNCTION serde_decode_each(target anyelement, doc bytea)
-RETURNS SETOF anyelement LANGUAGE c STABLE PARALLEL SAFE ROWS 100
-AS 'MODULE_PATHNAME', 'serde_decode_each_typed';
-CREATE FUNCTION serde_decode_each(target anyelement, doc bytea, shape text)
+CREATE FUNCTION serde_decode_each(target anyelement, doc bytea, shape text DEFAULT '', on_error text DEFAULT 'raise')
 RETURNS SETOF anyelement LANGUAGE c STABLE PARALLEL SAFE ROWS 100
 AS 'MODULE_PATHNAME', 'serde_decode_each_typed';
 CREATE FUNCTION serde_decode_each(shape text, doc bytea)
 RETURNS SETOF record LANGUAGE c STABLE PARALLEL SAFE ROWS 100
 AS 'MODULE_PATHNAME', 'serde_decode_each_shape';
+CREATE FUNCTION serde_decode_each_report(target anyelement, doc bytea, shape text DEFAULT '')
+RETURNS TABLE (item int, ok boolean, "row" anyelement, code text, path text, message text)
+LANGUAGE c STABLE PARALLEL SAFE ROWS 100
+AS 'MODULE_PATHNAME', 'serde_decode_each_report';
+CREATE FUNCTION serde_errors_each(target anyelement, doc bytea)
+RETURNS TABLE (item int, path text, code text, message text, byte_offset bigint)
+LANGUAGE c STABLE PARALLEL SAFE ROWS 10
+AS 'MODULE_PATHNAME', 'serde_errors_each_typed';
+CREATE FUNCTION serde_errors_each(target anyelement, doc bytea, shape text)
+RETURNS TABLE (item int, path text, code text, message text, byte_offset bigint)
+LANGUAGE c STABLE PARALLEL SAFE ROWS 10
+AS 'MODULE_PATHNAME', 'serde_errors_each_typed';
+CREATE FUNCTION serde_errors_each(shape text, doc bytea)
+RETURNS TABLE (item int, path text, code text, message text, byte_offset bigint)
+LANGUAGE c STABLE PARALLEL SAFE ROWS 10
+AS 'MODULE_PATHNAME', 'serde_errors_each_shape';

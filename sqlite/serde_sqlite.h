@@ -211,5 +211,6 @@ void		sq_decoder_put(sq_conn *c, sd_decoder *d);
 int			sq_functions_register(sqlite3 *db, sq_conn *c);
 int			sq_vtab_register(sqlite3 *db, sq_conn *c);
 int			sq_errors_register(sqlite3 *db, sq_conn *c);
+int			sq_each_register(sqlite3 *db, sq_conn *c);   /* each_vtab.c */
 
 #endif							/* SERDE_SQLITE_H */

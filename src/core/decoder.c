@@ -66,6 +66,15 @@ bind_plan(sd_decoder *d, const sd_plan *plan, sd_error *err)
 	return true;
 }
 
+/* Ends a batch of each.c (every other decode on the decoder calls this first). */
+void
+sd_each_reset(sd_decoder *d)
+{
+	d->each_plan = NULL;
+	d->each_input = NULL;
+	d->offset_bias = 0;
+}
+
 /* bind_plan for the core's own runs of the engine (defaults.c: a plan being compiled) */
 bool
 sd_decoder_bind(sd_decoder *d, const sd_plan *plan, sd_error *err)

@@ -26,14 +26,6 @@ is_ws(char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-void
-sd_each_reset(sd_decoder *d)
-{
-	d->each_plan = NULL;
-	d->each_input = NULL;
-	d->offset_bias = 0;
-}
-
 /* Grows the padded buffer to hold len bytes plus padding (contents not kept). */
 static bool
 padded_reserve(sd_decoder *d, size_t len, sd_error *err)

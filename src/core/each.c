@@ -107,6 +107,10 @@ array_malformed(sd_decoder *d, size_t at, sd_error *err)
 	return 3;
 }
 
+/* The bytes an element's extent depends on outside strings. */
+static const bool structural[256] = {['"'] = true, ['{'] = true, ['}'] = true, ['['] = true,
+[']'] = true};
+
 /* The end of the string whose opening quote is at p (the byte after its closing quote), or len. */
 static size_t
 string_end(const char *s, size_t p, size_t len)
@@ -202,8 +206,14 @@ next_extent(sd_decoder *d, size_t *start, size_t *end, uint64_t *line, sd_error 
 
 		while (p < len)
 		{
-			char		c = s[p];
+			char		c;
 
+			/* the bytes that matter: quotes and brackets */
+			while (p < len && !structural[(unsigned char) s[p]])
+				p++;
+			if (p >= len)
+				break;
+			c = s[p];
 			if (c == '"')
 			{
 				p = string_end(s, p, len);
@@ -212,7 +222,7 @@ next_extent(sd_decoder *d, size_t *start, size_t *end, uint64_t *line, sd_error 
 			p++;
 			if (c == '{' || c == '[')
 				depth++;
-			else if ((c == '}' || c == ']') && --depth == 0)
+			else if (--depth == 0)
 				break;
 		}
 		if (depth != 0)

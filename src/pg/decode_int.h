@@ -50,8 +50,10 @@ typedef struct SdCallSite
 	TupleDesc	rmap_expected;	/* ... and this column definition list */
 	MemoryContext mcxt;
 	MemoryContextCallback cb;
-	/* each.c: the batch this call site is going through (value-per-call), or NULL */
+	/* each.c: the batch this call site is going through (value-per-call), or NULL, and the
+	 * memory of its batches (reset after each: a LATERAL call site reads many) */
 	struct EachState *batch;
+	MemoryContext batch_cxt;
 } SdCallSite;
 
 typedef struct SdDoc

@@ -51,7 +51,7 @@ typedef enum EachMode
 
 typedef struct EachState
 {
-	MemoryContext mcxt;			/* the batch's: lives across calls */
+	MemoryContext mcxt;			/* the batch's (the call site's batch_cxt): lives across calls */
 	SdCallSite *cs;				/* the call site holding it (cs->batch) */
 	ExprContext *econtext;		/* whose shutdown ends the batch early (LIMIT, rescan) */
 	EachMode	mode;
@@ -381,14 +381,14 @@ each_shutdown(Datum arg)
 {
 	EachState  *st = (EachState *) DatumGetPointer(arg);
 
-	MemoryContextDelete(st->mcxt);
+	MemoryContextReset(st->mcxt);
 }
 
 static void
 each_end(EachState *st)
 {
 	UnregisterExprContextCallback(st->econtext, each_shutdown, PointerGetDatum(st));
-	MemoryContextDelete(st->mcxt);
+	MemoryContextReset(st->mcxt);
 }
 
 static EachState *
@@ -413,8 +413,10 @@ each_first_call(FunctionCallInfo fcinfo, bool typed, EachMode mode, const char *
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("set-valued function called in context that cannot accept a set")));
 
-	mcxt = AllocSetContextCreate(rsinfo->econtext->ecxt_per_query_memory, "serde batch",
-								 ALLOCSET_SMALL_SIZES);
+	/* the call site's batch memory: a child of its own context, reset after every batch */
+	if (cs->batch_cxt == NULL)
+		cs->batch_cxt = AllocSetContextCreate(cs->mcxt, "serde batch", ALLOCSET_SMALL_SIZES);
+	mcxt = cs->batch_cxt;
 	old = MemoryContextSwitchTo(mcxt);
 	st = palloc0(sizeof(EachState));
 	st->mcxt = mcxt;

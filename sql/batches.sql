@@ -102,6 +102,13 @@ SELECT serde_decode_each(NULL::int4, '[1, 2, 3, {oops') LIMIT 4;
 SELECT d.n, e FROM (VALUES (1, '[10, 11]'), (2, E'20\n\n21\n'), (3, '[]'), (4, NULL)) d(n, doc),
        LATERAL serde_decode_each(NULL::int4, d.doc) e ORDER BY 1, 2;
 SELECT n, serde_decode_each(NULL::int4, doc) FROM (VALUES (1, '[10, 11]'), (2, E'20\n21')) d(n, doc);
+-- more batches open at once than the backend keeps decoders for; batches cut short by LIMIT
+SELECT serde_decode_each(NULL::int4, '[1,2]') a, serde_decode_each(NULL::int4, E'3\n4') b,
+       serde_decode_each(NULL::int4, '[5,6]') c, serde_decode_each(NULL::int4, '[7,8]') d,
+       serde_decode_each(NULL::int4, '[9,10]') e, serde_decode_each(NULL::int4, '[11,12]') f,
+       serde_decode_each(NULL::int4, '[13,14]'::jsonb) g;
+SELECT count(*) FROM generate_series(1, 3) g,
+       LATERAL (SELECT serde_decode_each(NULL::int4, '[1, 2, 3]') x LIMIT 2) s;
 
 -- ---- serde_decode_each_report and dead letters --------------------------------------------------
 SELECT * FROM serde_decode_each_report(NULL::bt_inv, E'{"id": 1, "customer": "acme", "qty": 1, "due": "2024-05-01"}\n'

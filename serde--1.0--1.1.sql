@@ -126,30 +126,14 @@ COMMENT ON FUNCTION serde_errors(text, xml) IS
     'every violation of an xml document, decoded with the shape named by the first argument: path, SQLSTATE, message, byte offset, in document order (at most serde.max_errors)';
 
 -- serde_decode_each
-COMMENT ON FUNCTION serde_decode_each(anyelement, text) IS
-    'one row per element of a JSON array or newline-delimited JSON in text, decoded into the type of target (a NULL of that type), with the one shape registered for that type (none: default options); any error: no rows';
-COMMENT ON FUNCTION serde_decode_each(anyelement, text, text) IS
-    'one row per element of a JSON array or newline-delimited JSON in text, decoded into the type of target (a NULL of that type), with the shape named by the third argument; any error: no rows';
 COMMENT ON FUNCTION serde_decode_each(text, text) IS
-    'one row per element of a JSON array or newline-delimited JSON in text, decoded with the shape named by the first argument; any error: no rows';
-COMMENT ON FUNCTION serde_decode_each(anyelement, json) IS
-    'one row per element of a JSON array or newline-delimited JSON in json, decoded into the type of target (a NULL of that type), with the one shape registered for that type (none: default options); any error: no rows';
-COMMENT ON FUNCTION serde_decode_each(anyelement, json, text) IS
-    'one row per element of a JSON array or newline-delimited JSON in json, decoded into the type of target (a NULL of that type), with the shape named by the third argument; any error: no rows';
+    'one row per element of a JSON array or newline-delimited JSON in text, decoded with the shape named by the first argument; rows stream as they are read, and the first error ends the statement';
 COMMENT ON FUNCTION serde_decode_each(text, json) IS
-    'one row per element of a JSON array or newline-delimited JSON in json, decoded with the shape named by the first argument; any error: no rows';
-COMMENT ON FUNCTION serde_decode_each(anyelement, jsonb) IS
-    'one row per element of a jsonb array, decoded into the type of target (a NULL of that type), with the one shape registered for that type (none: default options); any error: no rows';
-COMMENT ON FUNCTION serde_decode_each(anyelement, jsonb, text) IS
-    'one row per element of a jsonb array, decoded into the type of target (a NULL of that type), with the shape named by the third argument; any error: no rows';
+    'one row per element of a JSON array or newline-delimited JSON in json, decoded with the shape named by the first argument; rows stream as they are read, and the first error ends the statement';
 COMMENT ON FUNCTION serde_decode_each(text, jsonb) IS
-    'one row per element of a jsonb array, decoded with the shape named by the first argument; any error: no rows';
-COMMENT ON FUNCTION serde_decode_each(anyelement, bytea) IS
-    'one row per element of a JSON array or newline-delimited JSON in bytea (UTF-8), decoded into the type of target (a NULL of that type), with the one shape registered for that type (none: default options); any error: no rows';
-COMMENT ON FUNCTION serde_decode_each(anyelement, bytea, text) IS
-    'one row per element of a JSON array or newline-delimited JSON in bytea (UTF-8), decoded into the type of target (a NULL of that type), with the shape named by the third argument; any error: no rows';
+    'one row per element of a jsonb array, decoded with the shape named by the first argument; rows stream as they are read, and the first error ends the statement';
 COMMENT ON FUNCTION serde_decode_each(text, bytea) IS
-    'one row per element of a JSON array or newline-delimited JSON in bytea (UTF-8), decoded with the shape named by the first argument; any error: no rows';
+    'one row per element of a JSON array or newline-delimited JSON in bytea (UTF-8), decoded with the shape named by the first argument; rows stream as they are read, and the first error ends the statement';
 
 -- serde_decode_xml
 COMMENT ON FUNCTION serde_decode_xml(anyelement, text) IS
@@ -232,3 +216,127 @@ COMMENT ON FUNCTION serde_infer_step(internal, jsonb) IS 'transition function of
 COMMENT ON FUNCTION serde_infer_step(internal, jsonb, jsonb) IS 'transition function of serde_infer(jsonb, jsonb): reads one sample into the model (options from the first row)';
 COMMENT ON FUNCTION serde_infer_step(internal, xml) IS 'transition function of serde_infer(xml): reads one sample into the model';
 COMMENT ON FUNCTION serde_infer_step(internal, xml, jsonb) IS 'transition function of serde_infer(xml, jsonb): reads one sample into the model (options from the first row)';
+
+-- batches (docs/reference.md, "Batches and dead letters"): serde_decode_each streams and takes
+-- on_error; its typed forms become one function with defaults (shape '' = the type's own shape),
+-- so the 1.0 typed forms (2 and 3 arguments) are replaced. A view that calls them must be dropped
+-- before the update and created again after it (a pg_dump restore needs nothing: it names the
+-- function by its arguments, which resolve to the new one).
+DROP FUNCTION serde_decode_each(anyelement, text);
+DROP FUNCTION serde_decode_each(anyelement, text, text);
+DROP FUNCTION serde_decode_each(anyelement, json);
+DROP FUNCTION serde_decode_each(anyelement, json, text);
+DROP FUNCTION serde_decode_each(anyelement, jsonb);
+DROP FUNCTION serde_decode_each(anyelement, jsonb, text);
+DROP FUNCTION serde_decode_each(anyelement, bytea);
+DROP FUNCTION serde_decode_each(anyelement, bytea, text);
+
+CREATE FUNCTION serde_decode_each(target anyelement, doc text, shape text DEFAULT '', on_error text DEFAULT 'raise')
+CREATE FUNCTION serde_decode_each_report(target anyelement, doc text, shape text DEFAULT '')
+RETURNS TABLE (item int, ok boolean, "row" anyelement, code text, path text, message text)
+LANGUAGE c STABLE PARALLEL SAFE ROWS 100
+AS 'MODULE_PATHNAME', 'serde_decode_each_report';
+CREATE FUNCTION serde_errors_each(target anyelement, doc text)
+RETURNS TABLE (item int, path text, code text, message text, byte_offset bigint)
+LANGUAGE c STABLE PARALLEL SAFE ROWS 10
+AS 'MODULE_PATHNAME', 'serde_errors_each_typed';
+CREATE FUNCTION serde_errors_each(target anyelement, doc text, shape text)
+RETURNS TABLE (item int, path text, code text, message text, byte_offset bigint)
+LANGUAGE c STABLE PARALLEL SAFE ROWS 10
+AS 'MODULE_PATHNAME', 'serde_errors_each_typed';
+CREATE FUNCTION serde_errors_each(shape text, doc text)
+RETURNS TABLE (item int, path text, code text, message text, byte_offset bigint)
+LANGUAGE c STABLE PARALLEL SAFE ROWS 10
+AS 'MODULE_PATHNAME', 'serde_errors_each_shape';
+CREATE FUNCTION serde_decode_each(target anyelement, doc json, shape text DEFAULT '', on_error text DEFAULT 'raise')
+CREATE FUNCTION serde_decode_each_report(target anyelement, doc json, shape text DEFAULT '')
+RETURNS TABLE (item int, ok boolean, "row" anyelement, code text, path text, message text)
+LANGUAGE c STABLE PARALLEL SAFE ROWS 100
+AS 'MODULE_PATHNAME', 'serde_decode_each_report';
+CREATE FUNCTION serde_errors_each(target anyelement, doc json)
+RETURNS TABLE (item int, path text, code text, message text, byte_offset bigint)
+LANGUAGE c STABLE PARALLEL SAFE ROWS 10
+AS 'MODULE_PATHNAME', 'serde_errors_each_typed';
+CREATE FUNCTION serde_errors_each(target anyelement, doc json, shape text)
+RETURNS TABLE (item int, path text, code text, message text, byte_offset bigint)
+LANGUAGE c STABLE PARALLEL SAFE ROWS 10
+AS 'MODULE_PATHNAME', 'serde_errors_each_typed';
+CREATE FUNCTION serde_errors_each(shape text, doc json)
+RETURNS TABLE (item int, path text, code text, message text, byte_offset bigint)
+LANGUAGE c STABLE PARALLEL SAFE ROWS 10
+AS 'MODULE_PATHNAME', 'serde_errors_each_shape';
+CREATE FUNCTION serde_decode_each(target anyelement, doc jsonb, shape text DEFAULT '', on_error text DEFAULT 'raise')
+CREATE FUNCTION serde_decode_each_report(target anyelement, doc jsonb, shape text DEFAULT '')
+RETURNS TABLE (item int, ok boolean, "row" anyelement, code text, path text, message text)
+LANGUAGE c STABLE PARALLEL SAFE ROWS 100
+AS 'MODULE_PATHNAME', 'serde_decode_each_report';
+CREATE FUNCTION serde_errors_each(target anyelement, doc jsonb)
+RETURNS TABLE (item int, path text, code text, message text, byte_offset bigint)
+LANGUAGE c STABLE PARALLEL SAFE ROWS 10
+AS 'MODULE_PATHNAME', 'serde_errors_each_typed';
+CREATE FUNCTION serde_errors_each(target anyelement, doc jsonb, shape text)
+RETURNS TABLE (item int, path text, code text, message text, byte_offset bigint)
+LANGUAGE c STABLE PARALLEL SAFE ROWS 10
+AS 'MODULE_PATHNAME', 'serde_errors_each_typed';
+CREATE FUNCTION serde_errors_each(shape text, doc jsonb)
+RETURNS TABLE (item int, path text, code text, message text, byte_offset bigint)
+LANGUAGE c STABLE PARALLEL SAFE ROWS 10
+AS 'MODULE_PATHNAME', 'serde_errors_each_shape';
+CREATE FUNCTION serde_decode_each(target anyelement, doc bytea, shape text DEFAULT '', on_error text DEFAULT 'raise')
+CREATE FUNCTION serde_decode_each_report(target anyelement, doc bytea, shape text DEFAULT '')
+RETURNS TABLE (item int, ok boolean, "row" anyelement, code text, path text, message text)
+LANGUAGE c STABLE PARALLEL SAFE ROWS 100
+AS 'MODULE_PATHNAME', 'serde_decode_each_report';
+CREATE FUNCTION serde_errors_each(target anyelement, doc bytea)
+RETURNS TABLE (item int, path text, code text, message text, byte_offset bigint)
+LANGUAGE c STABLE PARALLEL SAFE ROWS 10
+AS 'MODULE_PATHNAME', 'serde_errors_each_typed';
+CREATE FUNCTION serde_errors_each(target anyelement, doc bytea, shape text)
+RETURNS TABLE (item int, path text, code text, message text, byte_offset bigint)
+LANGUAGE c STABLE PARALLEL SAFE ROWS 10
+AS 'MODULE_PATHNAME', 'serde_errors_each_typed';
+CREATE FUNCTION serde_errors_each(shape text, doc bytea)
+RETURNS TABLE (item int, path text, code text, message text, byte_offset bigint)
+LANGUAGE c STABLE PARALLEL SAFE ROWS 10
+AS 'MODULE_PATHNAME', 'serde_errors_each_shape';
+
+COMMENT ON FUNCTION serde_decode_each(anyelement, text, text, text) IS
+    'the rows of a JSON array or NDJSON (text), each item decoded into the type of target with the shape named by the third argument ('''' = the one registered for the type), streamed as they are read; on_error ''raise'' (default) or ''skip'' (bad items left out)';
+COMMENT ON FUNCTION serde_decode_each_report(anyelement, text, text) IS
+    'one row per item of a JSON array or NDJSON (text): item, ok, the decoded row or NULL, and the SQLSTATE, path and message of the first error of a bad item (a dead-letter feed)';
+COMMENT ON FUNCTION serde_errors_each(anyelement, text) IS
+    'every violation of every item of a JSON array or NDJSON (text), decoded into the type of target with the one shape registered for it: item, path, SQLSTATE, message, byte offset';
+COMMENT ON FUNCTION serde_errors_each(anyelement, text, text) IS
+    'every violation of every item of a JSON array or NDJSON (text), decoded into the type of target with the shape named by the third argument: item, path, SQLSTATE, message, byte offset';
+COMMENT ON FUNCTION serde_errors_each(text, text) IS
+    'every violation of every item of a JSON array or NDJSON (text), decoded with the named shape: item, path, SQLSTATE, message, byte offset';
+COMMENT ON FUNCTION serde_decode_each(anyelement, json, text, text) IS
+    'the rows of a JSON array or NDJSON (json), each item decoded into the type of target with the shape named by the third argument ('''' = the one registered for the type), streamed as they are read; on_error ''raise'' (default) or ''skip'' (bad items left out)';
+COMMENT ON FUNCTION serde_decode_each_report(anyelement, json, text) IS
+    'one row per item of a JSON array or NDJSON (json): item, ok, the decoded row or NULL, and the SQLSTATE, path and message of the first error of a bad item (a dead-letter feed)';
+COMMENT ON FUNCTION serde_errors_each(anyelement, json) IS
+    'every violation of every item of a JSON array or NDJSON (json), decoded into the type of target with the one shape registered for it: item, path, SQLSTATE, message, byte offset';
+COMMENT ON FUNCTION serde_errors_each(anyelement, json, text) IS
+    'every violation of every item of a JSON array or NDJSON (json), decoded into the type of target with the shape named by the third argument: item, path, SQLSTATE, message, byte offset';
+COMMENT ON FUNCTION serde_errors_each(text, json) IS
+    'every violation of every item of a JSON array or NDJSON (json), decoded with the named shape: item, path, SQLSTATE, message, byte offset';
+COMMENT ON FUNCTION serde_decode_each(anyelement, jsonb, text, text) IS
+    'the rows of a JSON array or NDJSON (jsonb), each item decoded into the type of target with the shape named by the third argument ('''' = the one registered for the type), streamed as they are read; on_error ''raise'' (default) or ''skip'' (bad items left out)';
+COMMENT ON FUNCTION serde_decode_each_report(anyelement, jsonb, text) IS
+    'one row per item of a JSON array or NDJSON (jsonb): item, ok, the decoded row or NULL, and the SQLSTATE, path and message of the first error of a bad item (a dead-letter feed)';
+COMMENT ON FUNCTION serde_errors_each(anyelement, jsonb) IS
+    'every violation of every item of a JSON array or NDJSON (jsonb), decoded into the type of target with the one shape registered for it: item, path, SQLSTATE, message, byte offset';
+COMMENT ON FUNCTION serde_errors_each(anyelement, jsonb, text) IS
+    'every violation of every item of a JSON array or NDJSON (jsonb), decoded into the type of target with the shape named by the third argument: item, path, SQLSTATE, message, byte offset';
+COMMENT ON FUNCTION serde_errors_each(text, jsonb) IS
+    'every violation of every item of a JSON array or NDJSON (jsonb), decoded with the named shape: item, path, SQLSTATE, message, byte offset';
+COMMENT ON FUNCTION serde_decode_each(anyelement, bytea, text, text) IS
+    'the rows of a JSON array or NDJSON (bytea), each item decoded into the type of target with the shape named by the third argument ('''' = the one registered for the type), streamed as they are read; on_error ''raise'' (default) or ''skip'' (bad items left out)';
+COMMENT ON FUNCTION serde_decode_each_report(anyelement, bytea, text) IS
+    'one row per item of a JSON array or NDJSON (bytea): item, ok, the decoded row or NULL, and the SQLSTATE, path and message of the first error of a bad item (a dead-letter feed)';
+COMMENT ON FUNCTION serde_errors_each(anyelement, bytea) IS
+    'every violation of every item of a JSON array or NDJSON (bytea), decoded into the type of target with the one shape registered for it: item, path, SQLSTATE, message, byte offset';
+COMMENT ON FUNCTION serde_errors_each(anyelement, bytea, text) IS
+    'every violation of every item of a JSON array or NDJSON (bytea), decoded into the type of target with the shape named by the third argument: item, path, SQLSTATE, message, byte offset';
+COMMENT ON FUNCTION serde_errors_each(text, bytea) IS
+    'every violation of every item of a JSON array or NDJSON (bytea), decoded with the named shape: item, path, SQLSTATE, message, byte offset';

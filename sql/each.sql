@@ -1,8 +1,8 @@
 -- each.sql — serde_decode_each (docs/reference.md, "Functions"): one row per element of a JSON array (first non-blank
 -- byte '['), else per line of newline-delimited JSON (blank lines skipped, empty input: no rows);
--- jsonb input must be an array.  The whole input is decoded before the first row is returned:
--- any error anywhere means no rows, and errors name the element ($[41].id) or the line
--- (line 42: $.id).  Typed, typed-with-shape and record forms; text, json, jsonb, bytea.
+-- jsonb input must be an array.  Items are decoded in order and the first error ends the
+-- statement (on_error and the report: sql/batches.sql); errors name the element ($[41].id) or
+-- the line (line 42: $.id).  Typed, typed-with-shape and record forms; text, json, jsonb, bytea.
 SET client_min_messages = warning;   -- quiet whether or not an earlier test created it
 CREATE EXTENSION IF NOT EXISTS serde;
 RESET client_min_messages;
@@ -74,7 +74,8 @@ SELECT * FROM serde_decode_each(NULL::ea_item, '42');
 SELECT * FROM serde_decode_each(NULL::ea_item, '{"id": 1, "sku": "A", "qty": 1}'::jsonb);
 SELECT * FROM serde_decode_each(NULL::ea_item, '"x"'::jsonb);
 
--- the whole input is decoded before the first row: an error in the last element, even under LIMIT 1
+-- in FROM, PostgreSQL collects every row of a function before the first: an error in the last
+-- element shows even under LIMIT 1 (in the select list rows stream: sql/batches.sql)
 SELECT * FROM serde_decode_each(NULL::ea_item,
     E'{"id": 1, "sku": "A", "qty": 1}\n{"id": 2, "sku": "B", "qty": 2}\n{"id": 3, "sku": "C", "qty": "3"}') LIMIT 1;
 SELECT * FROM serde_decode_each(NULL::ea_item,

@@ -205,6 +205,8 @@ sqlite3_serde_init(sqlite3 *db, char **errmsg, const sqlite3_api_routines *api)
 		rc = sq_errors_register(db, c);
 	if (rc == SQLITE_OK)
 		rc = sq_infer_register(db, c);
+	if (rc == SQLITE_OK)
+		rc = sq_each_register(db, c);
 	if (rc != SQLITE_OK)
 		*errmsg = sqlite3_mprintf("serde: cannot register its functions: %s", sqlite3_errmsg(db));
 	sq_conn_unref(c);

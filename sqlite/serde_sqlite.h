@@ -212,5 +212,6 @@ int			sq_functions_register(sqlite3 *db, sq_conn *c);
 int			sq_infer_register(sqlite3 *db, sq_conn *c);   /* infer.c: serde_infer */
 int			sq_vtab_register(sqlite3 *db, sq_conn *c);
 int			sq_errors_register(sqlite3 *db, sq_conn *c);
+int			sq_each_register(sqlite3 *db, sq_conn *c);   /* each_vtab.c */
 
 #endif							/* SERDE_SQLITE_H */

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # sqlite.sh — the SQLite extension (issue 14, docs/reference.md section 7), from its three kinds of clients:
 #   0. sqlite/'s file-level call graph (nm over sqlite/build/*.o) has no cycle;
-#   1. the sqlite3 shell: test/sqlite/{functions,vtab,cache,hostile,hardening,one_of,xml_authoring,error_locations,inline_objects,infer,formats,authoring}.sql, output (stdout and stderr)
+#   1. the sqlite3 shell: test/sqlite/{functions,vtab,cache,hostile,hardening,one_of,xml_authoring,error_locations,inline_objects,infer,formats,authoring,batches}.sql, output (stdout and stderr)
 #      compared with test/sqlite/expected/*.out (pinned messages and result codes); and the same
 #      scripts under valgrind memcheck (no invalid access, no definite leak; SERDE_SQLITE_VALGRIND=0
 #      skips it);
@@ -73,7 +73,7 @@ else
 fi
 
 # ---- 1. the sqlite3 shell ------------------------------------------------------------------
-for t in functions vtab cache hostile hardening one_of xml_authoring error_locations inline_objects infer formats authoring; do
+for t in functions vtab cache hostile hardening one_of xml_authoring error_locations inline_objects infer formats authoring batches; do
     db=$TMP/$t.db
     sed "s#DBFILE#$db#" "test/sqlite/$t.sql" | sqlite3 "$db" >"$TMP/$t.out" 2>&1 || true
     if diff -u "test/sqlite/expected/$t.out" "$TMP/$t.out" >"$TMP/$t.diff"; then
@@ -86,7 +86,7 @@ done
 # ---- 1b. the same under valgrind memcheck: no invalid access, no definite leak -------------------
 if [[ ${SERDE_SQLITE_VALGRIND:-1} == 1 ]] && command -v valgrind >/dev/null; then
     vg_fail=0
-    for t in functions vtab cache hostile hardening one_of xml_authoring error_locations inline_objects infer formats authoring; do
+    for t in functions vtab cache hostile hardening one_of xml_authoring error_locations inline_objects infer formats authoring batches; do
         db=$TMP/vg_$t.db
         sed "s#DBFILE#$db#" "test/sqlite/$t.sql" |
             valgrind -q --leak-check=full --errors-for-leak-kinds=definite sqlite3 "$db" >/dev/null 2>"$TMP/vg_$t.log" || true

@@ -358,8 +358,8 @@ json_locations(void)
 		CHECK(sd_each_begin(d, plan, NULL, "{\"a\":1}\n\n{\"a\":\"x\"}\n", 21, NULL, &e));
 		CHECK(sd_each_next(d, &root, &e) == 1);
 		CHECK(sd_each_next(d, &root, &e) == -1);
-		text = sd_decoder_text(d, &len);
-		sd_error_locate_json(&e, text, len);
+		/* (a batch's offsets count from the start of the whole input, which the host holds) */
+		sd_error_locate_json(&e, "{\"a\":1}\n\n{\"a\":\"x\"}\n", 21);
 		sd_error_location(&e, buf, sizeof(buf));
 		CHECK_STR(e.path, "line 3: $.a");
 		CHECK_STR(buf, "at line 3, column 6, byte offset 14");

@@ -26,8 +26,6 @@ sd_decoder_create(const sd_hooks *hooks)
 	return d;
 }
 
-static void each_reset(sd_decoder *d);
-
 /*
  * Binds the decoder's key-order prediction for plan (d->follow, the walkers' per-plan state: the
  * plan itself is read-only).  The last few plans keep theirs, keyed by the plan's uid, so that a
@@ -68,6 +66,15 @@ bind_plan(sd_decoder *d, const sd_plan *plan, sd_error *err)
 	return true;
 }
 
+/* Ends a batch of each.c (every other decode on the decoder calls this first). */
+void
+sd_each_reset(sd_decoder *d)
+{
+	d->each_plan = NULL;
+	d->each_input = NULL;
+	d->offset_bias = 0;
+}
+
 /* bind_plan for the core's own runs of the engine (defaults.c: a plan being compiled) */
 bool
 sd_decoder_bind(sd_decoder *d, const sd_plan *plan, sd_error *err)
@@ -89,7 +96,7 @@ release_follows(sd_decoder *d)
 static void
 release_buffers(sd_decoder *d)
 {
-	each_reset(d);
+	sd_each_reset(d);
 	if (d->parser)
 		d->kernel->parser_free(d->parser);
 	d->parser = NULL;
@@ -233,7 +240,7 @@ sd_decode_json(sd_decoder *d, const sd_plan *plan, const sd_node *node, const ch
 {
 	sd_limits	lim;
 
-	each_reset(d);
+	sd_each_reset(d);
 	if (!prepare(d, doc, len, limits, &lim, err) || !bind_plan(d, plan, err))
 		return false;
 	return run_json(d, node ? node : sd_plan_root(plan), len, &lim, NULL, root, err);
@@ -249,7 +256,7 @@ sd_check_json_found(sd_decoder *d, const sd_plan *plan, const sd_node *node, con
 	sd_error	err;
 
 	*root = UINT32_MAX;
-	each_reset(d);
+	sd_each_reset(d);
 	if (!prepare(d, doc, len, limits, &lim, &err) || !bind_plan(d, plan, &err) ||
 		!run_json(d, node ? node : sd_plan_root(plan), len, &lim, &col, root, &err) ||
 		col.oom)
@@ -288,201 +295,11 @@ sd_check_json(sd_decoder *d, const sd_plan *plan, const sd_node *node, const cha
 	return n;
 }
 
-static void
-each_reset(sd_decoder *d)
-{
-	d->each_state = NULL;
-	d->each_plan = NULL;
-	d->each_input = NULL;
-	d->offset_bias = 0;
-}
-
-/* Grows the padded buffer to hold len bytes plus padding (contents not kept). */
-static bool
-padded_reserve(sd_decoder *d, size_t len, sd_error *err)
-{
-	if (len + SD_PADDING > d->padded_cap)
-	{
-		size_t		cap = (len + SD_PADDING + 4095) & ~(size_t) 4095;
-		char	   *p;
-
-		sd_hook_free(&d->hooks, d->padded);
-		d->padded = NULL;
-		d->padded_cap = 0;
-		if (!(p = sd_hook_alloc(&d->hooks, cap)))
-			return sd_error_set(err, SD_E_NOMEM, -1, "out of memory for a %zu-byte line", len);
-		d->padded = p;
-		d->padded_cap = cap;
-	}
-	return true;
-}
-
-bool
-sd_each_begin(sd_decoder *d, const sd_plan *plan, const sd_node *node, const char *doc,
-			  size_t len, const sd_limits *limits, sd_error *err)
-{
-	sd_limits	lim;
-	size_t		i = 0;
-
-	each_reset(d);
-	while (i < len && (doc[i] == ' ' || doc[i] == '\t' || doc[i] == '\n' || doc[i] == '\r'))
-		i++;
-	if (!node)
-		node = sd_plan_root(plan);
-	if (!bind_plan(d, plan, err))
-		return false;
-	if (i < len && doc[i] == '[')
-	{
-		/* a JSON array: one padded copy, elements decoded one per sd_each_next */
-		if (!prepare(d, doc, len, limits, &lim, err))
-			return false;
-		sd_wcursor *cur;
-
-		if (d->kernel->each_open(d->parser, &cur, d->padded, len, d->padded_cap) < 0)
-			return sd_engine_walker_error(d, cur, err);
-		d->each_state = cur;
-	}
-	else
-	{
-		/* NDJSON: borrow the input, copy line by line */
-		sd_error_clear(err);
-		strcpy(err->path, "$");
-		lim = sd_limits_or_defaults(limits, (sd_limits) {SD_DEFAULT_MAX_DEPTH,
-														  SD_DEFAULT_MAX_DOCUMENT_BYTES, 0});
-		if (len > lim.max_document_bytes)
-			return sd_error_set(err, SD_E_SIZE, -1,
-								"document of %zu bytes exceeds serde.max_document_bytes (%llu)",
-								len, (unsigned long long) lim.max_document_bytes);
-		if (!d->parser && !(d->parser = d->kernel->parser_new()))
-			return sd_error_set(err, SD_E_NOMEM, -1, "out of memory for the JSON parser");
-		d->each_input = doc;
-		d->text = doc;
-		d->text_len = len;
-	}
-	d->each_plan = plan;
-	d->each_node = node;
-	d->each_limits = lim;
-	d->each_len = len;
-	d->each_pos = 0;
-	d->each_line = 1;
-	d->row_line = 0;
-	d->row_start = 0;
-	return true;
-}
-
-int
-sd_each_next(sd_decoder *d, uint32_t *root, sd_error *err)
-{
-	sd_error_clear(err);
-	if (!d->each_plan)
-		return 0;
-	if (!bind_plan(d, d->each_plan, err))
-	{
-		each_reset(d);
-		return -1;
-	}
-	if (d->each_state)
-	{
-		int			r = d->kernel->each_next(d->each_state);
-
-		if (r < 0)
-			sd_engine_walker_error(d, d->each_state, err);
-		else if (r > 0)
-		{
-			d->tape_len = 0;
-			d->stack_len = 0;
-			d->pairs_len = 0;
-			d->jev_len = 0;
-			sd_arena_reset(&d->arena);
-			if (!sd_engine_decode(d, d->each_state, d->each_node, &d->each_limits, NULL,
-								  (int64_t) d->row_line, root, err))
-				r = -1;
-		}
-		if (r == 1)
-			d->row_line++;
-		else
-			each_reset(d);
-		return r;
-	}
-	/* NDJSON: the next non-blank line */
-	while (d->each_pos < d->each_len)
-	{
-		const char *base = d->each_input;
-		size_t		start = d->each_pos;
-		const char *nl = memchr(base + start, '\n', d->each_len - start);
-		size_t		end = nl ? (size_t) (nl - base) : d->each_len;
-		uint64_t	line = d->each_line;
-		bool		blank = true;
-
-		d->each_pos = nl ? end + 1 : d->each_len;
-		d->each_line++;
-		for (size_t i = start; i < end && blank; i++)
-			blank = base[i] == ' ' || base[i] == '\t' || base[i] == '\r';
-		if (blank)
-			continue;
-		if (!padded_reserve(d, end - start, err))
-		{
-			each_reset(d);
-			return -1;
-		}
-		memcpy(d->padded, base + start, end - start);
-		memset(d->padded + (end - start), 0, SD_PADDING);
-		d->tape_len = 0;
-		d->stack_len = 0;
-		d->pairs_len = 0;
-		d->jev_len = 0;
-		sd_arena_reset(&d->arena);
-		d->offset_bias = (uint32_t) start;
-		d->row_line = line;
-		d->row_start = start;
-		if (!run_json(d, d->each_node, end - start, &d->each_limits, NULL, root, err))
-		{
-			char		path[SD_PATH_MAX];
-
-			d->offset_bias = 0;
-			if (err->code == SD_E_CANCELED)
-			{
-				/* the next call retries this line */
-				d->each_pos = start;
-				d->each_line = line;
-				return -1;
-			}
-			int			n = snprintf(path, sizeof(path), "line %llu: %s", (unsigned long long) line,
-									 err->path);
-
-			/* a path cut to fit keeps its "..." mark */
-			if (n >= (int) sizeof(path))
-				memcpy(path + sizeof(path) - 4, "...", 4);
-			strcpy(err->path, path);
-			each_reset(d);
-			return -1;
-		}
-		d->offset_bias = 0;
-		return 1;
-	}
-	each_reset(d);
-	return 0;
-}
-
 const char *
 sd_decoder_text(const sd_decoder *d, size_t *len)
 {
 	*len = d->text ? d->text_len : 0;
 	return d->text;
-}
-
-bool
-sd_each_row(const sd_decoder *d, uint64_t *line, size_t *line_start)
-{
-	if (d->each_input)
-	{
-		*line = d->row_line;
-		*line_start = d->row_start;
-		return true;
-	}
-	*line = d->row_line ? d->row_line - 1 : 0;
-	*line_start = 0;
-	return false;
 }
 
 /* ---- serde_errors' answers of the engine (walker.h) ------------------------------------ */

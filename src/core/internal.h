@@ -157,16 +157,21 @@ struct sd_decoder
 	const sd_plan *each_plan;
 	const sd_node *each_node;
 	sd_limits	each_limits;
-	const char *each_input;     /* NDJSON: the caller's input (borrowed), else NULL */
+	const char *each_input;     /* the caller's input (borrowed, never copied whole: each.c) */
 	size_t		each_len;       /* input length */
-	size_t		each_pos;       /* NDJSON: next byte to read */
+	size_t		each_pos;       /* next byte to read */
 	uint64_t	each_line;      /* NDJSON: 1-based number of the line at each_pos */
 	uint64_t	row_line;       /* the row last returned: its line (NDJSON) or index + 1 */
 	size_t		row_start;      /* ... and the byte offset where its line starts (NDJSON) */
-	struct sd_wcursor *each_state;	/* array mode: the kernel's cursor on the array */
 	const char *text;           /* the JSON text last read, whole (sd_decoder_text) */
 	size_t		text_len;
+	bool		each_array;     /* a JSON array (else NDJSON) */
+	int			each_expect;    /* array: 0 after '[', 1 after ',', 2 after an element, 3 done */
+	uint64_t	each_index;     /* array: 0-based index of the next element */
+	size_t		each_last_start;	/* the extent of the item last read (sd_each_recheck) */
+	size_t		each_last_end;
 };
+
 
 /* Error collection for sd_check_json (NULL in first-error mode). */
 typedef struct sd_collect

@@ -568,18 +568,40 @@ int			sd_check_json_found(sd_decoder *d, const sd_plan *plan, const sd_node *nod
 								uint32_t *root);
 
 
-/* serde_decode_each: a JSON array (first non-blank byte '[') or newline-delimited JSON (blank
- * lines skipped; empty input -> no rows), one element/line at a time against `node` (the
- * element's node).  An array is copied once and iterated lazily (one element's tape at a time);
- * NDJSON is NOT copied: the caller keeps doc[0..len) alive and unchanged until sd_each_next
- * returned 0 or -1 (each line is copied with padding as it is read).  sd_each_next returns 1
- * with *root = the element's tape index, 0 at the end, -1 with err (paths "$[41].id", or
- * "line 42: $.id" for NDJSON; offsets, in errors and in the tape, count from the start of the
- * whole input).  After SD_E_CANCELED on an NDJSON line, the next call retries that line.  Tape
- * values of one row stay valid until the next sd_each_next call. */
+/* Batches (each.c): a JSON array (first non-blank byte '[') or newline-delimited JSON (blank
+ * lines skipped; empty input -> no items), one item at a time against `node` (the item's node).
+ * The input is NOT copied: the caller keeps doc[0..len) alive and unchanged until the batch ended
+ * (a call returned 0, -1 or 3); each item is copied with padding as it is read, so memory is
+ * bounded by the largest item.  Limits of the whole input (serde.max_document_bytes) fail
+ * sd_each_begin; the depth of an array element counts the array.  Offsets, in errors and in the
+ * tape, count from the start of the whole input; paths name the item: "$[41].id" (0-based array
+ * index) or "line 42: $.id" (1-based line).  Tape values of one item stay valid until the next
+ * call.  After SD_E_CANCELED (-1) the next call retries that item.
+ *   sd_each_next:   1 with *root, 0 at the end, -1 with err on the first error (the batch ends).
+ *   sd_each_triage: 1 a good item (*root), 2 a bad item (err: its first error; the batch goes
+ *                   on), 3 malformed JSON ends an array (err: the first syntax error of the rest,
+ *                   the last item), 0 at the end, -1 no item's problem (cancel, out of memory,
+ *                   an unsupported feature, a bug): err, the batch ends.
+ *   sd_each_check:  every error of the next item, as sd_check_json_found (found[0..*n), paths as
+ *                   above, *root the item's marked tape, UINT32_MAX after a fatal error): returns
+ *                   1 (valid item, *n 0), 2 (item with errors), 3 (malformed rest, one entry),
+ *                   0 (end) or -1 (one entry: cancel, out of memory, ...; the batch ends). */
 bool		sd_each_begin(sd_decoder *d, const sd_plan *plan, const sd_node *node,
 						  const char *doc, size_t len, const sd_limits *limits, sd_error *err);
 int			sd_each_next(sd_decoder *d, uint32_t *root, sd_error *err);
+int			sd_each_triage(sd_decoder *d, uint32_t *root, sd_error *err);
+int			sd_each_check(sd_decoder *d, int max_errors, const sd_found **found, int *n,
+						  int *total, uint32_t *root);
+/* sd_each_check of the item sd_each_triage just returned as good (a host's own check of it
+ * failed and wants its errors); the batch's position stays where it is. */
+int			sd_each_recheck(sd_decoder *d, int max_errors, const sd_found **found, int *n,
+							int *total, uint32_t *root);
+/* Ends a batch (a host stopping early: LIMIT); the decoder forgets the borrowed input.  Every
+ * other decode on the decoder ends its batch too. */
+void		sd_each_reset(sd_decoder *d);
+/* The number of the item the last call was about: an array element's 0-based index, an NDJSON
+ * line's 1-based number (as in the paths). */
+uint64_t	sd_each_item(const sd_decoder *d);
 /* The row sd_each_next last returned: NDJSON: its 1-based line number and the byte offset where
  * that line starts; array: its 0-based index in *line and 0.  Returns true for NDJSON. */
 bool		sd_each_row(const sd_decoder *d, uint64_t *line, size_t *line_start);

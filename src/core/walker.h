@@ -264,6 +264,10 @@ bool		sd_engine_decode(sd_decoder *d, sd_wcursor *cur, const sd_node *node,
 int			sd_engine_check(sd_decoder *d, sd_wcursor *cur, const sd_node *node,
 							const sd_limits *limits, int max_errors, const sd_found **found,
 							int *total, uint32_t *root);
+/* The same for element first_index of an outer array ("$[i]": a host's jsonb array, each.c). */
+int			sd_engine_check_at(sd_decoder *d, sd_wcursor *cur, const sd_node *node,
+							   const sd_limits *limits, int64_t first_index, int max_errors,
+							   const sd_found **found, int *total, uint32_t *root);
 /* The same result when the document failed before a walk (err) or after one (ok false, or
  * col->oom): the one-entry answer. */
 int			sd_engine_found_fatal(sd_decoder *d, sd_error *err, bool oom,

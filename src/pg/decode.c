@@ -1,11 +1,12 @@
 /*
  * decode.c — the decode entry points: serde_decode, serde_valid, serde_errors and
- * serde_decode_each in their typed and record forms for text/json/jsonb/bytea documents.
+ * in their typed and record forms for text/json/jsonb/bytea documents (batches, serde_decode_each
+ * and its kin, are each.c's, which uses the call sites, decoders and documents shared here).
  * Resolves the plan through the call site's fn_extra (kept for the statement), applies the NULL
  * and target rules of docs/reference.md, runs the core's JSON decoder (backend-wide, malloc-based,
  * interruptible, bounded by serde.max_depth, serde.max_document_bytes and the stack left) or,
  * for jsonb documents, the jsonb walker (jsonb_walk.c, no text round trip), and converts the
- * tape into the result.  serde_errors and serde_decode_each materialize their rows.  Every
+ * tape into the result.  serde_errors materializes its rows.  Every
  * document error leaves through errors.c.
  */
 #include "postgres.h"
@@ -32,6 +33,7 @@
 
 #include "serde_pg.h"
 #include "jsonb_walk.h"
+#include "decode_int.h"
 
 PG_FUNCTION_INFO_V1(serde_decode_typed);
 PG_FUNCTION_INFO_V1(serde_decode_shape);
@@ -39,8 +41,6 @@ PG_FUNCTION_INFO_V1(serde_valid_typed);
 PG_FUNCTION_INFO_V1(serde_valid_shape);
 PG_FUNCTION_INFO_V1(serde_errors_typed);
 PG_FUNCTION_INFO_V1(serde_errors_shape);
-PG_FUNCTION_INFO_V1(serde_decode_each_typed);
-PG_FUNCTION_INFO_V1(serde_decode_each_shape);
 
 /* ---- the decoders ------------------------------------------------------------------------------- */
 
@@ -52,12 +52,6 @@ PG_FUNCTION_INFO_V1(serde_decode_each_shape);
 #define SD_KEPT_DECODERS 4
 #define SD_DECODER_KEEP_BYTES ((size_t) 16 * 1024 * 1024)
 
-typedef struct DecoderSlot
-{
-	sd_decoder *d;
-	bool		busy;
-	bool		temporary;
-} DecoderSlot;
 
 static DecoderSlot decoders[SD_KEPT_DECODERS];
 
@@ -69,8 +63,8 @@ static const sd_hooks decoder_hooks = {
 	.ud = NULL
 };
 
-static pg_noinline DecoderSlot *
-decoder_acquire(void)
+pg_noinline DecoderSlot *
+pgs_decoder_acquire(void)
 {
 	DecoderSlot *slot = NULL;
 
@@ -94,8 +88,8 @@ decoder_acquire(void)
 	return slot;
 }
 
-static void
-decoder_release(DecoderSlot *slot)
+void
+pgs_decoder_release(DecoderSlot *slot)
 {
 	slot->busy = false;
 	if (slot->temporary)
@@ -123,7 +117,7 @@ decode_text(SdPgPlan *plan, const sd_node *node, const char *doc, size_t len, bo
 	*isnull = true;
 
 	plan->refcount++;			/* nothing may free the plan under this call */
-	slot = decoder_acquire();
+	slot = pgs_decoder_acquire();
 	PG_TRY();
 	{
 		sd_error	err;
@@ -159,7 +153,7 @@ decode_text(SdPgPlan *plan, const sd_node *node, const char *doc, size_t len, bo
 	}
 	PG_FINALLY();
 	{
-		decoder_release(slot);
+		pgs_decoder_release(slot);
 		pgs_plan_release(plan);
 	}
 	PG_END_TRY();
@@ -234,31 +228,6 @@ decode_jsonb(SdPgPlan *plan, const sd_node *node, Jsonb *jb, bool soft, Datum *r
 
 /* ---- call sites --------------------------------------------------------------------------------- */
 
-typedef struct SdCallSite
-{
-	SdPgPlan   *plan;			/* held (one reference) until fn_mcxt is reset */
-	uint64		catalog_gen;	/* generations when `plan` was last validated */
-	uint64		type_gen;
-	Oid			argtype;		/* typed forms: the target type */
-	int32		argtypmod;		/* ... and its typmod (numeric(5,2), varchar(2)[]), or -1 */
-	bool		doc_jsonb;		/* the document argument is jsonb (else text-like bytes) */
-	bool		doc_xml;		/* the document is XML: an xml argument or a *_xml function */
-	char	   *shape;			/* the shape name `plan` was found for (named forms) */
-	int			shape_len;
-	/* the statement this call site last served: its start and where its snapshot stands */
-	TimestampTz stmt_start;
-	SdSnapMark	stmt_mark;
-	uint64		stmt_seq;		/* statements served (numbers them) */
-	uint64		plan_seq;		/* the statement `plan` is pinned to */
-	SdSnapMark	plan_mark;		/* the snapshot of the statement that fetched `plan` */
-	/* record forms under a column definition list that the type's descriptor does not fit */
-	TupleConversionMap *rmap;
-	TupleDesc	rmap_desc;		/* the blessed descriptor rmap converts to */
-	TupleDesc	rmap_from;		/* for this type descriptor ... */
-	TupleDesc	rmap_expected;	/* ... and this column definition list */
-	MemoryContext mcxt;
-	MemoryContextCallback cb;
-} SdCallSite;
 
 static void
 callsite_reset(void *arg)
@@ -485,6 +454,15 @@ callsite_new_statement(SdCallSite *cs, TimestampTz start, SdSnapMark mark)
 static SdPgPlan *
 entry_plan(FunctionCallInfo fcinfo, bool typed, const char *fname, SdCallSite **csp)
 {
+	return pgs_entry_plan(fcinfo, typed, fname, csp, false);
+}
+
+/* empty_shape: the batch forms' shape argument defaults to '', the type's one shape (no shape
+ * can be named ''); else a third argument always names a shape. */
+SdPgPlan *
+pgs_entry_plan(FunctionCallInfo fcinfo, bool typed, const char *fname, SdCallSite **csp,
+			   bool empty_shape)
+{
 	SdCallSite *cs = callsite_get(fcinfo, typed, fname);
 	TimestampTz start = GetCurrentStatementStartTimestamp();
 	SdSnapMark	mark = pgs_statement_mark();
@@ -503,7 +481,8 @@ entry_plan(FunctionCallInfo fcinfo, bool typed, const char *fname, SdCallSite **
 
 	if (!typed)
 		p = callsite_plan_named(cs, fcinfo, 0, CHECK_COMPOSITE, fname);
-	else if (PG_NARGS() >= 3)
+	else if (PG_NARGS() >= 3 &&
+			 !(empty_shape && !PG_ARGISNULL(2) && VARSIZE_ANY_EXHDR(PG_GETARG_TEXT_PP(2)) == 0))
 		p = callsite_plan_named(cs, fcinfo, 2, CHECK_TARGET, fname);
 	else
 		p = callsite_plan_for_type(cs);
@@ -520,18 +499,9 @@ entry_plan(FunctionCallInfo fcinfo, bool typed, const char *fname, SdCallSite **
 
 /* ---- the document argument ----------------------------------------------------------------------- */
 
-typedef struct SdDoc
-{
-	bool		is_jsonb;
-	Datum		raw;			/* the argument as passed (possibly toasted) */
-	Jsonb	   *jb;				/* jsonb */
-	const char *text;			/* text, json, bytea: the bytes */
-	size_t		len;
-	void	   *copy;			/* memory made by detoasting, or NULL */
-} SdDoc;
 
-static void
-doc_fetch(SdDoc *doc)
+void
+pgs_doc_fetch(SdDoc *doc)
 {
 	if (doc->is_jsonb)
 	{
@@ -559,19 +529,19 @@ doc_check_size(SdPgPlan *p, Datum raw, bool is_jsonb)
 					   is_jsonb ? SD_PG_DOC_JSONB : SD_PG_DOC_JSON);
 }
 
-static void
-doc_get(FunctionCallInfo fcinfo, SdCallSite *cs, SdDoc *doc)
+void
+pgs_doc_get(FunctionCallInfo fcinfo, SdCallSite *cs, SdDoc *doc)
 {
 	memset(doc, 0, sizeof(*doc));
 	doc->is_jsonb = cs->doc_jsonb;
 	doc->raw = PG_GETARG_DATUM(1);
 	doc_check_size(cs->plan, doc->raw, doc->is_jsonb);
-	doc_fetch(doc);
+	pgs_doc_fetch(doc);
 }
 
-/* Frees a detoasted copy once the core holds its own (doc_fetch brings it back if needed). */
-static void
-doc_drop(SdDoc *doc)
+/* Frees a detoasted copy once the core holds its own (pgs_doc_fetch brings it back if needed). */
+void
+pgs_doc_drop(SdDoc *doc)
 {
 	if (doc->copy)
 		pfree(doc->copy);
@@ -590,8 +560,8 @@ doc_drop(SdDoc *doc)
  * type has live ones is 42804 here: as long as the type with its dropped columns, it would
  * reach the executor's check, which cannot name a dropped column's type (XX000).
  */
-static TupleConversionMap *
-record_map(FunctionCallInfo fcinfo, SdCallSite *cs, SdPgPlan *p, TupleDesc *outdesc)
+TupleConversionMap *
+pgs_record_map(FunctionCallInfo fcinfo, SdCallSite *cs, SdPgPlan *p, TupleDesc *outdesc)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	TupleDesc	typdesc = pgs_host(p->target)->tupdesc;
@@ -653,8 +623,8 @@ record_map(FunctionCallInfo fcinfo, SdCallSite *cs, SdPgPlan *p, TupleDesc *outd
 }
 
 /* A composite Datum of the plan's type in the shape of a column definition list. */
-static Datum
-record_remap(Datum d, TupleConversionMap *map)
+Datum
+pgs_record_remap(Datum d, TupleConversionMap *map)
 {
 	HeapTupleHeader th = pgs_own_tuple_header(d);
 	HeapTupleData tup;
@@ -677,7 +647,7 @@ decode_common(FunctionCallInfo fcinfo, bool typed, bool soft)
 	SdDecodeStatus status;
 	TupleDesc	want;
 	/* a column definition list is checked whatever the document (as serde_decode_each does) */
-	TupleConversionMap *map = typed || soft ? NULL : record_map(fcinfo, cs, p, &want);
+	TupleConversionMap *map = typed || soft ? NULL : pgs_record_map(fcinfo, cs, p, &want);
 
 	if (PG_ARGISNULL(1))
 		PG_RETURN_NULL();
@@ -713,7 +683,7 @@ decode_common(FunctionCallInfo fcinfo, bool typed, bool soft)
 	if (isnull)
 		PG_RETURN_NULL();
 	if (map)
-		result = record_remap(result, map);
+		result = pgs_record_remap(result, map);
 	PG_RETURN_DATUM(result);
 }
 
@@ -758,7 +728,7 @@ errors_text(ReturnSetInfo *rsinfo, SdPgPlan *plan, const sd_node *node, const ch
 
 	pgs_limits(&lim);
 	plan->refcount++;
-	slot = decoder_acquire();
+	slot = pgs_decoder_acquire();
 	PG_TRY();
 	{
 		const sd_found *found;
@@ -777,7 +747,7 @@ errors_text(ReturnSetInfo *rsinfo, SdPgPlan *plan, const sd_node *node, const ch
 	{
 		MemoryContextSwitchTo(caller);
 		MemoryContextDelete(tmp);
-		decoder_release(slot);
+		pgs_decoder_release(slot);
 		pgs_plan_release(plan);
 	}
 	PG_END_TRY();
@@ -841,7 +811,7 @@ errors_common(FunctionCallInfo fcinfo, bool typed)
 			return (Datum) 0;
 		}
 	}
-	doc_get(fcinfo, cs, &doc);
+	pgs_doc_get(fcinfo, cs, &doc);
 	if (doc.is_jsonb)
 		errors_jsonb(rsinfo, p, sd_plan_root(p->plan), doc.jb);
 	else
@@ -863,293 +833,3 @@ serde_errors_shape(PG_FUNCTION_ARGS)
 	return errors_common(fcinfo, false);
 }
 
-/* ---- serde_decode_each ----------------------------------------------------------------------------- */
-
-typedef struct EachState
-{
-	SdPgPlan   *plan;
-	const sd_node *node;
-	Tuplestorestate *ts;
-	TupleDesc	tupdesc;
-	bool		composite;		/* rows are the composite's columns, else one column */
-	SdDoc	   *doc;
-	bool		ndjson;
-	uint64		row;			/* 0-based number of the row being converted */
-	MemoryContext rowcxt;
-	TupleConversionMap *map;	/* record form: to a column definition list (or NULL) */
-	struct DecoderSlot *slot;	/* text input: the decoder iterating the input */
-} EachState;
-
-/* Where the row being converted sits: "$[41]", or for NDJSON "line 42: $" (tape offsets already
- * count from the start of the whole input). */
-static void
-each_locate(SdConvert *cx)
-{
-	EachState  *st = cx->locate_arg;
-	uint64		line = 0;
-	size_t		start = 0;
-
-	if (st->slot && sd_each_row(st->slot->d, &line, &start))
-		snprintf(cx->root_path, sizeof(cx->root_path), "line " UINT64_FORMAT ": $", line);
-	else
-		snprintf(cx->root_path, sizeof(cx->root_path), "$[" UINT64_FORMAT "]", st->row);
-	cx->offset_base = 0;
-}
-
-/* Converts one element and appends it to the tuplestore. */
-static void
-each_put(EachState *st, const sd_val *tape, const sd_jev *events, uint32 root, bool offsets)
-{
-	MemoryContext old = MemoryContextSwitchTo(st->rowcxt);
-	SdConvert	cx;
-	Datum		d;
-	bool		isnull;
-	SdPgDoc		doc = {offsets ? SD_PG_DOC_JSON : SD_PG_DOC_JSONB, NULL, 0};
-
-	if (offsets && st->slot)
-		doc.text = sd_decoder_text(st->slot->d, &doc.len);
-	pgs_convert_init(&cx, st->plan, tape, false, &doc, NULL);
-	cx.events = events;
-	cx.locate = each_locate;
-	cx.locate_arg = st;
-	d = pgs_convert(&cx, st->node, root, &isnull);
-	if (!st->composite)
-		tuplestore_putvalues(st->ts, st->tupdesc, &d, &isnull);
-	else if (isnull)
-	{
-		Datum	   *values = palloc0(sizeof(Datum) * Max(st->tupdesc->natts, 1));
-		bool	   *nulls = palloc(sizeof(bool) * Max(st->tupdesc->natts, 1));
-
-		memset(nulls, true, sizeof(bool) * Max(st->tupdesc->natts, 1));
-		tuplestore_putvalues(st->ts, st->tupdesc, values, nulls);
-	}
-	else
-	{
-		HeapTupleHeader th;
-		HeapTupleData tup;
-
-		if (st->map)
-			d = record_remap(d, st->map);
-		th = pgs_own_tuple_header(d);
-		tup.t_len = HeapTupleHeaderGetDatumLength(th);
-		ItemPointerSetInvalid(&tup.t_self);
-		tup.t_tableOid = InvalidOid;
-		tup.t_data = th;
-		tuplestore_puttuple(st->ts, &tup);
-	}
-	MemoryContextSwitchTo(old);
-	MemoryContextReset(st->rowcxt);
-	st->row++;
-	CHECK_FOR_INTERRUPTS();
-}
-
-/* text, json, bytea: the core's sd_each_* (a JSON array, or NDJSON line by line). */
-static void
-each_text(EachState *st)
-{
-	SdPgPlan   *plan = st->plan;
-	sd_limits	lim;
-	DecoderSlot *volatile slot;
-
-	pgs_limits(&lim);
-	plan->refcount++;
-	slot = decoder_acquire();
-	PG_TRY();
-	{
-		sd_error	err;
-		size_t		i = 0;
-		int			r;
-		uint32		root;
-
-		/* a stop (SD_E_CANCELED) always ends the query: nothing is retried or rebuilt */
-		if (st->doc->text == NULL)
-			doc_fetch(st->doc);
-		while (i < st->doc->len && (st->doc->text[i] == ' ' || st->doc->text[i] == '\t' ||
-									st->doc->text[i] == '\n' || st->doc->text[i] == '\r'))
-			i++;
-		st->ndjson = !(i < st->doc->len && st->doc->text[i] == '[');
-		if (!sd_each_begin(slot->d, plan->plan, st->node, st->doc->text, st->doc->len, &lim,
-						   &err))
-		{
-			sd_error_locate_json(&err, st->doc->text, st->doc->len);
-			pgs_raise_core_error(plan->display, &err, true);
-		}
-		/* an array is copied by the core: let the detoasted one go (peak memory); NDJSON is
-		 * read in place, line by line, so it stays */
-		if (!st->ndjson)
-			doc_drop(st->doc);
-		st->slot = slot;
-		st->row = 0;
-		while ((r = sd_each_next(slot->d, &root, &err)) != 0)
-		{
-			if (r < 0)
-			{
-				size_t		tlen;
-				const char *text = sd_decoder_text(slot->d, &tlen);
-
-				sd_error_locate_json(&err, text, tlen);
-				pgs_raise_core_error(plan->display, &err, true);
-			}
-			each_put(st, sd_decoder_tape(slot->d), sd_decoder_events(slot->d), root, true);
-		}
-	}
-	PG_FINALLY();
-	{
-		decoder_release(slot);
-		pgs_plan_release(plan);
-	}
-	PG_END_TRY();
-}
-
-/*
- * jsonb: must be an array; walked one element at a time (each in a context reset for the next),
- * so that memory stays at the document plus one element plus the tuplestore.
- */
-static void
-each_jsonb(EachState *st)
-{
-	SdPgPlan   *plan = st->plan;
-	Jsonb	   *jb = st->doc->jb;
-	MemoryContext caller = CurrentMemoryContext;
-	MemoryContext walkcxt;
-
-	if (!JB_ROOT_IS_ARRAY(jb) || JB_ROOT_IS_SCALAR(jb))
-	{
-		const char *found = JB_ROOT_IS_OBJECT(jb) ? "object" : "a scalar";
-
-		if (JB_ROOT_IS_SCALAR(jb))
-		{
-			JsonbValue	v;
-
-			if (JsonbExtractScalar(&jb->root, &v))
-				found = v.type == jbvString ? "string" : v.type == jbvNumeric ? "number" :
-					v.type == jbvBool ? (v.val.boolean ? "true" : "false") : "null";
-		}
-		sd_error	err;
-
-		sd_error_clear(&err);
-		strcpy(err.path, "$");
-		sd_error_set(&err, SD_E_KIND, -1,
-					 "expected array (serde_decode_each over jsonb takes a JSON array), found %s",
-					 found);
-		pgs_raise_core_error_hint(plan->display, &err, false,
-								  "For newline-delimited JSON, pass the document as text.");
-	}
-	check_jsonb_size(plan, jb);
-	walkcxt = AllocSetContextCreate(caller, "serde jsonb walk", ALLOCSET_DEFAULT_SIZES);
-	plan->refcount++;
-	PG_TRY();
-	{
-		JsonbIterator *it = JsonbIteratorInit(&jb->root);
-		JsonbIteratorToken tok;
-		JsonbValue	v;
-
-		st->ndjson = false;
-		st->row = 0;
-		while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
-		{
-			const sd_val *tape = NULL;
-			uint32		root = 0;
-			sd_error	err;
-			bool		ok;
-
-			if (tok != WJB_ELEM)
-				continue;
-			MemoryContextReset(walkcxt);
-			MemoryContextSwitchTo(walkcxt);
-			ok = pgs_jsonb_decode_element(&v, st->row, st->node, &tape, &root, &err);
-			MemoryContextSwitchTo(caller);
-			if (!ok)
-				pgs_raise_core_error(plan->display, &err, false);
-			each_put(st, tape, NULL, root, false);
-		}
-	}
-	PG_FINALLY();
-	{
-		MemoryContextSwitchTo(caller);
-		MemoryContextDelete(walkcxt);
-		pgs_plan_release(plan);
-	}
-	PG_END_TRY();
-}
-
-static Datum
-each_common(FunctionCallInfo fcinfo, bool typed)
-{
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	SdCallSite *cs;
-	SdPgPlan   *p = entry_plan(fcinfo, typed, "serde_decode_each", &cs);
-	SdPgType   *h = pgs_host(p->target);
-	MemoryContext old;
-	EachState	st;
-	SdDoc		doc;
-
-	if (rsinfo == NULL || !IsA(rsinfo, ReturnSetInfo))
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("set-valued function called in context that cannot accept a set")));
-	if (!(rsinfo->allowedModes & SFRM_Materialize))
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("materialize mode required, but it is not allowed in this context")));
-
-	memset(&st, 0, sizeof(st));
-	st.plan = p;
-	st.node = sd_plan_root(p->plan);
-	st.composite = h->basetyptype == TYPTYPE_COMPOSITE;
-
-	/*
-	 * The rows' descriptor: a fresh copy in per-query memory each call, because the executor
-	 * frees the descriptor a function returns (unless it is reference-counted).
-	 */
-	if (st.composite && !typed)
-		st.map = record_map(fcinfo, cs, p, &st.tupdesc);
-	old = MemoryContextSwitchTo(rsinfo->econtext->ecxt_per_query_memory);
-	if (st.map)
-		st.tupdesc = CreateTupleDescCopy(st.tupdesc);
-	else if (st.composite)
-		st.tupdesc = h->tupdesc ? CreateTupleDescCopy(h->tupdesc)
-			: lookup_rowtype_tupdesc_copy(h->basetypid, -1);
-	else
-	{
-		st.tupdesc = CreateTemplateTupleDesc(1);
-		TupleDescInitEntry(st.tupdesc, (AttrNumber) 1, "serde_decode_each", p->target_typid,
-						   h->typmod, 0);
-	}
-	/* the tuplestore lives for the query */
-	st.ts = tuplestore_begin_heap((rsinfo->allowedModes & SFRM_Materialize_Random) != 0,
-								  false, work_mem);
-	MemoryContextSwitchTo(old);
-	rsinfo->returnMode = SFRM_Materialize;
-	rsinfo->setResult = st.ts;
-	rsinfo->setDesc = st.tupdesc;
-
-	if (PG_ARGISNULL(1))
-		return (Datum) 0;
-
-	doc_get(fcinfo, cs, &doc);
-	st.doc = &doc;
-	st.rowcxt = AllocSetContextCreate(CurrentMemoryContext, "serde_decode_each row",
-									  ALLOCSET_DEFAULT_SIZES);
-	if (doc.is_jsonb)
-		each_jsonb(&st);
-	else
-		each_text(&st);
-	MemoryContextDelete(st.rowcxt);
-	doc_drop(&doc);
-	return (Datum) 0;
-}
-
-/* serde_decode_each(target anyelement, doc [, shape text]) RETURNS SETOF anyelement */
-Datum
-serde_decode_each_typed(PG_FUNCTION_ARGS)
-{
-	return each_common(fcinfo, true);
-}
-
-/* serde_decode_each(shape text, doc) RETURNS SETOF record */
-Datum
-serde_decode_each_shape(PG_FUNCTION_ARGS)
-{
-	return each_common(fcinfo, false);
-}

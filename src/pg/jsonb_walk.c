@@ -585,3 +585,27 @@ pgs_jsonb_check(Jsonb *jb, const sd_node *node, int max_errors, const sd_found *
 		*tape = sd_decoder_tape(d);
 	return n;
 }
+
+/* serde_errors_each over jsonb: pgs_jsonb_check of one element (index i) of a jsonb array. */
+int
+pgs_jsonb_check_element(JsonbValue *v, uint64 index, const sd_node *node, int max_errors,
+						const sd_found **found, int *total, const sd_val **tape, uint32 *root)
+{
+	Jc			c;
+	sd_limits	lim;
+	sd_decoder *d = jw_init(&c, &lim, NULL);
+	int			n;
+
+	c.cur = *v;
+	n = sd_engine_check_at(d, &c.head, node, &lim, (int64) index, Max(max_errors, 1), found,
+						   total, root);
+	if (*root == UINT32_MAX)
+	{
+		if (n == 1 && (*found)[0].code == SD_E_CANCELED)
+			pgs_raise_stop();
+		*tape = NULL;
+	}
+	else
+		*tape = sd_decoder_tape(d);
+	return n;
+}

@@ -18,6 +18,10 @@ extern bool pgs_jsonb_decode_element(JsonbValue *v, uint64 index, const sd_node 
 /* serde_errors over jsonb: every violation in (jsonb) document order, up to max_errors, as
  * sd_check_json_found does (entries and tape with marks palloc'd in CurrentMemoryContext;
  * after a limit the one entry, *tape NULL and *root UINT32_MAX). */
+/* The same for one element (index i) of a jsonb array (serde_errors_each). */
+extern int	pgs_jsonb_check_element(JsonbValue *v, uint64 index, const sd_node *node,
+									int max_errors, const sd_found **found, int *total,
+									const sd_val **tape, uint32 *root);
 extern int	pgs_jsonb_check(Jsonb *jb, const sd_node *node, int max_errors,
 							  const sd_found **found, int *total, const sd_val **tape,
 							  uint32 *root);

@@ -349,6 +349,11 @@ extern Datum pgs_plan_default(SdPgPlan *plan, int idx, bool *isnull);
 extern void pgs_errors_report(ReturnSetInfo *rsinfo, SdPgPlan *plan, const sd_node *node,
 							  const sd_val *tape, uint32 root, const sd_found *found, int n,
 							  const SdPgDoc *doc);
+/* The same for an item of a batch: locate (SdConvert.locate) names where its value sits. */
+extern void pgs_errors_report_at(ReturnSetInfo *rsinfo, SdPgPlan *plan, const sd_node *node,
+								 const sd_val *tape, uint32 root, const sd_found *found, int n,
+								 const SdPgDoc *doc, void (*locate) (SdConvert *cx),
+								 void *locate_arg);
 
 /* ---- the one error path (errors.c) ------------------------------------------------------------ */
 

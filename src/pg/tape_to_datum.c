@@ -1262,6 +1262,14 @@ void
 pgs_errors_report(ReturnSetInfo *rsinfo, SdPgPlan *plan, const sd_node *node, const sd_val *tape,
 				  uint32 root, const sd_found *found, int n, const SdPgDoc *doc)
 {
+	pgs_errors_report_at(rsinfo, plan, node, tape, root, found, n, doc, NULL, NULL);
+}
+
+void
+pgs_errors_report_at(ReturnSetInfo *rsinfo, SdPgPlan *plan, const sd_node *node,
+					 const sd_val *tape, uint32 root, const sd_found *found, int n,
+					 const SdPgDoc *doc, void (*locate) (SdConvert *cx), void *locate_arg)
+{
 	SdConvert	cx;
 	bool		isnull;
 
@@ -1273,6 +1281,8 @@ pgs_errors_report(ReturnSetInfo *rsinfo, SdPgPlan *plan, const sd_node *node, co
 		return;
 	}
 	pgs_convert_init(&cx, plan, tape, true, doc, NULL);
+	cx.locate = locate;
+	cx.locate_arg = locate_arg;
 	cx.collect = true;
 	cx.max_found = pgs_max_errors;
 	if (n > 0)

@@ -1,0 +1,163 @@
+/*
+ * unit_batch.c - tests of the batch reader (each.c): an array's elements found in place
+ * (strings with escaped quotes and brackets, nesting, white space, separators), NDJSON lines
+ * (blank, CR LF), the three ways through a batch (sd_each_next: first error ends it;
+ * sd_each_triage: bad items reported, the batch goes on; sd_each_check: every error of every
+ * item), malformed JSON ending an array but not NDJSON, item numbers, offsets of the whole
+ * input, sd_each_recheck, and a batch ended early.  Every run renders as one line.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "serde_core.h"
+#include "unit.h"
+#include "unit_support.h"
+
+static sd_plan *
+plan_of(const sd_type *t, const char *opts)
+{
+	sd_error	err;
+	sd_plan    *p = sd_compile("T", opts, strlen(opts), t, NULL, NULL, &err);
+
+	if (!p)
+		fprintf(stderr, "  compile: %s: %s\n", err.path, err.problem);
+	return p;
+}
+
+/* triage: "i:ok" / "i:BAD <code> <path> @off" / "i:REST ..." / "FATAL ..." joined by ' ' */
+static const char *
+triage(const sd_plan *p, const char *doc)
+{
+	static char out[4096];
+	sd_decoder *d = sd_decoder_create(NULL);
+	sd_error	err;
+	uint32_t	root;
+	int			r;
+	size_t		n = 0;
+
+	out[0] = '\0';
+	if (!sd_each_begin(d, p, NULL, doc, strlen(doc), NULL, &err))
+	{
+		snprintf(out, sizeof(out), "BEGIN %s", sd_code_sqlstate(err.code));
+		sd_decoder_destroy(d);
+		return out;
+	}
+	while ((r = sd_each_triage(d, &root, &err)) != 0)
+	{
+		unsigned long long item = (unsigned long long) sd_each_item(d);
+
+		if (r == 1)
+			n += snprintf(out + n, sizeof(out) - n, "%s%llu:ok", n ? " " : "", item);
+		else
+			n += snprintf(out + n, sizeof(out) - n, "%s%llu:%s %s %s @%lld", n ? " " : "", item,
+						  r == 2 ? "BAD" : r == 3 ? "REST" : "FATAL", sd_code_sqlstate(err.code),
+						  err.path, (long long) err.offset);
+		if (r < 0 || r == 3 || n >= sizeof(out) - 1)
+			break;
+	}
+	sd_decoder_destroy(d);
+	return out;
+}
+
+/* check: "i:<path>" for every error, "i:-" for a valid item */
+static const char *
+check(const sd_plan *p, const char *doc)
+{
+	static char out[4096];
+	sd_decoder *d = sd_decoder_create(NULL);
+	sd_error	err;
+	const sd_found *found;
+	int			nf,
+				total,
+				r;
+	uint32_t	root;
+	size_t		n = 0;
+
+	out[0] = '\0';
+	CHECK(sd_each_begin(d, p, NULL, doc, strlen(doc), NULL, &err));
+	while ((r = sd_each_check(d, 10, &found, &nf, &total, &root)) != 0)
+	{
+		unsigned long long item = (unsigned long long) sd_each_item(d);
+
+		if (nf == 0)
+			n += snprintf(out + n, sizeof(out) - n, "%s%llu:-", n ? " " : "", item);
+		for (int i = 0; i < nf; i++)
+			n += snprintf(out + n, sizeof(out) - n, "%s%llu:%s@%lld", n ? " " : "", item,
+						  found[i].path, (long long) found[i].offset);
+		if (r < 0 || r == 3 || n >= sizeof(out) - 1)
+			break;
+	}
+	sd_decoder_destroy(d);
+	return out;
+}
+
+void
+unit_batch(void)
+{
+	const sd_type *t = ut_composite("btrow", "a:int4,s:text");
+	sd_plan    *p = plan_of(t, "{\"optional\": true}");
+	sd_plan    *pj = plan_of(&ut_json, "{}");
+
+	/* elements found in place: strings with ] } , and escaped quotes, nesting, white space */
+	CHECK_STR(triage(pj, "[\"a]\\\"},\" , {\"x\": \"]\\\\\"}, [1, [2, \"]\"]], 3 ,true\n,null]"),
+			  "0:ok 1:ok 2:ok 3:ok 4:ok 5:ok");
+	CHECK_STR(triage(pj, " \r\n[ ]\n "), "");
+	CHECK_STR(triage(pj, "[]"), "");
+	CHECK_STR(triage(pj, ""), "");
+	/* bad items go on; malformed JSON ends an array (the rest is one item) */
+	CHECK_STR(triage(p, "[{\"a\": 1}, {\"a\": \"x\"}, {\"a\": 3}]"),
+			  "0:ok 1:BAD 22032 $[1].a @17 2:ok");
+	CHECK_STR(triage(p, "[{\"a\": 1}, {\"a\": tru}, {\"a\": 3}]"), "0:ok 1:REST 22P02 $ @17");
+	CHECK_STR(triage(p, "[{\"a\": 1} {\"a\": 2}]"), "0:ok 1:REST 22P02 $ @10");
+	CHECK_STR(triage(p, "[{\"a\": 1},]"), "0:ok 1:REST 22P02 $ @10");
+	CHECK_STR(triage(p, "[,{\"a\": 1}]"), "0:REST 22P02 $ @1");
+	CHECK_STR(triage(p, "[{\"a\": 1}"), "0:ok 1:REST 22P02 $ @9");
+	CHECK_STR(triage(p, "[{\"a\": \"1}]"), "0:REST 22P02 $ @11");
+	CHECK_STR(triage(p, "[{\"a\": 1}] x"), "0:ok 1:REST 22P02 $ @11");
+	CHECK_STR(triage(p, "[{\"a\": [1}]"), "0:REST 22P02 $ @9");
+	/* NDJSON: lines are independent, numbered from 1, blank ones counted, CR LF */
+	CHECK_STR(triage(p, "{\"a\": 1}\r\n\n{\"a\": x}\n{\"a\": \"y\"}\r\n{\"a\": 4}"),
+			  "1:ok 3:BAD 22P02 line 3: $ @17 4:BAD 22032 line 4: $.a @26 5:ok");
+	CHECK_STR(triage(p, "\n\n"), "");
+	/* every error of every item, offsets of the whole input */
+	CHECK_STR(check(p, "[{\"a\": \"x\", \"s\": 1}, {\"a\": 2}, {\"a\": 3} {]"),
+			  "0:$[0].a@7 0:$[0].s@17 1:- 2:- 3:$@40");
+	CHECK_STR(check(p, "{\"a\": \"x\", \"s\": 1}\n{\"a\": 2}\n{oops\n{\"s\": []}"),
+			  "1:line 1: $.a@6 1:line 1: $.s@16 2:- 3:line 3: $@29 4:line 4: $.s@40");
+	/* sd_each_next: the first error ends the batch */
+	{
+		sd_decoder *d = sd_decoder_create(NULL);
+		const char *doc = "[{\"a\": 1}, {\"a\": \"x\"}, {\"a\": 3}]";
+		sd_error	err;
+		uint32_t	root;
+		const sd_found *found;
+		int			nf,
+					total;
+
+		CHECK(sd_each_begin(d, p, NULL, doc, strlen(doc), NULL, &err));
+		CHECK(sd_each_next(d, &root, &err) == 1);
+		/* the item just read, read again in serde_errors' mode: the batch stays where it is */
+		CHECK(sd_each_recheck(d, 10, &found, &nf, &total, &root) == 1 && nf == 0);
+		CHECK(sd_each_next(d, &root, &err) == -1 && err.code == SD_E_KIND &&
+			  strcmp(err.path, "$[1].a") == 0);
+		CHECK(sd_each_next(d, &root, &err) == 0);
+		/* ended early: the decoder forgets the input, and decodes other documents */
+		CHECK(sd_each_begin(d, p, NULL, doc, strlen(doc), NULL, &err));
+		CHECK(sd_each_next(d, &root, &err) == 1);
+		sd_each_reset(d);
+		CHECK(sd_each_next(d, &root, &err) == 0);
+		CHECK(sd_decode_json(d, p, NULL, "{\"a\": 5}", 8, NULL, &root, &err));
+		sd_decoder_destroy(d);
+	}
+	/* a limit of the whole input fails sd_each_begin */
+	{
+		sd_decoder *d = sd_decoder_create(NULL);
+		sd_limits	lim = {0, 4, 0};
+		sd_error	err;
+
+		CHECK(!sd_each_begin(d, p, NULL, "[1, 2]", 6, &lim, &err) && err.code == SD_E_SIZE);
+		sd_decoder_destroy(d);
+	}
+	sd_plan_free(p);
+	sd_plan_free(pj);
+}

@@ -232,6 +232,8 @@ DROP FUNCTION serde_decode_each(anyelement, bytea);
 DROP FUNCTION serde_decode_each(anyelement, bytea, text);
 
 CREATE FUNCTION serde_decode_each(target anyelement, doc text, shape text DEFAULT '', on_error text DEFAULT 'raise')
+RETURNS SETOF anyelement LANGUAGE c STABLE PARALLEL SAFE ROWS 100
+AS 'MODULE_PATHNAME', 'serde_decode_each_typed';
 CREATE FUNCTION serde_decode_each_report(target anyelement, doc text, shape text DEFAULT '')
 RETURNS TABLE (item int, ok boolean, "row" anyelement, code text, path text, message text)
 LANGUAGE c STABLE PARALLEL SAFE ROWS 100
@@ -249,6 +251,8 @@ RETURNS TABLE (item int, path text, code text, message text, byte_offset bigint)
 LANGUAGE c STABLE PARALLEL SAFE ROWS 10
 AS 'MODULE_PATHNAME', 'serde_errors_each_shape';
 CREATE FUNCTION serde_decode_each(target anyelement, doc json, shape text DEFAULT '', on_error text DEFAULT 'raise')
+RETURNS SETOF anyelement LANGUAGE c STABLE PARALLEL SAFE ROWS 100
+AS 'MODULE_PATHNAME', 'serde_decode_each_typed';
 CREATE FUNCTION serde_decode_each_report(target anyelement, doc json, shape text DEFAULT '')
 RETURNS TABLE (item int, ok boolean, "row" anyelement, code text, path text, message text)
 LANGUAGE c STABLE PARALLEL SAFE ROWS 100
@@ -266,6 +270,8 @@ RETURNS TABLE (item int, path text, code text, message text, byte_offset bigint)
 LANGUAGE c STABLE PARALLEL SAFE ROWS 10
 AS 'MODULE_PATHNAME', 'serde_errors_each_shape';
 CREATE FUNCTION serde_decode_each(target anyelement, doc jsonb, shape text DEFAULT '', on_error text DEFAULT 'raise')
+RETURNS SETOF anyelement LANGUAGE c STABLE PARALLEL SAFE ROWS 100
+AS 'MODULE_PATHNAME', 'serde_decode_each_typed';
 CREATE FUNCTION serde_decode_each_report(target anyelement, doc jsonb, shape text DEFAULT '')
 RETURNS TABLE (item int, ok boolean, "row" anyelement, code text, path text, message text)
 LANGUAGE c STABLE PARALLEL SAFE ROWS 100
@@ -283,6 +289,8 @@ RETURNS TABLE (item int, path text, code text, message text, byte_offset bigint)
 LANGUAGE c STABLE PARALLEL SAFE ROWS 10
 AS 'MODULE_PATHNAME', 'serde_errors_each_shape';
 CREATE FUNCTION serde_decode_each(target anyelement, doc bytea, shape text DEFAULT '', on_error text DEFAULT 'raise')
+RETURNS SETOF anyelement LANGUAGE c STABLE PARALLEL SAFE ROWS 100
+AS 'MODULE_PATHNAME', 'serde_decode_each_typed';
 CREATE FUNCTION serde_decode_each_report(target anyelement, doc bytea, shape text DEFAULT '')
 RETURNS TABLE (item int, ok boolean, "row" anyelement, code text, path text, message text)
 LANGUAGE c STABLE PARALLEL SAFE ROWS 100

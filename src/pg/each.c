@@ -266,7 +266,9 @@ static bool
 each_convert(EachState *st, const sd_val *tape, const sd_jev *events, uint32 root, ItemOut *o)
 {
 	SdConvert	cx;
-	SdPgDoc		doc = {st->is_jsonb ? SD_PG_DOC_JSONB : SD_PG_DOC_JSON, NULL, 0};
+	/* a text batch: its whole input, where a converted value's error is located (line, column) */
+	SdPgDoc		doc = {st->is_jsonb ? SD_PG_DOC_JSONB : SD_PG_DOC_JSON,
+		st->is_jsonb ? NULL : st->doc.text, st->is_jsonb ? 0 : st->doc.len};
 
 	pgs_convert_init(&cx, st->plan, tape, st->mode != EACH_RAISE, &doc, NULL);
 	cx.events = events;

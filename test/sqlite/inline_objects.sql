@@ -6,7 +6,8 @@
 .load ./sqlite/serde
 .mode list
 .headers off
--- one registration for a CodeBuild-like event: detail -> phases (a list) -> contexts (an object)
+-- one registration for a CodeBuild-like event: detail -> phases (a list) -> contexts (an object);
+-- each level inherits the rename of the level above (phase_context: camel, from build_phases)
 SELECT serde_register('Build', '{"rename": "kebab", "fields": {
   "id": {"type": "text"},
   "detail": {"type": {"object": {"rename": "camel", "fields": {
@@ -21,7 +22,7 @@ SELECT serde_register('Build', '{"rename": "kebab", "fields": {
                                                    "secret": {"type": "boolean", "default": false}}}}}}}}}}}}');
 SELECT serde_decode('Build', '{"id": "b-1", "detail": {"projectName": "web",
   "buildPhases": [{"phaseType": "SUBMITTED", "durationInSeconds": 0, "startTime": 1504282349,
-                   "phaseContext": {"status_code": "", "message": ""}},
+                   "phaseContext": {"statusCode": "", "message": ""}},
                   {"phaseType": "BUILD", "durationInSeconds": 55}],
   "env": {"STAGE": {"value": "prod"}, "TOKEN": {"value": "x", "secret": true}}}}');
 -- the document's errors: paths through the objects

@@ -176,6 +176,27 @@ sd_decoder_trim(sd_decoder *d, size_t keep)
 }
 
 /* Copies doc into the padded buffer and resets the per-document state. */
+/* Grows the padded buffer to hold len bytes plus padding (contents not kept); what names the
+ * text in the out-of-memory message ("document", "item"). */
+bool
+sd_decoder_pad(sd_decoder *d, size_t len, const char *what, sd_error *err)
+{
+	if (len + SD_PADDING > d->padded_cap)
+	{
+		size_t		cap = (len + SD_PADDING + 4095) & ~(size_t) 4095;
+		char	   *p;
+
+		sd_hook_free(&d->hooks, d->padded);
+		d->padded = NULL;
+		d->padded_cap = 0;
+		if (!(p = sd_hook_alloc(&d->hooks, cap)))
+			return sd_error_set(err, SD_E_NOMEM, -1, "out of memory for a %zu-byte %s", len, what);
+		d->padded = p;
+		d->padded_cap = cap;
+	}
+	return true;
+}
+
 static bool
 prepare(sd_decoder *d, const char *doc, size_t len, const sd_limits *limits, sd_limits *lim,
 		sd_error *err)
@@ -195,19 +216,8 @@ prepare(sd_decoder *d, const char *doc, size_t len, const sd_limits *limits, sd_
 							len, (unsigned long long) lim->max_document_bytes);
 	if (len > UINT32_MAX - 2 * SD_PADDING)
 		return sd_error_set(err, SD_E_SIZE, -1, "document of %zu bytes is too large", len);
-	if (len + SD_PADDING > d->padded_cap)
-	{
-		size_t		cap = (len + SD_PADDING + 4095) & ~(size_t) 4095;
-		char	   *p;
-
-		sd_hook_free(&d->hooks, d->padded);
-		d->padded = NULL;
-		d->padded_cap = 0;
-		if (!(p = sd_hook_alloc(&d->hooks, cap)))
-			return sd_error_set(err, SD_E_NOMEM, -1, "out of memory for a %zu-byte document", len);
-		d->padded = p;
-		d->padded_cap = cap;
-	}
+	if (!sd_decoder_pad(d, len, "document", err))
+		return false;
 	memcpy(d->padded, doc, len);
 	memset(d->padded + len, 0, SD_PADDING);
 	d->text = d->padded;

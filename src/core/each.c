@@ -20,32 +20,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static inline bool
-is_ws(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-/* Grows the padded buffer to hold len bytes plus padding (contents not kept). */
-static bool
-padded_reserve(sd_decoder *d, size_t len, sd_error *err)
-{
-	if (len + SD_PADDING > d->padded_cap)
-	{
-		size_t		cap = (len + SD_PADDING + 4095) & ~(size_t) 4095;
-		char	   *p;
-
-		sd_hook_free(&d->hooks, d->padded);
-		d->padded = NULL;
-		d->padded_cap = 0;
-		if (!(p = sd_hook_alloc(&d->hooks, cap)))
-			return sd_error_set(err, SD_E_NOMEM, -1, "out of memory for a %zu-byte item", len);
-		d->padded = p;
-		d->padded_cap = cap;
-	}
-	return true;
-}
-
 bool
 sd_each_begin(sd_decoder *d, const sd_plan *plan, const sd_node *node, const char *doc,
 			  size_t len, const sd_limits *limits, sd_error *err)
@@ -55,7 +29,7 @@ sd_each_begin(sd_decoder *d, const sd_plan *plan, const sd_node *node, const cha
 	sd_each_reset(d);
 	sd_error_clear(err);
 	strcpy(err->path, "$");
-	while (i < len && is_ws(doc[i]))
+	while (i < len && sd_is_ws(doc[i]))
 		i++;
 	if (!node)
 		node = sd_plan_root(plan);
@@ -169,7 +143,7 @@ next_extent(sd_decoder *d, size_t *start, size_t *end, uint64_t *line, sd_error 
 		return 0;
 	for (;;)
 	{
-		while (p < len && is_ws(s[p]))
+		while (p < len && sd_is_ws(s[p]))
 			p++;
 		if (d->each_expect == 2)
 		{
@@ -230,7 +204,7 @@ next_extent(sd_decoder *d, size_t *start, size_t *end, uint64_t *line, sd_error 
 	}
 	else
 	{
-		while (p < len && !is_ws(s[p]) && s[p] != ',' && s[p] != ']')
+		while (p < len && !sd_is_ws(s[p]) && s[p] != ',' && s[p] != ']')
 			p++;
 	}
 	if (p == *start)
@@ -242,7 +216,7 @@ next_extent(sd_decoder *d, size_t *start, size_t *end, uint64_t *line, sd_error 
 	return 1;
 
 closed:
-	while (p < len && is_ws(s[p]))
+	while (p < len && sd_is_ws(s[p]))
 		p++;
 	d->each_pos = p;
 	d->each_expect = 3;
@@ -256,7 +230,7 @@ closed:
 static bool
 item_open(sd_decoder *d, size_t start, size_t end, sd_wcursor **cur, sd_error *err)
 {
-	if (!padded_reserve(d, end - start, err))
+	if (!sd_decoder_pad(d, end - start, "item", err))
 		return false;
 	memcpy(d->padded, d->each_input + start, end - start);
 	memset(d->padded + (end - start), 0, SD_PADDING);

@@ -48,15 +48,6 @@ push_member(sd_infer *inf, xframe *f, int m, int d)
 }
 
 static bool
-blank(const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!sd_is_ws(s[i]))
-			return false;
-	return true;
-}
-
-static bool
 start(sd_infer *inf, xframe *f, xframe *parent, const sd_xev *ev)
 {
 	memset(f, 0, sizeof(*f));
@@ -126,7 +117,7 @@ end(sd_infer *inf, xframe *f, xframe *parent)
 		return inf_oom(inf);
 	if (f->object || !parent)
 	{
-		if (!blank(t, f->text.len))
+		if (!sd_is_blank(t, f->text.len))
 		{
 			int			m = inf_member_get(inf, f->node, "", 0, INF_K_TEXT, NULL);
 			int			d;

@@ -270,4 +270,17 @@ sd_is_ws(char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
+/* true if s[0..n) is all white space (or empty) */
+static inline bool
+sd_is_blank(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!sd_is_ws(s[i]))
+			return false;
+	return true;
+}
+
+/* decoder.c: the padded buffer grown to hold len bytes plus padding (contents not kept) */
+bool		sd_decoder_pad(sd_decoder *d, size_t len, const char *what, sd_error *err);
+
 #endif							/* SERDE_INTERNAL_H */

@@ -181,15 +181,6 @@ xobject(sd_arena *a, sd_buf *b, XList *l, size_t text, size_t tlen)
 	return SD_XJ_OK;
 }
 
-static bool
-blank(const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!sd_is_ws(s[i]))
-			return false;
-	return true;
-}
-
 /* The element at t (not begun) as JSON, appended to x->b: *off / *len where it is. */
 static int
 render(sd_xjson *x, sd_wcursor *cur, const sd_wtok *t, size_t *off, size_t *len)
@@ -230,7 +221,7 @@ render(sd_xjson *x, sd_wcursor *cur, const sd_wtok *t, size_t *off, size_t *len)
 		{
 			text = vo;
 			tlen = vl;
-			blank_text = blank(c.s, c.len);
+			blank_text = sd_is_blank(c.s, c.len);
 		}
 		else if ((rc = xadd(x->arena, &ents, &k, true, vo, vl)) != SD_XJ_OK)
 			return rc;

@@ -257,8 +257,8 @@ pgs_shapes_of_types(const Oid *typids, int n, Snapshot snap, char **joined)
 	{
 		bool		tnull,
 					nnull;
-		Datum		t = heap_getattr(tup, c.target, RelationGetDescr(rel), &tnull);
-		Datum		d = heap_getattr(tup, c.name, RelationGetDescr(rel), &nnull);
+		Datum		t = pgs_heap_attr(tup, c.target, RelationGetDescr(rel), &tnull);
+		Datum		d = pgs_heap_attr(tup, c.name, RelationGetDescr(rel), &nnull);
 
 		if (tnull || nnull)
 			continue;

@@ -73,6 +73,7 @@ sd_each_reset(sd_decoder *d)
 	d->each_plan = NULL;
 	d->each_input = NULL;
 	d->offset_bias = 0;
+	sd_each_xml_end(d);
 }
 
 /* bind_plan for the core's own runs of the engine (defaults.c: a plan being compiled) */

@@ -207,6 +207,9 @@ SELECT * FROM serde_decode_each_xml(NULL::bt_inv, '<Batch>
 SELECT pg_temp.bt_try($$SELECT count(*)::text FROM serde_decode_each_xml(NULL::bt_inv, '<Batch/>', 'BtInvX', 'ignore')$$);
 -- rows stream in the select list: LIMIT stops before the malformed end
 SELECT serde_decode_each_xml(NULL::int4, '<nums><n>1</n><n>2</n><n>3</n><n>oops</nums>') LIMIT 2;
+-- no xml.root: every child element is an item, its path's position counted among the children of
+-- its own name (and namespace)
+SELECT * FROM serde_decode_each_report_xml(NULL::int4, '<l xmlns:p="urn:p"><a>1</a><b>x</b><a>y</a><p:a>z</p:a><b>2</b></l>');
 -- serde_decode_each_report_xml: a domain CHECK (the item read again for its first error), a
 -- kind error, the malformed rest
 SELECT * FROM serde_decode_each_report_xml(NULL::bt_inv, '<Batch>

@@ -170,7 +170,8 @@ struct sd_decoder
 	uint64_t	each_index;     /* array: 0-based index of the next element */
 	size_t		each_last_start;	/* the extent of the item last read (sd_each_recheck) */
 	size_t		each_last_end;
-	struct sd_xeach *each_xml;	/* an XML batch (xml_each.c), else NULL */
+	struct sd_xeach *each_xml;	/* an XML batch (xml_each.c), else NULL ... */
+	void		(*each_xml_end) (struct sd_decoder *d);	/* ... which this ends (sd_each_reset) */
 };
 
 
@@ -239,7 +240,6 @@ int			sd_each_xml_check(sd_decoder *d, int max_errors, const sd_found **found, i
 							  int *total, uint32_t *root);
 int			sd_each_xml_recheck(sd_decoder *d, int max_errors, const sd_found **found, int *n,
 								int *total, uint32_t *root);
-void		sd_each_xml_end(sd_decoder *d);
 /* Grows *buf (elements of elem_size) to hold at least need elements; false on OOM (arena.c). */
 bool		sd_grow(const sd_hooks *h, void **buf, uint32_t *cap, uint32_t need, size_t elem_size);
 

@@ -48,8 +48,9 @@ struct sd_xeach
 	uint32_t	captally;
 };
 
-void
-sd_each_xml_end(sd_decoder *d)
+/* Ends an XML batch (sd_each_reset calls it through d->each_xml_end). */
+static void
+xml_each_end(sd_decoder *d)
 {
 	sd_xeach   *x = d->each_xml;
 
@@ -101,6 +102,7 @@ sd_each_begin_xml(sd_decoder *d, const sd_plan *plan, const sd_node *node, const
 		return false;
 	}
 	d->each_xml = x;
+	d->each_xml_end = xml_each_end;
 	d->each_plan = plan;
 	d->each_node = node ? node : sd_plan_root(plan);
 	d->each_limits = lim;

@@ -348,3 +348,75 @@ COMMENT ON FUNCTION serde_errors_each(anyelement, bytea, text) IS
     'every violation of every item of a JSON array or NDJSON (bytea), decoded into the type of target with the shape named by the third argument: item, path, SQLSTATE, message, byte offset';
 COMMENT ON FUNCTION serde_errors_each(text, bytea) IS
     'every violation of every item of a JSON array or NDJSON (bytea), decoded with the named shape: item, path, SQLSTATE, message, byte offset';
+
+-- XML batches (docs/reference.md, "Batches and dead letters"): the document's root element is the
+-- batch, each of its child elements one item, decoded as serde_decode_xml decodes a document.
+CREATE FUNCTION serde_decode_each_xml(target anyelement, doc text, shape text DEFAULT '', on_error text DEFAULT 'raise')
+RETURNS SETOF anyelement LANGUAGE c STABLE PARALLEL SAFE ROWS 100
+AS 'MODULE_PATHNAME', 'serde_decode_each_typed';
+CREATE FUNCTION serde_decode_each_xml(shape text, doc text)
+RETURNS SETOF record LANGUAGE c STABLE PARALLEL SAFE ROWS 100
+AS 'MODULE_PATHNAME', 'serde_decode_each_shape';
+CREATE FUNCTION serde_decode_each_report_xml(target anyelement, doc text, shape text DEFAULT '')
+RETURNS TABLE (item int, ok boolean, "row" anyelement, code text, path text, message text)
+LANGUAGE c STABLE PARALLEL SAFE ROWS 100
+AS 'MODULE_PATHNAME', 'serde_decode_each_report';
+CREATE FUNCTION serde_errors_each_xml(target anyelement, doc text)
+RETURNS TABLE (item int, path text, code text, message text, byte_offset bigint)
+LANGUAGE c STABLE PARALLEL SAFE ROWS 10
+AS 'MODULE_PATHNAME', 'serde_errors_each_typed';
+CREATE FUNCTION serde_errors_each_xml(target anyelement, doc text, shape text)
+RETURNS TABLE (item int, path text, code text, message text, byte_offset bigint)
+LANGUAGE c STABLE PARALLEL SAFE ROWS 10
+AS 'MODULE_PATHNAME', 'serde_errors_each_typed';
+CREATE FUNCTION serde_errors_each_xml(shape text, doc text)
+RETURNS TABLE (item int, path text, code text, message text, byte_offset bigint)
+LANGUAGE c STABLE PARALLEL SAFE ROWS 10
+AS 'MODULE_PATHNAME', 'serde_errors_each_shape';
+CREATE FUNCTION serde_decode_each_xml(target anyelement, doc xml, shape text DEFAULT '', on_error text DEFAULT 'raise')
+RETURNS SETOF anyelement LANGUAGE c STABLE PARALLEL SAFE ROWS 100
+AS 'MODULE_PATHNAME', 'serde_decode_each_typed';
+CREATE FUNCTION serde_decode_each_xml(shape text, doc xml)
+RETURNS SETOF record LANGUAGE c STABLE PARALLEL SAFE ROWS 100
+AS 'MODULE_PATHNAME', 'serde_decode_each_shape';
+CREATE FUNCTION serde_decode_each_report_xml(target anyelement, doc xml, shape text DEFAULT '')
+RETURNS TABLE (item int, ok boolean, "row" anyelement, code text, path text, message text)
+LANGUAGE c STABLE PARALLEL SAFE ROWS 100
+AS 'MODULE_PATHNAME', 'serde_decode_each_report';
+CREATE FUNCTION serde_errors_each_xml(target anyelement, doc xml)
+RETURNS TABLE (item int, path text, code text, message text, byte_offset bigint)
+LANGUAGE c STABLE PARALLEL SAFE ROWS 10
+AS 'MODULE_PATHNAME', 'serde_errors_each_typed';
+CREATE FUNCTION serde_errors_each_xml(target anyelement, doc xml, shape text)
+RETURNS TABLE (item int, path text, code text, message text, byte_offset bigint)
+LANGUAGE c STABLE PARALLEL SAFE ROWS 10
+AS 'MODULE_PATHNAME', 'serde_errors_each_typed';
+CREATE FUNCTION serde_errors_each_xml(shape text, doc xml)
+RETURNS TABLE (item int, path text, code text, message text, byte_offset bigint)
+LANGUAGE c STABLE PARALLEL SAFE ROWS 10
+AS 'MODULE_PATHNAME', 'serde_errors_each_shape';
+
+COMMENT ON FUNCTION serde_decode_each_xml(anyelement, text, text, text) IS
+    'the rows of an XML batch (text): each child element of the root element decoded into the type of target with the shape named by the third argument ('''' = the one registered for the type), streamed as they are read; on_error ''raise'' (default) or ''skip'' (bad items left out)';
+COMMENT ON FUNCTION serde_decode_each_xml(text, text) IS
+    'the rows of an XML batch (text): each child element of the root element decoded with the named shape into a record (column definition list)';
+COMMENT ON FUNCTION serde_decode_each_report_xml(anyelement, text, text) IS
+    'one row per child element of an XML batch (text): item, ok, the decoded row or NULL, and the SQLSTATE, XPath and message of the first error of a bad item (a dead-letter feed)';
+COMMENT ON FUNCTION serde_errors_each_xml(anyelement, text) IS
+    'every violation of every child element of an XML batch (text), decoded into the type of target with the one shape registered for it: item, XPath, SQLSTATE, message, byte offset';
+COMMENT ON FUNCTION serde_errors_each_xml(anyelement, text, text) IS
+    'every violation of every child element of an XML batch (text), decoded into the type of target with the shape named by the third argument: item, XPath, SQLSTATE, message, byte offset';
+COMMENT ON FUNCTION serde_errors_each_xml(text, text) IS
+    'every violation of every child element of an XML batch (text), decoded with the named shape: item, XPath, SQLSTATE, message, byte offset';
+COMMENT ON FUNCTION serde_decode_each_xml(anyelement, xml, text, text) IS
+    'the rows of an XML batch (xml): each child element of the root element decoded into the type of target with the shape named by the third argument ('''' = the one registered for the type), streamed as they are read; on_error ''raise'' (default) or ''skip'' (bad items left out)';
+COMMENT ON FUNCTION serde_decode_each_xml(text, xml) IS
+    'the rows of an XML batch (xml): each child element of the root element decoded with the named shape into a record (column definition list)';
+COMMENT ON FUNCTION serde_decode_each_report_xml(anyelement, xml, text) IS
+    'one row per child element of an XML batch (xml): item, ok, the decoded row or NULL, and the SQLSTATE, XPath and message of the first error of a bad item (a dead-letter feed)';
+COMMENT ON FUNCTION serde_errors_each_xml(anyelement, xml) IS
+    'every violation of every child element of an XML batch (xml), decoded into the type of target with the one shape registered for it: item, XPath, SQLSTATE, message, byte offset';
+COMMENT ON FUNCTION serde_errors_each_xml(anyelement, xml, text) IS
+    'every violation of every child element of an XML batch (xml), decoded into the type of target with the shape named by the third argument: item, XPath, SQLSTATE, message, byte offset';
+COMMENT ON FUNCTION serde_errors_each_xml(text, xml) IS
+    'every violation of every child element of an XML batch (xml), decoded with the named shape: item, XPath, SQLSTATE, message, byte offset';

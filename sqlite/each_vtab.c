@@ -6,6 +6,11 @@
  *     SELECT * FROM serde_decode_each_report(shape, doc);        -- item, ok, value, code, path, message
  *     SELECT * FROM serde_errors_each(shape, doc);               -- item, path, code, message, byte_offset
  *
+ * and their *_xml forms (serde_decode_each_xml, serde_decode_each_report_xml,
+ * serde_errors_each_xml) over an XML document whose root element's children are the items (the
+ * core's xml_each.c; items numbered from 1, XPath paths "/Batch/Item[3]/Size"): the same cursor,
+ * the table's `xml` flag choosing the core's sd_each_begin_xml.
+ *
  * value is the item's row as canonical JSON text (as serde_decode returns it, with the JSON
  * subtype); item is an array element's 0-based index or an NDJSON line's 1-based number (as the
  * paths name them).  on_error is 'raise' (the default: the first bad item fails the statement)
@@ -30,7 +35,8 @@ typedef enum eh_kind
 } eh_kind;
 
 static const char *const eh_names[] = {"serde_decode_each", "serde_decode_each_report",
-	"serde_errors_each"};
+	"serde_errors_each", "serde_decode_each_xml", "serde_decode_each_report_xml",
+"serde_errors_each_xml"};
 
 static const char *const eh_schemas[] = {
 	"CREATE TABLE x(item INTEGER, value TEXT, shape HIDDEN, doc HIDDEN, on_error HIDDEN)",
@@ -48,7 +54,11 @@ typedef struct eh_tab
 	sqlite3_vtab base;
 	sq_conn    *c;
 	eh_kind		kind;
+	bool		xml;            /* the *_xml forms */
 } eh_tab;
+
+/* the function's name (messages) */
+#define EH_NAME(t) (eh_names[(t)->kind + ((t)->xml ? 3 : 0)])
 
 typedef struct eh_cursor
 {
@@ -74,7 +84,7 @@ typedef struct eh_cursor
 
 static int
 eh_connect(sqlite3 *db, void *aux, int argc, const char *const *argv, sqlite3_vtab **out,
-		   char **err, eh_kind kind)
+		   char **err, eh_kind kind, bool xml)
 {
 	eh_tab	   *t;
 	int			rc;
@@ -92,6 +102,7 @@ eh_connect(sqlite3 *db, void *aux, int argc, const char *const *argv, sqlite3_vt
 	t->c = aux;
 	t->c->refcount++;
 	t->kind = kind;
+	t->xml = xml;
 	*out = &t->base;
 	return SQLITE_OK;
 }
@@ -100,21 +111,42 @@ static int
 eh_connect_decode(sqlite3 *db, void *aux, int argc, const char *const *argv, sqlite3_vtab **out,
 				  char **err)
 {
-	return eh_connect(db, aux, argc, argv, out, err, EH_DECODE);
+	return eh_connect(db, aux, argc, argv, out, err, EH_DECODE, false);
+}
+
+static int
+eh_connect_decode_xml(sqlite3 *db, void *aux, int argc, const char *const *argv,
+				   sqlite3_vtab **out, char **err)
+{
+	return eh_connect(db, aux, argc, argv, out, err, EH_DECODE, true);
 }
 
 static int
 eh_connect_report(sqlite3 *db, void *aux, int argc, const char *const *argv, sqlite3_vtab **out,
 				  char **err)
 {
-	return eh_connect(db, aux, argc, argv, out, err, EH_REPORT);
+	return eh_connect(db, aux, argc, argv, out, err, EH_REPORT, false);
+}
+
+static int
+eh_connect_report_xml(sqlite3 *db, void *aux, int argc, const char *const *argv,
+				   sqlite3_vtab **out, char **err)
+{
+	return eh_connect(db, aux, argc, argv, out, err, EH_REPORT, true);
 }
 
 static int
 eh_connect_errors(sqlite3 *db, void *aux, int argc, const char *const *argv, sqlite3_vtab **out,
 				  char **err)
 {
-	return eh_connect(db, aux, argc, argv, out, err, EH_ERRORS);
+	return eh_connect(db, aux, argc, argv, out, err, EH_ERRORS, false);
+}
+
+static int
+eh_connect_errors_xml(sqlite3 *db, void *aux, int argc, const char *const *argv,
+				   sqlite3_vtab **out, char **err)
+{
+	return eh_connect(db, aux, argc, argv, out, err, EH_ERRORS, true);
 }
 
 static int
@@ -210,7 +242,10 @@ eh_fail(eh_cursor *cur, eh_tab *t, const sd_error *err)
 {
 	sq_err		e = SQ_ERR_INIT;
 
-	sq_err_core(&e, cur->s->name, err);
+	if (t->xml)
+		sq_err_core_xml(&e, cur->s->name, cur->s->plan, err);
+	else
+		sq_err_core(&e, cur->s->name, err);
 	eh_end(cur, t);
 	return sq_vtab_err(&t->base, &e);
 }
@@ -255,7 +290,7 @@ eh_step(eh_cursor *cur, eh_tab *t)
 			{
 				sq_err		e = SQ_ERR_INIT;
 
-				sq_err_found(&e, cur->s->name, NULL, &cur->found[0]);
+				sq_err_found(&e, cur->s->name, t->xml ? cur->s->plan : NULL, &cur->found[0]);
 				eh_end(cur, t);
 				return sq_vtab_err(&t->base, &e);
 			}
@@ -324,7 +359,7 @@ eh_filter(sqlite3_vtab_cursor *base, int idxNum, const char *idxStr, int argc, s
 	if ((idxNum & 3) != 3 || argc < 2)
 	{
 		sq_err_printf(&e, SQ_E_USAGE, "%s: needs a shape and a document: SELECT * FROM %s(shape, doc%s)",
-					  eh_names[t->kind], eh_names[t->kind], t->kind == EH_DECODE ? " [, on_error]" : "");
+					  EH_NAME(t), EH_NAME(t), t->kind == EH_DECODE ? " [, on_error]" : "");
 		return sq_vtab_err(&t->base, &e);
 	}
 	if (idxNum & 4)
@@ -335,8 +370,8 @@ eh_filter(sqlite3_vtab_cursor *base, int idxNum, const char *idxStr, int argc, s
 			cur->skip = true;
 		else if (!mode || strcmp(mode, "raise") != 0)
 		{
-			sq_err_printf(&e, SD_E_OPTIONS, "serde_decode_each: on_error must be 'raise' or 'skip', not %s%s%s",
-						  mode ? "'" : "", mode ? mode : "NULL", mode ? "'" : "");
+			sq_err_printf(&e, SD_E_OPTIONS, "%s: on_error must be 'raise' or 'skip', not %s%s%s",
+						  EH_NAME(t), mode ? "'" : "", mode ? mode : "NULL", mode ? "'" : "");
 			return sq_vtab_err(&t->base, &e);
 		}
 	}
@@ -363,8 +398,9 @@ eh_filter(sqlite3_vtab_cursor *base, int idxNum, const char *idxStr, int argc, s
 	memcpy(cur->doc, doc, len);
 	cur->doc[len] = '\0';
 	cur->eof = false;
-	if (!sd_each_begin(cur->d, cur->s->plan, sd_plan_root(cur->s->plan), cur->doc, len,
-					   &t->c->limits, &err))
+	if (!(t->xml ? sd_each_begin_xml : sd_each_begin) (cur->d, cur->s->plan,
+													   sd_plan_root(cur->s->plan), cur->doc,
+													   len, &t->c->limits, &err))
 	{
 		if (t->kind == EH_ERRORS && sq_code_is_document(err.code))
 		{
@@ -531,13 +567,16 @@ eh_rowid(sqlite3_vtab_cursor *base, sqlite3_int64 *rowid)
 static const sqlite3_module each_modules[] = {
 	EACH_MODULE(eh_connect_decode),
 	EACH_MODULE(eh_connect_report),
-	EACH_MODULE(eh_connect_errors)
+	EACH_MODULE(eh_connect_errors),
+	EACH_MODULE(eh_connect_decode_xml),
+	EACH_MODULE(eh_connect_report_xml),
+	EACH_MODULE(eh_connect_errors_xml)
 };
 
 int
 sq_each_register(sqlite3 *db, sq_conn *c)
 {
-	for (int k = 0; k < 3; k++)
+	for (int k = 0; k < 6; k++)
 	{
 		int			rc;
 

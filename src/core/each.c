@@ -310,6 +310,8 @@ sd_each_triage(sd_decoder *d, uint32_t *root, sd_error *err)
 	sd_wcursor *cur;
 	int			r;
 
+	if (d->each_xml)
+		return sd_each_xml_triage(d, root, err);
 	sd_error_clear(err);
 	strcpy(err->path, "$");
 	if (!d->each_plan)
@@ -453,6 +455,8 @@ sd_each_check(sd_decoder *d, int max_errors, const sd_found **found, int *n, int
 	sd_error	err;
 	int			r;
 
+	if (d->each_xml)
+		return sd_each_xml_check(d, max_errors, found, n, total, root);
 	*n = *total = 0;
 	*root = UINT32_MAX;
 	*found = NULL;
@@ -494,6 +498,8 @@ sd_each_recheck(sd_decoder *d, int max_errors, const sd_found **found, int *n, i
 {
 	sd_error	err;
 
+	if (d->each_xml)
+		return sd_each_xml_recheck(d, max_errors, found, n, total, root);
 	*n = *total = 0;
 	*root = UINT32_MAX;
 	sd_error_clear(&err);
@@ -530,6 +536,8 @@ sd_engine_check_at(sd_decoder *d, sd_wcursor *cur, const sd_node *node, const sd
 uint64_t
 sd_each_item(const sd_decoder *d)
 {
+	if (d->each_xml)
+		return d->row_line;
 	return d->each_array ? (d->row_line ? d->row_line - 1 : 0) : d->row_line;
 }
 

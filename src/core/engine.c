@@ -1358,7 +1358,7 @@ sd_engine_decode(sd_decoder *d, sd_wcursor *cur, const sd_node *node, const sd_l
 		return sd_eng_fail(&e, SD_E_INTERNAL, -1, "walker with repeated members outside XML");
 	if (!reserve_tape(&e, 1, &first, -1))
 		return false;
-	if (first_index >= 0)
+	if (first_index >= 0 && !cur->ops->batch_key)
 	{
 		if (!enter(&e, NULL, 0, (uint64_t) first_index, -1))
 			return false;
@@ -1367,11 +1367,18 @@ sd_engine_decode(sd_decoder *d, sd_wcursor *cur, const sd_node *node, const sd_l
 		return sd_eng_walker_failed(&e);
 	if (cur->ops->root_key)
 	{
-		/* XML: the root element is the first step of every path */
+		/* XML: the root element is the first step of every path (a batch item: the batch's
+		 * root, then the item at its position) */
 		sd_wkey		rk;
 
+		if (first_index >= 0 && cur->ops->batch_key)
+		{
+			cur->ops->batch_key(cur, &rk);
+			if (!enter_key(&e, &rk, 0, rk.offset))
+				return false;
+		}
 		cur->ops->root_key(cur, &rk);
-		if (!enter_key(&e, &rk, 0, t.offset))
+		if (!enter_key(&e, &rk, first_index >= 0 ? (uint64_t) first_index + 1 : 0, t.offset))
 			return false;
 	}
 	if (!value(&e, &t, node, (Dest) {false, first}) &&

@@ -170,6 +170,8 @@ struct sd_decoder
 	uint64_t	each_index;     /* array: 0-based index of the next element */
 	size_t		each_last_start;	/* the extent of the item last read (sd_each_recheck) */
 	size_t		each_last_end;
+	struct sd_xeach *each_xml;	/* an XML batch (xml_each.c), else NULL ... */
+	void		(*each_xml_end) (struct sd_decoder *d);	/* ... which this ends (sd_each_reset) */
 };
 
 
@@ -231,6 +233,13 @@ bool		sd_map_key_new(sd_decoder *d, sd_keyset *ks, const char *key, size_t len, 
 /* Binds d's member-order prediction (d->follow) to plan, as every decode does: for the core's
  * own runs of the engine (defaults.c, on a plan being compiled).  False on OOM. */
 bool		sd_decoder_bind(sd_decoder *d, const sd_plan *plan, sd_error *err);
+/* XML batches (xml_each.c): each.c's entry points for a batch begun by sd_each_begin_xml. */
+typedef struct sd_xeach sd_xeach;
+int			sd_each_xml_triage(sd_decoder *d, uint32_t *root, sd_error *err);
+int			sd_each_xml_check(sd_decoder *d, int max_errors, const sd_found **found, int *n,
+							  int *total, uint32_t *root);
+int			sd_each_xml_recheck(sd_decoder *d, int max_errors, const sd_found **found, int *n,
+								int *total, uint32_t *root);
 /* Grows *buf (elements of elem_size) to hold at least need elements; false on OOM (arena.c). */
 bool		sd_grow(const sd_hooks *h, void **buf, uint32_t *cap, uint32_t need, size_t elem_size);
 

@@ -596,6 +596,20 @@ int			sd_each_check(sd_decoder *d, int max_errors, const sd_found **found, int *
  * failed and wants its errors); the batch's position stays where it is. */
 int			sd_each_recheck(sd_decoder *d, int max_errors, const sd_found **found, int *n,
 							int *total, uint32_t *root);
+/* The XML form (xml_each.c): the document's root element is the batch, each child element an
+ * item (1-based numbers, sd_each_item), decoded as sd_decode_xml decodes a document whose root
+ * is that element; children not named as the plan's `xml.root` (when set) are skipped.  Paths
+ * are XPath from the batch's root ("/Batch/Item[3]/Size", the position among the root's
+ * children of that name), errors carry line and column; offsets count in the whole document.
+ * Then sd_each_next / sd_each_triage / sd_each_check / sd_each_recheck as above; malformed XML
+ * (or the reader's depth limit) anywhere is status 3 and ends the batch, the items before it
+ * having been returned.  A cancel ends it too (-1: the stream cannot be read again). */
+bool		sd_each_begin_xml(sd_decoder *d, const sd_plan *plan, const sd_node *node,
+							  const char *doc, size_t len, const sd_limits *limits,
+							  sd_error *err);
+/* XML batches: the path of the item the last call returned ("/Batch/Item[3]"; "" for none),
+ * path SD_PATH_MAX long. */
+void		sd_each_xml_where(const sd_decoder *d, char *path);
 /* Ends a batch (a host stopping early: LIMIT); the decoder forgets the borrowed input.  Every
  * other decode on the decoder ends its batch too. */
 void		sd_each_reset(sd_decoder *d);

@@ -93,6 +93,7 @@
  * namespace for a missing element's path), SD_TOK_XML_NIL / SD_TOK_XML_BADNIL; the engine no
  * longer has an XML member loop of its own (one loop, two member tables).
  * v6: has_children (XML: an element's kind for `one_of`, by lookahead).
+ * v7: batch_key (XML batches: the root above the item, whose path step it is).
  */
 #ifndef SERDE_WALKER_H
 #define SERDE_WALKER_H
@@ -242,6 +243,10 @@ struct sd_walker_ops
 	 * element (a `one_of`'s kind: object, else text), looking ahead without consuming: 1 yes,
 	 * 0 no (text only, or empty), -1 cur->fail */
 	int			(*has_children) (sd_wcursor *cur, const sd_wtok *tok);
+	/* optional (XML batches, xml_each.c): the batch's root element, the path step above an
+	 * item; an item decoded with first_index >= 0 is then that root's child at XPath position
+	 * first_index + 1 (instead of JSON's "$[first_index]") */
+	void		(*batch_key) (sd_wcursor *cur, sd_wkey *key);
 };
 
 /* ---- the engine side (engine.c) --------------------------------------------------------- */

@@ -13,6 +13,20 @@
 #include "xml_decode.h"
 #include "xmlnames.h"
 
+bool
+sd_xml_root_is(const sd_plan *plan, const sd_wkey *rk)
+{
+	const sd_xml_name *want = sd_plan_xml_root(plan);
+	const sd_node *rn = sd_plan_root(plan);
+	const char *ns = rk->ns;
+	size_t		nslen = rk->ns_len;
+
+	/* a root in the shape's namespace: in any of its `xml.namespaces` */
+	if (want && rn->nxml_alt && want->ns == rn->xml_ns)
+		sd_xml_ns_canon(rn, SD_XML_ELEMENT, &ns, &nslen);
+	return !want || !want->local || sd_xml_name_is(want, rk->s, rk->len, ns, nslen);
+}
+
 /* The root element against the plan's xml.root: false with err (2200N) when it is another. */
 static bool
 root_ok(const sd_plan *plan, sd_xcursor *xc, const sd_wkey *rk, int64_t off, sd_error *err)
@@ -23,14 +37,8 @@ root_ok(const sd_plan *plan, sd_xcursor *xc, const sd_wkey *rk, int64_t off, sd_
 				gl[256],
 				gn[256];
 	sd_xml_name got = {NULL, NULL};
-	const sd_node *rn = sd_plan_root(plan);
-	const char *ns = rk->ns;
-	size_t		nslen = rk->ns_len;
 
-	/* a root in the shape's namespace: in any of its `xml.namespaces` */
-	if (want && rn->nxml_alt && want->ns == rn->xml_ns)
-		sd_xml_ns_canon(rn, SD_XML_ELEMENT, &ns, &nslen);
-	if (!want || !want->local || sd_xml_name_is(want, rk->s, rk->len, ns, nslen))
+	if (sd_xml_root_is(plan, rk))
 		return true;
 	snprintf(gl, sizeof(gl), "%.*s", (int) rk->len, rk->s);
 	snprintf(gn, sizeof(gn), "%.*s", (int) rk->ns_len, rk->ns ? rk->ns : "");

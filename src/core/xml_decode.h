@@ -22,4 +22,8 @@ int			sd_check_xml_found(sd_decoder *d, const sd_plan *plan, const sd_node *node
 							   int max_errors, const sd_found **found, int *total,
 							   uint32_t *root);
 
+/* Whether an element named k is what the plan's `xml.root` asks for (true when it sets none). */
+struct sd_wkey;
+bool		sd_xml_root_is(const sd_plan *plan, const struct sd_wkey *k);
+
 #endif							/* SERDE_XML_DECODE_H */

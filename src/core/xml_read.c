@@ -71,6 +71,7 @@ struct sd_xreader
 	bool		terminated;     /* the final xmlParseChunk(terminate) was made */
 	bool		root_seen;
 	bool		failed_cb;      /* a callback or the error handler recorded err */
+	bool		keep_queued;    /* batches: the events before a failure are handed out first */
 	sd_error	err;
 };
 
@@ -1082,8 +1083,9 @@ xr_parse(sd_xreader *r)
 		xr_fail(r, SD_E_XML_SYNTAX, line, col, "malformed XML: %s",
 				r->root_seen ? "the document is not well-formed" : "no root element");
 	}
-	if (!r->failed_cb)
+	if (!r->failed_cb || r->keep_queued)
 	{
+		/* (a batch's reader hands out the events queued before a failure: sd_xr_keep_queued) */
 		xr_fixup(r);
 		r->qfixed = r->qlen;
 	}
@@ -1220,13 +1222,20 @@ sd_xr_next(sd_xreader *r, sd_xev *ev, sd_error *err)
 			continue;
 		}
 		xr_feed(r);
-		if (r->failed_cb)
+		if (r->failed_cb && !r->keep_queued)
 		{
 			/* a failure in this batch: its events are dropped (the document is malformed or
-			 * over a limit, which decides the outcome) */
+			 * over a limit, which decides the outcome; a batch of items keeps them:
+			 * sd_xr_keep_queued) */
 			r->qlen = r->qpos = 0;
 		}
 	}
+}
+
+void
+sd_xr_keep_queued(sd_xreader *r)
+{
+	r->keep_queued = true;
 }
 
 void

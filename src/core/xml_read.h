@@ -145,6 +145,11 @@ bool		sd_xml_check_document(const sd_hooks *hooks, const char *doc, size_t len,
  * CR is dropped instead when last_cr_pairs (an LF follows it beyond s).  The new length. */
 size_t		sd_xml_eol(char *s, size_t n, bool last_cr_pairs);
 
+/* Batches (xml_each.c): the events read before a failure are handed out before the failure
+ * (by default they are dropped: the failure decides a document's outcome), so that the items
+ * before malformed XML are still read. */
+void		sd_xr_keep_queued(sd_xreader *r);
+
 /* Frees the reader and libxml2's parser (safe with NULL). */
 void		sd_xr_close(sd_xreader *r);
 

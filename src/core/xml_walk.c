@@ -64,6 +64,9 @@ struct sd_xcursor
 	sd_xnsdecl *elem_ns;        /* ... and of its namespace declarations */
 	int64_t		last_end;       /* end offset of the last element that ended */
 	bool		root_read;
+	sd_xnsdecl *batch_ns;       /* batches: the root's namespace declarations (hook memory,
+								 * they outlive the arena's reset between items) */
+	sd_wkey		batch_key;      /* batches: the root element's name (the reader's dictionary) */
 	xframe	   *frames;
 	uint32_t	nframes;
 	uint32_t	cap;
@@ -589,6 +592,12 @@ xw_root_key(sd_wcursor *cur, sd_wkey *key)
 	sd_xml_walker_root_key((const sd_xcursor *) cur, key);
 }
 
+static void
+xw_batch_key(sd_wcursor *cur, sd_wkey *key)
+{
+	*key = ((const sd_xcursor *) cur)->batch_key;
+}
+
 static int
 xw_ns_prefix(sd_wcursor *cur, const char *uri, size_t len, const char **prefix, size_t *plen)
 {
@@ -611,6 +620,7 @@ static const sd_walker_ops xml_ops = {
 	.finish = xw_finish,
 	.locate = xw_locate,
 	.root_key = xw_root_key,
+	.batch_key = xw_batch_key,
 	.ns_prefix = xw_ns_prefix,
 };
 
@@ -715,6 +725,104 @@ sd_xml_walker_close(sd_xcursor *c)
 	for (uint32_t i = 0; i < c->cap; i++)
 		sd_hook_free(&c->d->hooks, c->frames[i].text);
 	sd_hook_free(&c->d->hooks, c->frames);
+	sd_hook_free(&c->d->hooks, c->batch_ns);
 	sd_xr_close(c->r);
 	sd_hook_free(&c->d->hooks, c);
+}
+
+/* ---- batches (xml_each.c) ------------------------------------------------------------------ */
+
+int
+sd_xml_walker_batch_begin(sd_xcursor *c)
+{
+	sd_xev		ev;
+	size_t		bytes = 0;
+	char	   *p;
+
+	c->root_read = true;
+	sd_xr_keep_queued(c->r);
+	if (xw_next(c, &ev) < 0)
+		return -1;
+	/* the root's namespace declarations, in one block of hook memory (names and URIs after
+	 * the array), so that the items' captures and paths see them after any arena reset */
+	for (uint32_t i = 0; i < ev.nns; i++)
+		bytes += ev.ns[i].prefix_len + ev.ns[i].uri_len + 2;
+	if (ev.nns)
+	{
+		c->batch_ns = sd_hook_alloc(&c->d->hooks, sizeof(sd_xnsdecl) * ev.nns + bytes);
+		if (!c->batch_ns)
+			return xw_nomem(c);
+		p = (char *) (c->batch_ns + ev.nns);
+		for (uint32_t i = 0; i < ev.nns; i++)
+		{
+			c->batch_ns[i] = ev.ns[i];
+			memcpy(p, ev.ns[i].uri, ev.ns[i].uri_len);
+			p[ev.ns[i].uri_len] = '\0';
+			c->batch_ns[i].uri = p;
+			p += ev.ns[i].uri_len + 1;
+			if (ev.ns[i].prefix)
+			{
+				memcpy(p, ev.ns[i].prefix, ev.ns[i].prefix_len);
+				p[ev.ns[i].prefix_len] = '\0';
+				c->batch_ns[i].prefix = p;
+			}
+			p += ev.ns[i].prefix_len + 1;
+		}
+	}
+	name_key(&c->batch_key, &ev.name, SD_XML_ELEMENT, ev.offset);
+	if (c->cap == 0)
+	{
+		c->frames = sd_hook_realloc(&c->d->hooks, NULL, sizeof(xframe) * 16);
+		if (!c->frames)
+			return xw_nomem(c);
+		memset(c->frames, 0, sizeof(xframe) * 16);
+		c->cap = 16;
+	}
+	c->frames[0].depth = ev.depth;
+	c->frames[0].phase = 1;
+	c->frames[0].nattrs = 0;
+	c->frames[0].attrs = NULL;
+	c->frames[0].ns = c->batch_ns;
+	c->frames[0].nns = ev.nns;
+	c->frames[0].text_len = 0;
+	c->nframes = 1;
+	c->at_elem = false;
+	return 1;
+}
+
+int
+sd_xml_walker_batch_next(sd_xcursor *c, sd_wkey *key)
+{
+	sd_xev		ev;
+
+	/* what is left of the item before (a failed item ends where its element ends) */
+	if (c->at_elem || c->nframes > 1)
+	{
+		c->at_elem = false;
+		for (;;)
+		{
+			if (xw_next(c, &ev) < 0)
+				return -1;
+			if (ev.kind == SD_XEV_END && ev.depth == c->frames[0].depth + 1)
+				break;
+		}
+		c->nframes = 1;
+	}
+	for (;;)
+	{
+		if (xw_next(c, &ev) < 0)
+			return -1;
+		if (ev.kind == SD_XEV_TEXT)
+			continue;			/* the root's own text, between items: not an item */
+		if (ev.kind == SD_XEV_END)
+		{
+			c->last_end = ev.offset;
+			c->nframes = 0;
+			return 0;
+		}
+		if (xw_take_element(c, &ev) < 0)
+			return -1;
+		name_key(key, &ev.name, SD_XML_ELEMENT, ev.offset);
+		return 1;
+	}
 }

@@ -27,4 +27,13 @@ void		sd_xml_walker_locate(sd_xcursor *c, int64_t offset, uint32_t *line, uint32
 void		sd_xml_walker_root_key(const sd_xcursor *c, sd_wkey *key);
 void		sd_xml_walker_close(sd_xcursor *c);
 
+/* Batches (xml_each.c): the root element read and kept as the frame around every item (its
+ * name is the cursor's batch_key, its namespace declarations stay in scope): 1, or -1 (the
+ * reader's error, sd_xml_walker_error).  Then batch_next: 1 with the next child element of the
+ * root at the cursor (peeked, not begun; key its name), after skipping whatever the engine left
+ * of the item before (a failed item: to its end); 0 when the root ended (then the walker's
+ * finish op reads the rest); -1 the reader's error. */
+int			sd_xml_walker_batch_begin(sd_xcursor *c);
+int			sd_xml_walker_batch_next(sd_xcursor *c, sd_wkey *key);
+
 #endif							/* SERDE_XML_WALK_H */

@@ -535,7 +535,11 @@ pgs_doc_get(FunctionCallInfo fcinfo, SdCallSite *cs, SdDoc *doc)
 	memset(doc, 0, sizeof(*doc));
 	doc->is_jsonb = cs->doc_jsonb;
 	doc->raw = PG_GETARG_DATUM(1);
-	doc_check_size(cs->plan, doc->raw, doc->is_jsonb);
+	if (cs->doc_xml)
+		pgs_check_doc_size(cs->plan->display, toast_raw_datum_size(doc->raw) - VARHDRSZ,
+						   SD_PG_DOC_XML);
+	else
+		doc_check_size(cs->plan, doc->raw, doc->is_jsonb);
 	pgs_doc_fetch(doc);
 }
 

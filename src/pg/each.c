@@ -1,7 +1,8 @@
 /*
  * each.c — batches: serde_decode_each (on_error 'raise' or 'skip'), serde_decode_each_report
  * and serde_errors_each over a JSON array, newline-delimited JSON (text, json, bytea) or a jsonb
- * array, one item at a time (docs/reference.md, "Batches and dead letters").
+ * array, one item at a time, and their *_xml forms over the child elements of an XML document's
+ * root (core: xml_each.c) (docs/reference.md, "Batches and dead letters").
  *
  * Why value-per-call for the rows (serde_decode_each, serde_decode_each_report), not a
  * tuplestore fed as the input is read: a materialising function returns only after the whole
@@ -64,6 +65,7 @@ typedef struct EachState
 	SdDoc		doc;
 	DecoderSlot *slot;			/* text input: the decoder going through the batch */
 	bool		is_jsonb;
+	bool		is_xml;			/* the *_xml forms: the root element's children are the items */
 	JsonbIterator *it;			/* jsonb input: the array's iterator */
 	MemoryContext walkcxt;		/* jsonb: one element's tape */
 	uint64		row;			/* jsonb: index of the next element */
@@ -108,6 +110,13 @@ each_locate(SdConvert *cx)
 	uint64		line = 0;
 	size_t		start = 0;
 
+	if (st->is_xml)
+	{
+		/* "/Batch/Item[3]": the converted value's XPath starts there */
+		sd_each_xml_where(st->slot->d, cx->root_path);
+		cx->offset_base = 0;
+		return;
+	}
 	if (st->slot && sd_each_row(st->slot->d, &line, &start))
 		snprintf(cx->root_path, sizeof(cx->root_path), "line " UINT64_FORMAT ": $", line);
 	else
@@ -197,6 +206,24 @@ each_jsonb_next(EachState *st, JsonbValue *v, MemoryContext mcxt)
 	return got;
 }
 
+/* Begins the batch of a text input on a decoder of the backend's (malloc: the XML reader never
+ * raises either): a JSON array / NDJSON, or for the *_xml forms the XML document. */
+static bool
+each_begin(EachState *st, SdPgPlan *p, sd_error *err)
+{
+	sd_limits	lim;
+
+	pgs_limits(&lim);
+	st->slot = pgs_decoder_acquire();
+	if (st->is_xml)
+	{
+		lim.stack_budget = 0;	/* the XML walker keeps its own stack (no recursion) */
+		return sd_each_begin_xml(st->slot->d, p->plan, st->node, st->doc.text, st->doc.len,
+								 &lim, err);
+	}
+	return sd_each_begin(st->slot->d, p->plan, st->node, st->doc.text, st->doc.len, &lim, err);
+}
+
 /* ---- one item's outcome ------------------------------------------------------------------------- */
 
 typedef struct ItemOut
@@ -267,7 +294,7 @@ each_convert(EachState *st, const sd_val *tape, const sd_jev *events, uint32 roo
 {
 	SdConvert	cx;
 	/* a text batch: its whole input, where a converted value's error is located (line, column) */
-	SdPgDoc		doc = {st->is_jsonb ? SD_PG_DOC_JSONB : SD_PG_DOC_JSON,
+	SdPgDoc		doc = {st->is_jsonb ? SD_PG_DOC_JSONB : st->is_xml ? SD_PG_DOC_XML : SD_PG_DOC_JSON,
 		st->is_jsonb ? NULL : st->doc.text, st->is_jsonb ? 0 : st->doc.len};
 
 	pgs_convert_init(&cx, st->plan, tape, st->mode != EACH_RAISE, &doc, NULL);
@@ -314,8 +341,10 @@ each_next_text(EachState *st, ItemOut *o)
 			return false;
 		if (r < 0 || (r >= 2 && (st->mode == EACH_RAISE || !pgs_soft_code(err.code))))
 		{
-			/* offsets count from the start of the whole input: line and column there */
-			sd_error_locate_json(&err, st->doc.text, st->doc.len);
+			/* offsets count from the start of the whole input: line and column there (XML
+			 * errors carry theirs) */
+			if (!st->is_xml)
+				sd_error_locate_json(&err, st->doc.text, st->doc.len);
 			pgs_raise_core_error(st->plan->display, &err, true);
 		}
 		if (r >= 2)
@@ -461,7 +490,8 @@ each_first_call(FunctionCallInfo fcinfo, bool typed, EachMode mode, const char *
 	/* report: an input over serde.max_document_bytes is one row for the whole input */
 	if (mode == EACH_REPORT &&
 		!pgs_doc_size_ok(toast_raw_datum_size(PG_GETARG_DATUM(1)) - VARHDRSZ,
-						 cs->doc_jsonb ? SD_PG_DOC_JSONB : SD_PG_DOC_JSON, &st->oversize_err))
+						 cs->doc_jsonb ? SD_PG_DOC_JSONB : cs->doc_xml ? SD_PG_DOC_XML :
+						 SD_PG_DOC_JSON, &st->oversize_err))
 	{
 		st->oversize = true;
 		return st;
@@ -469,6 +499,7 @@ each_first_call(FunctionCallInfo fcinfo, bool typed, EachMode mode, const char *
 	old = MemoryContextSwitchTo(mcxt);
 	pgs_doc_get(fcinfo, cs, &st->doc);
 	st->is_jsonb = st->doc.is_jsonb;
+	st->is_xml = cs->doc_xml;
 	if (st->is_jsonb)
 	{
 		each_jsonb_check(p, st->doc.jb);
@@ -478,15 +509,12 @@ each_first_call(FunctionCallInfo fcinfo, bool typed, EachMode mode, const char *
 	}
 	else
 	{
-		sd_limits	lim;
 		sd_error	err;
 
-		pgs_limits(&lim);
-		st->slot = pgs_decoder_acquire();
-		if (!sd_each_begin(st->slot->d, p->plan, st->node, st->doc.text, st->doc.len, &lim,
-						   &err))
+		if (!each_begin(st, p, &err))
 		{
-			sd_error_locate_json(&err, st->doc.text, st->doc.len);
+			if (!st->is_xml)
+				sd_error_locate_json(&err, st->doc.text, st->doc.len);
 			pgs_raise_core_error(p->display, &err, true);
 		}
 	}
@@ -654,7 +682,9 @@ errors_each_text(ErrorsOut *eo, EachState *st)
 					total;
 		uint32		root;
 		int			r;
-		SdPgDoc		doc = {SD_PG_DOC_JSON, NULL, 0};
+		/* XML: the whole document, where the entries' offsets get their line and column */
+		SdPgDoc		doc = {st->is_xml ? SD_PG_DOC_XML : SD_PG_DOC_JSON,
+			st->is_xml ? st->doc.text : NULL, st->is_xml ? st->doc.len : 0};
 
 		CHECK_FOR_INTERRUPTS();
 		r = sd_each_check(st->slot->d, pgs_max_errors, &found, &n, &total, &root);
@@ -739,7 +769,8 @@ errors_each_common(FunctionCallInfo fcinfo, bool typed)
 
 	/* over serde.max_document_bytes: one row for the whole input (item NULL) */
 	if (!pgs_doc_size_ok(toast_raw_datum_size(PG_GETARG_DATUM(1)) - VARHDRSZ,
-						 cs->doc_jsonb ? SD_PG_DOC_JSONB : SD_PG_DOC_JSON, &err))
+						 cs->doc_jsonb ? SD_PG_DOC_JSONB : cs->doc_xml ? SD_PG_DOC_XML :
+						 SD_PG_DOC_JSON, &err))
 	{
 		pgs_errors_put_error(&eo.item, p, &err);
 		errors_flush(&eo, 0, false);
@@ -748,6 +779,7 @@ errors_each_common(FunctionCallInfo fcinfo, bool typed)
 	{
 		pgs_doc_get(fcinfo, cs, &st->doc);
 		st->is_jsonb = st->doc.is_jsonb;
+		st->is_xml = cs->doc_xml;
 		if (st->is_jsonb)
 		{
 			each_jsonb_check(p, st->doc.jb);
@@ -758,12 +790,7 @@ errors_each_common(FunctionCallInfo fcinfo, bool typed)
 		}
 		else
 		{
-			sd_limits	lim;
-
-			pgs_limits(&lim);
-			st->slot = pgs_decoder_acquire();
-			if (!sd_each_begin(st->slot->d, p->plan, st->node, st->doc.text, st->doc.len, &lim,
-							   &err))
+			if (!each_begin(st, p, &err))
 			{
 				pgs_errors_put_error(&eo.item, p, &err);
 				errors_flush(&eo, 0, false);

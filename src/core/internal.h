@@ -163,8 +163,6 @@ struct sd_decoder
 	uint64_t	each_line;      /* NDJSON: 1-based number of the line at each_pos */
 	uint64_t	row_line;       /* the row last returned: its line (NDJSON) or index + 1 */
 	size_t		row_start;      /* ... and the byte offset where its line starts (NDJSON) */
-	const char *text;           /* the JSON text last read, whole (sd_decoder_text) */
-	size_t		text_len;
 	bool		each_array;     /* a JSON array (else NDJSON) */
 	int			each_expect;    /* array: 0 after '[', 1 after ',', 2 after an element, 3 done */
 	uint64_t	each_index;     /* array: 0-based index of the next element */
@@ -257,12 +255,6 @@ struct sd_kernel
 	 * cursor at the root.  1, or -1 with (*cur)->fail set.  bias is added to every offset. */
 	int			(*open) (void *parser, struct sd_wcursor **cur, const char *buf, size_t len,
 						 size_t cap, uint32_t bias);
-	/* Array mode of sd_each_*: opens the array in buf (as open), then each_next moves the
-	 * cursor to the next element (1), to the end after checking nothing follows (0), or fails
-	 * (-1, cur->fail set). */
-	int			(*each_open) (void *parser, struct sd_wcursor **cur, const char *buf, size_t len,
-							  size_t cap);
-	int			(*each_next) (struct sd_wcursor *cur);
 };
 
 #define SD_PADDING 64

@@ -619,10 +619,6 @@ uint64_t	sd_each_item(const sd_decoder *d);
 /* The row sd_each_next last returned: NDJSON: its 1-based line number and the byte offset where
  * that line starts; array: its 0-based index in *line and 0.  Returns true for NDJSON. */
 bool		sd_each_row(const sd_decoder *d, uint64_t *line, size_t *line_start);
-/* The JSON text the decoder last read (sd_decode_json, sd_check_json*: its copy; sd_each_*: the
- * whole input, an array's copy or the caller's NDJSON), for locating errors and values reported
- * (sd_error_locate_json); NULL when there is none.  Valid as the tape is. */
-const char *sd_decoder_text(const sd_decoder *d, size_t *len);
 /* Bytes currently held by the decoder's buffers (tape, arena, padded copy, parser). */
 size_t		sd_decoder_bytes(const sd_decoder *d);
 /* Releases buffers grown beyond `keep` bytes (call after a big document). */

@@ -3,9 +3,12 @@
 //
 //   stripe     the Stripe invoice (fixtures/json/stripe_invoice.json, 10 KB), DOCS distinct
 //              copies (the id differs, so JSON1's parse cache cannot reuse a row's parse):
+//                vtab             SELECT count(r.id), … (the 29 columns json_extract reads) FROM
+//                                 w_stripe, invs(w_stripe.body) r   (invs: USING serde(StripeInvoice))
 //                serde_decode     SELECT count(serde_decode('StripeInvoice', body)) FROM w_stripe
-//                json_extract     one json_extract(body, p1, …, p30) of the same 30 fields
-//                ->>              body ->> p1, …, body ->> p30 (JSON1 caches the parse per row)
+//                json_extract     one json_extract(body, p1, …, p29) of the invoice's 29 fields
+//                                 that have a document path (received_at is `skip`)
+//                ->>              body ->> p1, …, body ->> p29 (JSON1 caches the parse per row)
 //   records    1,000 Kafka/MSK records (fixtures/json/msk_record.json, offset and key varied):
 //                vtab             SELECT count(r.topic), … (all 8 columns) FROM w_rec, recs(w_rec.body) r
 //                json_each        the same 1,000 records as one JSON array: json_each + 8 json_extract
@@ -18,6 +21,8 @@
 // competitor runs ~TARGET/10 ms per round; results are medians of per-round ratios.  Output: a markdown report on stdout.
 //
 //   bench/sqlite [--rounds N] [--target-ms MS]      (builds this and sqlite/serde.so first)
+//   bench/out/sqlite_bench --only GROUP/NAME --runs N   one statement N times, no report (for
+//                                                       callgrind: valgrind --tool=callgrind ...)
 #include <simdjson.h>
 #include <sqlite3.h>
 
@@ -82,7 +87,7 @@ struct Stmt {
     std::vector<double> ns;      // ns per document, per round
 };
 
-static double run_once(sqlite3_stmt *st) {
+__attribute__((noinline)) static double run_once(sqlite3_stmt *st) {
     double t0 = now_ns();
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {}
@@ -112,10 +117,14 @@ int main(int argc, char **argv) {
     double target_ms = 300;
     const char *ext = "./sqlite/serde";
     const int DOCS = 100, RECORDS = 1000;
+    const char *only = nullptr;
+    int only_runs = 10;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--rounds") && i + 1 < argc) rounds = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--target-ms") && i + 1 < argc) target_ms = atof(argv[++i]);
         else if (!strcmp(argv[i], "--ext") && i + 1 < argc) ext = argv[++i];
+        else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
+        else if (!strcmp(argv[i], "--runs") && i + 1 < argc) only_runs = atoi(argv[++i]);
     }
     if (sqlite3_open(":memory:", &db) != SQLITE_OK) return 1;
     sqlite3_enable_load_extension(db, 1);
@@ -147,6 +156,7 @@ int main(int argc, char **argv) {
          "\"key\": {\"type\": \"blob\", \"optional\": true}, \"value\": {\"type\": \"blob\"},"
          "\"headers\": {\"type\": \"json\", \"default\": []}}}')");
     exec("CREATE VIRTUAL TABLE recs USING serde(MskRecord)");
+    exec("CREATE VIRTUAL TABLE invs USING serde(StripeInvoice)");
     // distinct copies, same length: the invoice id and the record's offset/key vary
     exec("CREATE TABLE w_stripe(body TEXT); WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < " +
          std::to_string(DOCS) + ") INSERT INTO w_stripe SELECT replace(body, 'in_1PBqT9Jt8WcQm2Zp0hF4kLwE', printf('in_%024d', i)) "
@@ -158,13 +168,17 @@ int main(int argc, char **argv) {
     exec("SELECT count(serde_decode('StripeInvoice', body)) FROM w_stripe");   // all valid
 
     // the paths of the invoice's fields (its document names), from serde_describe
-    std::vector<std::string> paths;
-    sqlite3_prepare_v2(db, "SELECT coalesce((SELECT '$.' || group_concat(j.value, '.') FROM json_each(f.value, '$.path') j), "
+    std::vector<std::string> paths, vcols;
+    sqlite3_prepare_v2(db, "SELECT json_extract(f.value, '$.column'), coalesce((SELECT '$.' || group_concat(j.value, '.') FROM json_each(f.value, '$.path') j), "
                            "'$.' || json_extract(f.value, '$.name')) FROM json_each(serde_describe('StripeInvoice'), '$.fields') f "
                            "WHERE json_extract(f.value, '$.name') IS NOT NULL", -1, &st, nullptr);
-    while (sqlite3_step(st) == SQLITE_ROW) paths.push_back((const char *)sqlite3_column_text(st, 0));
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        vcols.push_back((const char *)sqlite3_column_text(st, 0));
+        paths.push_back((const char *)sqlite3_column_text(st, 1));
+    }
     sqlite3_finalize(st);
-    std::string extract_all = "json_extract(body", arrows;
+    std::string extract_all = "json_extract(body", arrows, vtab_cols;
+    for (auto &c : vcols) vtab_cols += std::string(vtab_cols.empty() ? "" : ", ") + "count(r.\"" + c + "\")";
     for (auto &p : paths) {
         extract_all += ", '" + p + "'";
         arrows += std::string(arrows.empty() ? "" : ", ") + "count(body ->> '" + p + "')";
@@ -179,6 +193,7 @@ int main(int argc, char **argv) {
     rec_extract += ")";
 
     std::vector<Stmt> stmts = {
+        {"stripe", "vtab", "SELECT " + vtab_cols + " FROM w_stripe, invs(w_stripe.body) r", DOCS, {}},
         {"stripe", "serde_decode", "SELECT count(serde_decode('StripeInvoice', body)) FROM w_stripe", DOCS, {}},
         {"stripe", "json_extract", "SELECT count(" + extract_all + ") FROM w_stripe", DOCS, {}},
         {"stripe", "->>", "SELECT " + arrows + " FROM w_stripe", DOCS, {}},
@@ -189,6 +204,20 @@ int main(int argc, char **argv) {
         {"records", "json_extract", "SELECT count(" + rec_extract + ") FROM w_rec", RECORDS, {}},
         {"records", "floor", "SELECT count(bench_floor(body)) FROM w_rec", RECORDS, {}},
     };
+
+    if (only) {                  // one statement, only_runs times (profiling)
+        for (auto &s : stmts)
+            if (std::string(s.group) + "/" + s.name == only) {
+                sqlite3_stmt *q;
+                if (sqlite3_prepare_v2(db, s.sql.c_str(), -1, &q, nullptr) != SQLITE_OK) die(s.name);
+                for (int i = 0; i < only_runs; i++) run_once(q);
+                sqlite3_finalize(q);
+                sqlite3_close(db);
+                return 0;
+            }
+        fprintf(stderr, "sqlite_bench: no statement %s\n", only);
+        return 1;
+    }
 
     // ---- the physical floor: no SQLite (measured in every round too) ---------------------------
     padded_string p_stripe(stripe), p_record(record);

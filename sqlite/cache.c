@@ -9,8 +9,13 @@
  * connection committed, seen once this connection holds a read transaction, and at our own
  * commits) and sqlite3_total_changes64 (every row this connection wrote, committed or not,
  * triggers included) — and is taken as current without a lookup when both are unchanged, the
- * connection is in autocommit mode and holds a read transaction on main (the statement that
- * calls us reads main), and the entry was checked in autocommit mode too.  Inside an explicit
+ * connection is in autocommit mode, and the entry was checked in autocommit mode too.  The data
+ * version is only refreshed when a read transaction on main begins: when the statement that
+ * calls us holds one (it reads main), it is current; when it holds none (SELECT
+ * serde_decode('K', ?1), executed again and again), sq_catalog_probe runs the kept PRAGMA
+ * main.schema_version, reads both numbers while its read transaction is open, and checks that
+ * main's schema is the one the catalog was last inspected with (issue 23: one small statement
+ * per call instead of the PRAGMA and a lookup of every shape).  Inside an explicit
  * transaction every first use in a statement re-checks: a ROLLBACK or ROLLBACK TO changes
  * neither number (verified on 3.40), and the rows it restores must be honoured.
  *
@@ -264,24 +269,36 @@ sq_shape_build(sq_conn *c, const char *name, const char *json, size_t len, sq_er
 
 /* ---- the cache --------------------------------------------------------------------------- */
 
-/* The connection's state now; false when it cannot vouch for a cached entry (see the top). */
-static bool
-state_now(sq_conn *c, unsigned int *dv, int64_t *tc, bool *autocommit)
+/* The connection's state now: ST_TXN (autocommit mode, a transaction open on main: *dv and *tc
+ * read, they vouch for a cached entry, see the top), ST_NO_TXN (autocommit mode, no transaction
+ * on main: *dv would be stale, sq_catalog_probe reads it), ST_EXPLICIT (inside BEGIN ... ). */
+enum
 {
-	*autocommit = sqlite3_get_autocommit(c->db) != 0;
+	ST_EXPLICIT, ST_NO_TXN, ST_TXN
+};
+
+static int
+state_now(sq_conn *c, unsigned int *dv, int64_t *tc)
+{
+	if (sqlite3_get_autocommit(c->db) == 0)
+		return ST_EXPLICIT;
+	if (sqlite3_txn_state(c->db, "main") == SQLITE_TXN_NONE)
+		return ST_NO_TXN;
 	*dv = 0;
 	sqlite3_file_control(c->db, "main", SQLITE_FCNTL_DATA_VERSION, dv);
 	*tc = sqlite3_total_changes64(c->db);
-	return *autocommit && sqlite3_txn_state(c->db, "main") != SQLITE_TXN_NONE;
+	return ST_TXN;
 }
 
+/* Remembers the state the entry was found current in: main's data version as of its last
+ * transaction (the catalog statements' that just read it) and the total changes. */
 static void
 stamp(sq_conn *c, sq_shape *s)
 {
-	bool		ac;
-
-	(void) state_now(c, &s->data_version, &s->total_changes, &ac);
-	s->trusted = ac;
+	s->data_version = 0;
+	sqlite3_file_control(c->db, "main", SQLITE_FCNTL_DATA_VERSION, &s->data_version);
+	s->total_changes = sqlite3_total_changes64(c->db);
+	s->trusted = sqlite3_get_autocommit(c->db) != 0;
 }
 
 /* 1: every shape s was built from is unchanged; 0: one changed or is gone; -1: error. */
@@ -362,20 +379,27 @@ sq_shape_get(sq_conn *c, const char *name, sq_err *e)
 	c->clock++;
 	for (int i = 0; i < c->nshapes; i++)
 	{
-		unsigned int dv;
-		int64_t		tc;
-		bool		ac;
+		unsigned int dv = 0;
+		int64_t		tc = 0;
 
 		s = c->shapes[i];
 		if (strcmp(s->name, name) != 0)
 			continue;
-		if (state_now(c, &dv, &tc, &ac) && s->trusted && dv == s->data_version &&
-			tc == s->total_changes)
+		if (s->trusted)
 		{
-			c->hits++;
-			s->last_used = c->clock;
-			sq_shape_ref(s);
-			return s;
+			int			st = state_now(c, &dv, &tc);
+
+			r = st == ST_TXN;
+			/* a statement that reads no table of main: a read transaction of its own tells */
+			if (st == ST_NO_TXN && (r = sq_catalog_probe(c, &dv, &tc, e)) < 0)
+				return NULL;
+			if (r == 1 && dv == s->data_version && tc == s->total_changes)
+			{
+				c->hits++;
+				s->last_used = c->clock;
+				sq_shape_ref(s);
+				return s;
+			}
 		}
 		r = recheck(c, s, e);
 		if (r < 0)

@@ -295,6 +295,41 @@ sq_dep_free(sq_dep *dep)
 	dep->name = dep->descriptor = NULL;
 }
 
+/* Is the catalog as it was, without reading serde_shapes?  Runs the kept PRAGMA
+ * main.schema_version, and while the read transaction that its step began on main is open
+ * (SQLite refreshes main's data version when a read transaction begins) reads the data version
+ * and this connection's total changes into *dv and *tc.  1: main's schema is the one
+ * catalog_check approved last, outside a transaction, with a catalog in it; 0: it may not be
+ * (the caller reads the rows); -1: error (*e).  Only in autocommit mode with no transaction
+ * open on main (the caller's case: a statement that reads no table of main). */
+int
+sq_catalog_probe(sq_conn *c, unsigned int *dv, int64_t *tc, sq_err *e)
+{
+	sqlite3_stmt *st = NULL;
+	int			rc;
+	int			r = 0;
+
+	if (!enter(c, e))
+		return -1;
+	rc = stmt_get(c, &c->st_cookie, &c->st_cookie_busy, "PRAGMA main.schema_version", &st);
+	if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW)
+	{
+		*dv = 0;
+		sqlite3_file_control(c->db, "main", SQLITE_FCNTL_DATA_VERSION, dv);
+		*tc = sqlite3_total_changes64(c->db);
+		r = sqlite3_column_int64(st, 0) == c->catalog_cookie && c->catalog_state == 1 &&
+			!c->catalog_in_txn;
+	}
+	else
+	{
+		sq_err_sqlite(e, c->db, rc == SQLITE_DONE ? SQLITE_ERROR : rc, "cannot read main's schema version");
+		r = -1;
+	}
+	stmt_put(c, st);
+	leave(c);
+	return r;
+}
+
 /* Takes the reading statement once per use of *stmt (the caller gives it back with
  * sq_catalog_finish; it is the connection's kept statement, see above); the catalog is checked
  * then. */

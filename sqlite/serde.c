@@ -143,8 +143,10 @@
 ** serde_register, plain SQL, another connection, or a rolled-back transaction — is honoured by
 ** the next statement; a write to any other table recompiles nothing (cache.c explains how).
 **
-** Checking that a plan is current reads serde_shapes (when the calling statement reads no table
-** of main, on every execution).  The two statements that read it are prepared once per
+** Checking that a plan is current reads serde_shapes only when something changed: a statement
+** that reads no table of main runs PRAGMA main.schema_version on every execution (its read
+** transaction tells whether anything was committed since), and reads the rows when the data
+** version, the schema or this connection's changes moved.  The two statements are prepared once per
 ** connection and kept (sqlite3_next_stmt lists them: their SQL reads main.serde_shapes and
 ** PRAGMA main.schema_version); sqlite3_close finalizes them itself, before it checks for
 ** statements left open, so a plain sqlite3_close still succeeds.  An application that

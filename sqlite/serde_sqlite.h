@@ -180,6 +180,9 @@ void		sq_result_value(sqlite3_context *ctx, const sq_value *v);
 int			sq_catalog_read(sq_conn *c, sqlite3_stmt **stmt, const char *name, sq_dep *dep,
 							sq_err *e);
 void		sq_catalog_finish(sq_conn *c, sqlite3_stmt **stmt);
+/* Without a transaction on main: 1 when main's schema is as last checked, with *dv (main's data
+ * version) and *tc (total changes) read inside a read transaction; 0 unknown; -1 error. */
+int			sq_catalog_probe(sq_conn *c, unsigned int *dv, int64_t *tc, sq_err *e);
 int			sq_catalog_write(sq_conn *c, const char *name, const char *descriptor, size_t len,
 							 sq_err *e);
 /* 1 deleted, 0 not there, -1 error */

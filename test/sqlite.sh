@@ -9,6 +9,8 @@
 #      made by another connection, snapshots, result codes;
 #   3. a C program: test/sqlite/client.c — prepared statements, re-execution, sqlite3_interrupt,
 #      the catalog statements prepared once per connection and finalized by sqlite3_close;
+#      test/sqlite/percall.c — a statement re-executed across every kind of catalog change (the
+#      plan found current by PRAGMA schema_version alone when nothing changed);
 #   4. threads: test/sqlite/threads.c, N connections decoding while another re-registers, built
 #      and run against sqlite/build-tsan/serde.so (everything compiled with -fsanitize=thread);
 #      SERDE_SQLITE_TSAN=0 skips it;
@@ -110,6 +112,12 @@ if gcc -std=gnu11 -O1 -Wall -Wextra -Werror -o "$TMP/client" test/sqlite/client.
     echo "ok: C client: $(tail -1 "$TMP/c.out")"
 else
     echo "FAIL: C client"; cat "$TMP/c.out" 2>/dev/null || true; fail=1
+fi
+if gcc -std=gnu11 -O1 -Wall -Wextra -Werror -o "$TMP/percall" test/sqlite/percall.c -lsqlite3 &&
+    "$TMP/percall" ./sqlite/serde >"$TMP/pc.out" 2>&1; then
+    echo "ok: C, a statement re-executed across catalog changes: $(tail -1 "$TMP/pc.out")"
+else
+    echo "FAIL: C, a statement re-executed across catalog changes"; grep -v '^ok' "$TMP/pc.out" 2>/dev/null || true; fail=1
 fi
 
 # ---- 4. threads under ThreadSanitizer ------------------------------------------------------

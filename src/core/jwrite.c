@@ -103,22 +103,39 @@ sd_buf_free(sd_buf *b)
 /* ---- formatters -------------------------------------------------------------------------- */
 
 /* v in decimal, zero-padded to at least width digits (no NUL; snprintf costs more than the
- * rest of writing a small value) */
+ * rest of writing a small value): two digits at a time, from the end */
 static size_t
 put_uint(char *out, uint64_t v, int width)
 {
-	char		tmp[24];
-	int			n = 0;
+	static const char pairs[] =
+		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+		"8081828384858687888990919293949596979899";
+	int			n = 1;
+	char	   *p;
 
-	do
+	for (uint64_t t = v; t >= 10; t /= 10)
+		n++;
+	if (n < width)
+		n = width;
+	p = out + n;
+	while (v >= 100)
 	{
-		tmp[n++] = (char) ('0' + v % 10);
-		v /= 10;
-	} while (v);
-	while (n < width)
-		tmp[n++] = '0';
-	for (int k = 0; k < n; k++)
-		out[k] = tmp[n - 1 - k];
+		unsigned	d = (unsigned) (v % 100) * 2;
+
+		v /= 100;
+		*--p = pairs[d + 1];
+		*--p = pairs[d];
+	}
+	if (v >= 10)
+	{
+		*--p = pairs[v * 2 + 1];
+		*--p = pairs[v * 2];
+	}
+	else
+		*--p = (char) ('0' + v);
+	while (p > out)
+		*--p = '0';
 	return (size_t) n;
 }
 
@@ -450,10 +467,22 @@ sd_format_decimal(char *out, int64_t digits, uint32_t scale_and_sign)
 
 /* ---- the canonical JSON writer ----------------------------------------------------------- */
 
+/* The keys of one composite node's fields, escaped once when the writer is created: `"c0":`,
+ * `,"c1":`, ... one after the other in text, key k at text[off[k] .. off[k + 1]). */
+typedef struct jw_keys
+{
+	const sd_node *node;        /* NULL: an empty slot */
+	char	   *text;           /* NULL: none (write_row escapes the names itself) */
+	uint32_t   *off;
+} jw_keys;
+
 struct sd_jwriter
 {
 	sd_hooks	hooks;
 	const sd_plan *plan;        /* its defaults are written from their compiled values */
+	jw_keys    *keys;           /* open addressing by node; cap a power of two, or 0 */
+	uint32_t	cap;
+	uint32_t	n;
 };
 
 typedef struct wctx
@@ -462,16 +491,195 @@ typedef struct wctx
 	sd_buf	   *out;
 } wctx;
 
-static bool
+/* sd_buf_put, the common case (room left) without a call */
+static inline bool
 put(wctx *c, const char *s, size_t n)
 {
-	return sd_buf_put(c->out, s, n);
+	sd_buf	   *b = c->out;
+
+	if (!b->failed && b->len + n + 1 <= b->cap)
+	{
+		memcpy(b->s + b->len, s, n);
+		b->len += n;
+		b->s[b->len] = '\0';
+		return true;
+	}
+	return sd_buf_put(b, s, n);
+}
+
+/* a quoted, escaped string (sd_buf_string: the same bytes), reserved at once when it is short */
+static bool
+put_string(wctx *c, const char *s, size_t len)
+{
+	sd_buf	   *b = c->out;
+
+	if (len > 4096 || !buf_reserve(b, len * 6 + 2))
+		return sd_buf_string(b, s, len);
+	b->s[b->len++] = '"';
+	b->len += sd_json_escape(b->s + b->len, len * 6, s, len, NULL);
+	b->s[b->len++] = '"';
+	b->s[b->len] = '\0';
+	return true;
 }
 
 static bool
 put_quoted(wctx *c, const char *s, size_t n)
 {
-	return put(c, "\"", 1) && put(c, s, n) && put(c, "\"", 1);
+	sd_buf	   *b = c->out;
+
+	if (!buf_reserve(b, n + 2))
+		return false;
+	b->s[b->len] = '"';
+	memcpy(b->s + b->len + 1, s, n);
+	b->s[b->len + n + 1] = '"';
+	b->len += n + 2;
+	b->s[b->len] = '\0';
+	return true;
+}
+
+static inline uint32_t
+node_hash(const sd_node *n, uint32_t cap)
+{
+	return (uint32_t) (((uintptr_t) n >> 4) * 0x9E3779B1u) & (cap - 1);
+}
+
+static const jw_keys *
+keys_of(const sd_jwriter *w, const sd_node *n)
+{
+	if (w->cap == 0)
+		return NULL;
+	for (uint32_t i = node_hash(n, w->cap);; i = (i + 1) & (w->cap - 1))
+	{
+		if (w->keys[i].node == n)
+			return &w->keys[i];
+		if (!w->keys[i].node)
+			return NULL;
+	}
+}
+
+/* the slot of n: found (*fresh false) or new (true); NULL when out of memory */
+static jw_keys *
+keys_slot(sd_jwriter *w, const sd_node *n, bool *fresh)
+{
+	uint32_t	i;
+
+	if ((w->n + 1) * 2 > w->cap)
+	{
+		uint32_t	ncap = w->cap ? w->cap * 2 : 16;
+		jw_keys    *nk = sd_hook_alloc(&w->hooks, sizeof(jw_keys) * ncap);
+
+		if (!nk)
+			return NULL;
+		memset(nk, 0, sizeof(jw_keys) * ncap);
+		for (uint32_t k = 0; k < w->cap; k++)
+			if (w->keys[k].node)
+			{
+				for (i = node_hash(w->keys[k].node, ncap); nk[i].node; i = (i + 1) & (ncap - 1))
+					;
+				nk[i] = w->keys[k];
+			}
+		sd_hook_free(&w->hooks, w->keys);
+		w->keys = nk;
+		w->cap = ncap;
+	}
+	for (i = node_hash(n, w->cap); w->keys[i].node; i = (i + 1) & (w->cap - 1))
+		if (w->keys[i].node == n)
+		{
+			*fresh = false;
+			return &w->keys[i];
+		}
+	*fresh = true;
+	w->n++;
+	w->keys[i].node = n;
+	return &w->keys[i];
+}
+
+/* The keys of composite node n into k; false when out of memory. */
+static bool
+keys_build(sd_jwriter *w, jw_keys *k, const sd_node *n)
+{
+	size_t		total = 1;
+	size_t		o = 0;
+
+	for (int i = 0; i < n->nfields; i++)
+		total += strlen(n->fields[i].column) * 6 + 4;
+	if (!(k->off = sd_hook_alloc(&w->hooks, sizeof(uint32_t) * ((size_t) n->nfields + 1))) ||
+		total > UINT32_MAX || !(k->text = sd_hook_alloc(&w->hooks, total)))
+		return false;
+	for (int i = 0; i < n->nfields; i++)
+	{
+		const char *col = n->fields[i].column;
+
+		k->off[i] = (uint32_t) o;
+		if (i)
+			k->text[o++] = ',';
+		k->text[o++] = '"';
+		o += sd_json_escape(k->text + o, total - o, col, strlen(col), NULL);
+		k->text[o++] = '"';
+		k->text[o++] = ':';
+	}
+	k->off[n->nfields] = (uint32_t) o;
+	return true;
+}
+
+/* pushes n on the stack of keys_all (growing it); false when out of memory */
+static bool
+keys_push(sd_jwriter *w, const sd_node ***stack, size_t *depth, size_t *cap, const sd_node *n)
+{
+	if (!n)
+		return true;
+	if (*depth == *cap)
+	{
+		size_t		nc = *cap ? *cap * 2 : 32;
+		const sd_node **ns = sd_hook_alloc(&w->hooks, sizeof(*ns) * nc);
+
+		if (!ns)
+			return false;
+		if (*depth)
+			memcpy(ns, *stack, sizeof(*ns) * *depth);
+		sd_hook_free(&w->hooks, (void *) *stack);
+		*stack = ns;
+		*cap = nc;
+	}
+	(*stack)[(*depth)++] = n;
+	return true;
+}
+
+/* The keys of every composite node the plan's root reaches (through fields, elements and union
+ * variants), each node once (a recursive shape reaches itself again).  A node it does not reach
+ * has none: write_row escapes its names as it writes them.  false when out of memory. */
+static bool
+keys_all(sd_jwriter *w, const sd_node *root)
+{
+	const sd_node **stack = NULL;
+	size_t		depth = 0,
+				cap = 0;
+	bool		ok = keys_push(w, &stack, &depth, &cap, root);
+
+	while (ok && depth > 0)
+	{
+		const sd_node *n = stack[--depth];
+		bool		fresh;
+		jw_keys    *k = keys_slot(w, n, &fresh);
+
+		if (!k)
+			ok = false;
+		else if (fresh)
+		{
+			bool		composite = n->kind == SD_K_COMPOSITE && n->fields != NULL;
+
+			if (composite && n->nfields > 0)
+				ok = keys_build(w, k, n);
+			for (int i = 0; ok && composite && i < n->nfields; i++)
+				ok = keys_push(w, &stack, &depth, &cap, n->fields[i].node);
+			for (int i = 0; ok && n->variants && i < n->nvariants; i++)
+				ok = keys_push(w, &stack, &depth, &cap, n->variants[i].merged);
+			if (ok)
+				ok = keys_push(w, &stack, &depth, &cap, n->elem);
+		}
+	}
+	sd_hook_free(&w->hooks, (void *) stack);
+	return ok;
 }
 
 /* A validated JSON text without the whitespace between its tokens (strings, escapes and
@@ -518,13 +726,20 @@ write_row(wctx *c, const sd_node *n, const sd_val *tape, const sd_val *v)
 {
 	if (!put(c, "{", 1))
 		return false;
+	const jw_keys *ks = keys_of(c->w, n);
+
 	for (uint32_t k = 0; k < v->len && k < (uint32_t) n->nfields; k++)
 	{
 		const sd_field *f = &n->fields[k];
-		size_t		clen = strlen(f->column);
+		size_t		clen;
 		char		key[256];
 
-		if (clen * 6 + 4 <= sizeof(key))
+		if (ks && ks->text)
+		{
+			if (!put(c, ks->text + ks->off[k], ks->off[k + 1] - ks->off[k]))
+				return false;
+		}
+		else if ((clen = strlen(f->column)) * 6 + 4 <= sizeof(key))
 		{
 			/* `,"column":` in one piece (escaped: a column name is any text) */
 			size_t		o = 0;
@@ -538,7 +753,7 @@ write_row(wctx *c, const sd_node *n, const sd_val *tape, const sd_val *v)
 			if (!put(c, key, o))
 				return false;
 		}
-		else if ((k && !put(c, ",", 1)) || !sd_buf_string(c->out, f->column, clen) ||
+		else if ((k && !put(c, ",", 1)) || !put_string(c, f->column, clen) ||
 				 !put(c, ":", 1))
 			return false;
 		if (!write_value(c, f->node, tape, v->u.first + k))
@@ -564,7 +779,7 @@ write_array(wctx *c, const sd_node *n, const sd_val *tape, const sd_val *v)
 
 			if (e->tag != SD_V_ROW || e->len != 2 || key->tag != SD_V_STR)
 				continue;		/* not a map entry (cannot happen) */
-			if ((k && !put(c, ",", 1)) || !sd_buf_string(c->out, key->u.s, key->len) ||
+			if ((k && !put(c, ",", 1)) || !put_string(c, key->u.s, key->len) ||
 				!put(c, ":", 1) || !write_value(c, en->fields[1].node, tape, e->u.first + 1))
 				return false;
 		}
@@ -614,7 +829,7 @@ write_value(wctx *c, const sd_node *n, const sd_val *tape, uint32_t i)
 			len = sd_format_float(tmp, v->u.f, n->kind == SD_K_FLOAT4);
 			return put(c, tmp, len);
 		case SD_V_STR:
-			return sd_buf_string(c->out, v->u.s, v->len);
+			return put_string(c, v->u.s, v->len);
 		case SD_V_NUMERIC:
 			return sd_numeric_canonical(c->out, v->u.s, v->len);
 		case SD_V_DECIMAL:
@@ -647,7 +862,7 @@ write_value(wctx *c, const sd_node *n, const sd_val *tape, uint32_t i)
 
 				if (!t || v->u.i < 0 || v->u.i >= t->nlabels)
 					return put(c, "null", 4);	/* cannot happen */
-				return sd_buf_string(c->out, t->labels[v->u.i], strlen(t->labels[v->u.i]));
+				return put_string(c, t->labels[v->u.i], strlen(t->labels[v->u.i]));
 			}
 		case SD_V_JSON:
 			return put_json_text(c, v->u.s, v->len);
@@ -676,6 +891,12 @@ sd_jwriter_create(const sd_plan *plan, const sd_hooks *hooks, sd_error *err)
 	memset(w, 0, sizeof(*w));
 	w->hooks = h;
 	w->plan = plan;
+	if (!keys_all(w, sd_plan_root(plan)))
+	{
+		sd_jwriter_free(w);
+		sd_error_set(err, SD_E_NOMEM, -1, "out of memory");
+		return NULL;
+	}
 	return w;
 }
 
@@ -693,5 +914,11 @@ sd_jwriter_free(sd_jwriter *w)
 {
 	if (!w)
 		return;
+	for (uint32_t i = 0; i < w->cap; i++)
+	{
+		sd_hook_free(&w->hooks, w->keys[i].text);
+		sd_hook_free(&w->hooks, w->keys[i].off);
+	}
+	sd_hook_free(&w->hooks, w->keys);
 	sd_hook_free(&w->hooks, w);
 }

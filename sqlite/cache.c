@@ -15,7 +15,8 @@
  * serde_decode('K', ?1), executed again and again), sq_catalog_probe runs the kept PRAGMA
  * main.schema_version, reads both numbers while its read transaction is open, and checks that
  * main's schema is the one the catalog was last inspected with (issue 23: one small statement
- * per call instead of the PRAGMA and a lookup of every shape).  Inside an explicit
+ * per call instead of the PRAGMA and a lookup of every shape); for a main in memory (no file
+ * name: no other pager) the data version is current without it (main_private).  Inside an explicit
  * transaction every first use in a statement re-checks: a ROLLBACK or ROLLBACK TO changes
  * neither number (verified on 3.40), and the rows it restores must be honoured.
  *
@@ -290,6 +291,19 @@ state_now(sq_conn *c, unsigned int *dv, int64_t *tc)
 	return ST_TXN;
 }
 
+/* Is main a database no other pager can change?  An in-memory or temporary database has no file
+ * name: only this connection's pager, or one shared with the connections of a shared cache,
+ * writes it, and its commits bump the data version at once, with or without a read transaction.
+ * (An in-memory database of the memdb VFS, which other connections open with pagers of their
+ * own, has a name: "/name".) */
+static bool
+main_private(sq_conn *c)
+{
+	const char *f = sqlite3_db_filename(c->db, "main");
+
+	return f == NULL || f[0] == '\0';
+}
+
 /* Remembers the state the entry was found current in: main's data version as of its last
  * transaction (the catalog statements' that just read it) and the total changes. */
 static void
@@ -390,8 +404,16 @@ sq_shape_get(sq_conn *c, const char *name, sq_err *e)
 			int			st = state_now(c, &dv, &tc);
 
 			r = st == ST_TXN;
-			/* a statement that reads no table of main: a read transaction of its own tells */
-			if (st == ST_NO_TXN && (r = sq_catalog_probe(c, &dv, &tc, e)) < 0)
+			/* a statement that reads no table of main: a read transaction of its own tells,
+			 * unless main is in memory (no other pager sees it: its version is current) */
+			if (st == ST_NO_TXN && main_private(c))
+			{
+				dv = 0;
+				sqlite3_file_control(c->db, "main", SQLITE_FCNTL_DATA_VERSION, &dv);
+				tc = sqlite3_total_changes64(c->db);
+				r = 1;
+			}
+			else if (st == ST_NO_TXN && (r = sq_catalog_probe(c, &dv, &tc, e)) < 0)
 				return NULL;
 			if (r == 1 && dv == s->data_version && tc == s->total_changes)
 			{

@@ -9,7 +9,8 @@
  * replaced by sqlite3_deserialize; another connection's commits (rollback journal, WAL, a
  * shared-cache in-memory database), its writes to other tables (re-read, not recompiled); a
  * catalog locked by another connection (SQLITE_BUSY, then working again) and an interrupt of
- * the probe (SQLITE_INTERRUPT).  Results are compared with what a fresh statement returns.
+ * the probe (SQLITE_INTERRUPT).  A main in memory (no file name: no other pager) needs not even
+ * the PRAGMA.  Results are compared with what a fresh statement returns.
  *     gcc -o percall test/sqlite/percall.c -lsqlite3 && ./percall ./sqlite/serde
  */
 #include <sqlite3.h>
@@ -131,6 +132,17 @@ lookups(sqlite3 *db)
 	return n;
 }
 
+static long long
+probes(sqlite3 *db)
+{
+	long long	n = 0;
+
+	for (sqlite3_stmt *p = sqlite3_next_stmt(db, NULL); p; p = sqlite3_next_stmt(db, p))
+		if (sqlite3_sql(p) && strstr(sqlite3_sql(p), "PRAGMA main.schema_version"))
+			n += sqlite3_stmt_status(p, SQLITE_STMTSTATUS_RUN, 0);
+	return n;
+}
+
 static char msg[256];
 
 static const char *
@@ -147,10 +159,10 @@ what(const char *s)
 
 /* everything one connection does to the catalog between two executions of the same statements */
 static void
-own_changes(sqlite3 *db)
+own_changes(sqlite3 *db, bool in_memory)
 {
 	sqlite3_stmt *dec, *val;
-	long long	c0, l0;
+	long long	c0, l0, p0;
 
 	exec(db, K_INT);
 	sqlite3_prepare_v2(db, DEC, -1, &dec, NULL);
@@ -158,12 +170,17 @@ own_changes(sqlite3 *db)
 	EXPECT(what("first execution"), run(dec, "{\"x\": 1}"), "{\"x\":1}");
 	c0 = compiles(db);
 	l0 = lookups(db);
+	p0 = probes(db);
 	for (int i = 0; i < 50; i++)
 		run(dec, "{\"x\": 2}");
 	for (int i = 0; i < 50; i++)
 		run(val, "{\"x\": 2}");
 	CHECK(what("100 more executions, nothing changed: no compile, no lookup of the rows"),
 		  compiles(db) == c0 && lookups(db) == l0);
+	if (in_memory)
+		CHECK(what("... and in memory not even PRAGMA schema_version (no other pager)"), probes(db) == p0);
+	else
+		CHECK(what("... each ran PRAGMA schema_version (its read transaction)"), probes(db) >= p0 + 100);
 	EXPECT(what("... same value"), run(dec, "{\"x\": 3}"), "{\"x\":3}");
 
 	exec(db, K_TEXT);
@@ -340,15 +357,15 @@ main(int argc, char **argv)
 
 	mode_name = "memory";
 	db = open_with(":memory:", SQLITE_OPEN_READWRITE, ext);
-	own_changes(db);
-	deserialized(db);
+	own_changes(db, true);
+	deserialized(db);           /* main is then a memdb database named "x": probed */
 	interrupted(db);
 	sqlite3_close(db);
 
 	mode_name = "file";
 	unlink(path);
 	db = open_with(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, ext);
-	own_changes(db);
+	own_changes(db, false);
 	other = open_with(path, SQLITE_OPEN_READWRITE, NULL);
 	other_changes(db, other, false);
 	interrupted(db);
@@ -359,7 +376,7 @@ main(int argc, char **argv)
 	unlink(path);
 	db = open_with(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, ext);
 	exec(db, "PRAGMA journal_mode = wal");
-	own_changes(db);
+	own_changes(db, false);
 	other = open_with(path, SQLITE_OPEN_READWRITE, ext);
 	other_changes(db, other, true);
 	sqlite3_close(other);

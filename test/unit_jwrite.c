@@ -437,6 +437,83 @@ test_writer_scalars(void)
 	CHECK_STR(canon(&ut_text, "{}", "\"\\u2028\""), "\"\xe2\x80\xa8\"");
 }
 
+/* put_string's fast path (plain ASCII eight bytes at a time, then byte by byte) and its handing
+ * over to sd_json_escape at the first byte that needs a look, at every position of strings of
+ * 0 to 40 bytes, and a string too long for one reservation: the same bytes as sd_json_escape */
+static void
+test_writer_strings(void)
+{
+	static const char *const specials[] = {"\"", "\\", "\n", "\x01", "\x7f", "\xc3\xa9", "\xe2\x82\xac",
+		"\xf0\x9f\x98\x80"};
+	static char raw[6000],
+				doc[40000],
+				want[40000];
+	int			bad = 0;
+
+	for (size_t k = 0; k < sizeof(specials) / sizeof(specials[0]); k++)
+		for (size_t len = 0; len <= 40; len++)
+			for (size_t at = 0; at <= len; at++)
+			{
+				size_t		n = 0,
+							d = 0;
+				const char *got;
+
+				for (size_t i = 0; i < len; i++)
+				{
+					if (i == at)
+						for (const char *p = specials[k]; *p; p++)
+							raw[n++] = *p;
+					else
+						raw[n++] = (char) ('a' + i % 26);
+				}
+				if (at == len)
+					for (const char *p = specials[k]; *p; p++)
+						raw[n++] = *p;
+				/* the document: raw as a JSON string (quote, backslash, controls escaped) */
+				doc[d++] = '"';
+				for (size_t i = 0; i < n; i++)
+				{
+					unsigned char c = (unsigned char) raw[i];
+
+					if (c == '"' || c == '\\')
+						d += (size_t) sprintf(doc + d, "\\%c", c);
+					else if (c < 0x20)
+						d += (size_t) sprintf(doc + d, "\\u%04x", c);
+					else
+						doc[d++] = (char) c;
+				}
+				doc[d++] = '"';
+				doc[d] = '\0';
+				snprintf(want, sizeof(want), "\"%s\"", esc(raw, n));
+				got = canon(&ut_text, "{}", doc);
+				if (strcmp(got, want) != 0 && bad++ < 3)
+					printf("  string %zu/%zu/%zu: got %s, want %s\n", k, len, at, got, want);
+			}
+	CHECK(bad == 0);
+	/* longer than one reservation (4 KB): sd_buf_string, the same bytes */
+	{
+		size_t		n = 5000,
+					d = 0,
+					w = 0;
+
+		doc[d++] = '"';
+		want[w++] = '"';
+		for (size_t i = 0; i < n; i++)
+		{
+			if (i % 997 == 5)
+			{
+				d += (size_t) sprintf(doc + d, "\\\"");
+				w += (size_t) sprintf(want + w, "\\\"");
+			}
+			else
+				doc[d++] = want[w++] = (char) ('a' + i % 26);
+		}
+		doc[d++] = want[w++] = '"';
+		doc[d] = want[w] = '\0';
+		CHECK_STR(canon(&ut_text, "{}", doc), want);
+	}
+}
+
 static void
 test_writer_structure(void)
 {
@@ -576,6 +653,7 @@ unit_jwrite(void)
 	test_formatters();
 	test_floats();
 	test_writer_scalars();
+	test_writer_strings();
 	test_writer_structure();
 	test_writer_oom();
 }

@@ -507,17 +507,45 @@ put(wctx *c, const char *s, size_t n)
 	return sd_buf_put(b, s, n);
 }
 
-/* a quoted, escaped string (sd_buf_string: the same bytes), reserved at once when it is short */
+/* a quoted, escaped string (sd_buf_string: the same bytes), reserved at once when it is short;
+ * plain ASCII copied here eight bytes at a time (sd_json_escape's test), the rest from the first
+ * byte that needs a look by sd_json_escape */
 static bool
 put_string(wctx *c, const char *s, size_t len)
 {
+	const uint64_t ones = 0x0101010101010101ull,
+				high = 0x8080808080808080ull;
 	sd_buf	   *b = c->out;
+	char	   *o;
+	size_t		i = 0;
 
 	if (len > 4096 || !buf_reserve(b, len * 6 + 2))
 		return sd_buf_string(b, s, len);
-	b->s[b->len++] = '"';
-	b->len += sd_json_escape(b->s + b->len, len * 6, s, len, NULL);
-	b->s[b->len++] = '"';
+	o = b->s + b->len;
+	*o++ = '"';
+	while (i + 8 <= len)
+	{
+		uint64_t	w;
+
+		memcpy(&w, s + i, 8);
+		if (((w | ((w - ones * 0x20) & ~w) | ((w ^ (ones * '"')) - ones) |
+			  ((w ^ (ones * '\\')) - ones)) & high) != 0)
+			break;
+		memcpy(o + i, &w, 8);
+		i += 8;
+	}
+	for (; i < len; i++)
+	{
+		unsigned char ch = (unsigned char) s[i];
+
+		if (ch < 0x20 || ch >= 0x80 || ch == '"' || ch == '\\')
+			break;
+		o[i] = (char) ch;
+	}
+	if (i < len)
+		i += sd_json_escape(o + i, (len - i) * 6, s + i, len - i, NULL);
+	o[i] = '"';
+	b->len += i + 2;
 	b->s[b->len] = '\0';
 	return true;
 }
@@ -817,14 +845,24 @@ write_value(wctx *c, const sd_node *n, const sd_val *tape, uint32_t i)
 		case SD_V_BOOL:
 			return v->u.b ? put(c, "true", 4) : put(c, "false", 5);
 		case SD_V_INT:
-			if (v->u.i < 0)
 			{
-				tmp[0] = '-';
-				len = 1 + put_uint(tmp + 1, (uint64_t) 0 - (uint64_t) v->u.i, 1);
+				sd_buf	   *b = c->out;
+				char	   *o;
+
+				if (!buf_reserve(b, 24))
+					return false;
+				o = b->s + b->len;
+				if (v->u.i < 0)
+				{
+					o[0] = '-';
+					len = 1 + put_uint(o + 1, (uint64_t) 0 - (uint64_t) v->u.i, 1);
+				}
+				else
+					len = put_uint(o, (uint64_t) v->u.i, 1);
+				b->len += len;
+				b->s[b->len] = '\0';
+				return true;
 			}
-			else
-				len = put_uint(tmp, (uint64_t) v->u.i, 1);
-			return put(c, tmp, len);
 		case SD_V_FLOAT:
 			len = sd_format_float(tmp, v->u.f, n->kind == SD_K_FLOAT4);
 			return put(c, tmp, len);
@@ -836,14 +874,25 @@ write_value(wctx *c, const sd_node *n, const sd_val *tape, uint32_t i)
 			len = sd_format_decimal(tmp, v->u.i, v->len);
 			return put(c, tmp, len);
 		case SD_V_TIMESTAMP:
-			len = sd_format_timestamp(tmp, v->u.i, n->kind != SD_K_TIMESTAMP);
-			return put_quoted(c, tmp, len);
 		case SD_V_DATE:
-			len = sd_format_date(tmp, v->u.i);
-			return put_quoted(c, tmp, len);
 		case SD_V_TIME:
-			len = sd_format_time(tmp, v->u.i);
-			return put_quoted(c, tmp, len);
+			{
+				/* formatted in place, between its quotes (each writes less than 64 bytes) */
+				sd_buf	   *b = c->out;
+				char	   *o;
+
+				if (!buf_reserve(b, 64 + 2))
+					return false;
+				o = b->s + b->len;
+				o[0] = '"';
+				len = v->tag == SD_V_TIMESTAMP ?
+					sd_format_timestamp(o + 1, v->u.i, n->kind != SD_K_TIMESTAMP) :
+					v->tag == SD_V_DATE ? sd_format_date(o + 1, v->u.i) : sd_format_time(o + 1, v->u.i);
+				o[len + 1] = '"';
+				b->len += len + 2;
+				b->s[b->len] = '\0';
+				return true;
+			}
 		case SD_V_UUID:
 			len = sd_format_uuid(tmp, v->u.bytes);
 			return put_quoted(c, tmp, len);

@@ -41,6 +41,12 @@ typedef struct sq_cursor
 	sq_shape   *s;
 	sd_decoder *d;
 	uint32_t	root;
+	/* the current row, set by xFilter for its xColumn calls: the shape's fields, the tape and
+	 * the tape index of field 0 */
+	const sd_field *fields;
+	int			nfields;
+	const sd_val *tape;
+	uint32_t	first;
 	bool		eof;
 	sqlite3_int64 rowid;
 	sd_buf		buf;
@@ -434,6 +440,10 @@ x_filter(sqlite3_vtab_cursor *base, int idxNum, const char *idxStr, int argc, sq
 		sq_err_core(&e, cur->s->name, &err);
 		return sq_vtab_err(&v->base, &e);
 	}
+	cur->fields = sd_plan_root(cur->s->plan)->fields;
+	cur->nfields = sd_plan_root(cur->s->plan)->nfields;
+	cur->tape = sd_decoder_tape(cur->d);
+	cur->first = cur->tape[cur->root].u.first;
 	cur->eof = false;
 	cur->rowid++;
 	return SQLITE_OK;
@@ -456,21 +466,18 @@ static int
 x_column(sqlite3_vtab_cursor *base, sqlite3_context *ctx, int col)
 {
 	sq_cursor  *cur = (sq_cursor *) base;
-	const sd_node *root;
-	const sd_val *tape;
 	sq_value	val;
 
 	if (cur->eof || !cur->s)
 		return SQLITE_OK;
-	root = sd_plan_root(cur->s->plan);
 	/* The document column reads as NULL: it is the argument.  (colUsed cannot tell a query
 	 * that reads it from one that only passes it, and a copy of every document cost 15% of
 	 * the records benchmark.) */
-	if (col < 0 || col >= root->nfields)
+	if (col < 0 || col >= cur->nfields)
 		return SQLITE_OK;
-	tape = sd_decoder_tape(cur->d);
-	sd_buf_reset(&cur->buf);
-	if (!sq_field_value(cur->s, root->fields[col].node, tape, tape[cur->root].u.first + (uint32_t) col,
+	cur->buf.len = 0;           /* sd_buf_reset, without a call: the value is written from 0 */
+	cur->buf.failed = false;
+	if (!sq_field_value(cur->s, cur->fields[col].node, cur->tape, cur->first + (uint32_t) col,
 						&cur->buf, &val))
 		return SQLITE_NOMEM;
 	sq_result_value(ctx, &val);

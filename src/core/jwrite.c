@@ -647,6 +647,14 @@ keys_build(sd_jwriter *w, jw_keys *k, const sd_node *n)
 		k->text[o++] = ':';
 	}
 	k->off[n->nfields] = (uint32_t) o;
+	if (o + 1 < total)
+	{
+		/* room for the worst case (every byte \u-escaped) was reserved: give back the rest */
+		char	   *t = sd_hook_realloc(&w->hooks, k->text, o + 1);
+
+		if (t)
+			k->text = t;
+	}
 	return true;
 }
 

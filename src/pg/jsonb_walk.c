@@ -473,6 +473,19 @@ jw_capture(sd_wcursor *cur, const sd_wtok *t, unsigned how, sd_val *out)
 		return 1;
 	}
 	jw_untok(t, &v);
+	if (how == SD_CAP_JSONB &&
+		(v.type != jbvNumeric || !(numeric_is_nan(v.val.numeric) || numeric_is_inf(v.val.numeric))))
+	{
+		/* a scalar: the raw-scalar jsonb jsonb_in would build from its text, built from the
+		 * value itself (a string as stored, a number's numeric as it is); NaN and the
+		 * infinities, which no JSON text holds, keep the text path and its error */
+		Jsonb	   *jb = JsonbValueToJsonb(&v);
+
+		out->aux = SD_PG_AUX_JSONB;
+		out->u.s = (const char *) &jb->root;
+		out->len = VARSIZE(jb) - VARHDRSZ;
+		return 1;
+	}
 	initStringInfo(&text);
 	jw_value_text(&text, &v);
 	out->u.s = text.data;

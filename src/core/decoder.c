@@ -84,6 +84,19 @@ sd_decoder_bind(sd_decoder *d, const sd_plan *plan, sd_error *err)
 	return bind_plan(d, plan, err);
 }
 
+/* Empties a kept decoder for a run of the engine over a host's own walker (stored jsonb): tape,
+ * stacks, events and arena, buffers kept; what prepare() does for a JSON text. */
+void
+sd_decoder_reset(sd_decoder *d)
+{
+	sd_each_reset(d);
+	d->tape_len = 0;
+	d->stack_len = 0;
+	d->pairs_len = 0;
+	d->jev_len = 0;
+	sd_arena_reset(&d->arena);
+}
+
 static void
 release_follows(sd_decoder *d)
 {

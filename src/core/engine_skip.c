@@ -109,9 +109,13 @@ skip_number(Eng *e, const sd_wtok *t)
 {
 	sd_wtok		n = *t;
 
-	if ((n.flags & SD_TOK_NATIVE) && !n.s && e->ops->number_text(e->cur, &n) < 0)
+	bool		check = e->in_jsonb && !(e->flags & SD_WF_JSONB_INPUT);
+
+	/* a native number's text only for an event or jsonb's check (nothing else reads it) */
+	if ((n.flags & SD_TOK_NATIVE) && !n.s && (e->ev || check) &&
+		e->ops->number_text(e->cur, &n) < 0)
 		return sd_eng_walker_failed(e);
-	if (e->in_jsonb && !(e->flags & SD_WF_JSONB_INPUT) && !sd_plain_int(n.s, n.len))
+	if (check && !sd_plain_int(n.s, n.len))
 	{
 		/* jsonb stores numbers as numeric: its limits apply */
 		char		problem[SD_PROBLEM_MAX];

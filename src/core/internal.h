@@ -231,6 +231,7 @@ bool		sd_map_key_new(sd_decoder *d, sd_keyset *ks, const char *key, size_t len, 
 /* Binds d's member-order prediction (d->follow) to plan, as every decode does: for the core's
  * own runs of the engine (defaults.c, on a plan being compiled).  False on OOM. */
 bool		sd_decoder_bind(sd_decoder *d, const sd_plan *plan, sd_error *err);
+void		sd_decoder_reset(sd_decoder *d);
 /* XML batches (xml_each.c): each.c's entry points for a batch begun by sd_each_begin_xml. */
 typedef struct sd_xeach sd_xeach;
 int			sd_each_xml_triage(sd_decoder *d, uint32_t *root, sd_error *err);

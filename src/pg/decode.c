@@ -167,23 +167,22 @@ check_jsonb_size(SdPgPlan *plan, Jsonb *jb)
 }
 
 /*
- * A jsonb document: walked directly (jsonb_walk.c) into a tape in a context of its own, then
- * converted in the caller's context.  Results equal those from text input apart from jsonb's
- * normalisation; errors carry paths but no offsets.
+ * A jsonb document: walked directly (jsonb_walk.c) into a tape of a kept decoder (as JSON text
+ * is), then converted in the caller's context.  Results equal those from text input apart from
+ * jsonb's normalisation; errors carry paths but no offsets.
  */
 static SdDecodeStatus
 decode_jsonb(SdPgPlan *plan, const sd_node *node, Jsonb *jb, bool soft, Datum *result,
 			 bool *isnull)
 {
-	MemoryContext caller = CurrentMemoryContext;
-	MemoryContext walkcxt;
+	DecoderSlot *volatile slot;
 	volatile SdDecodeStatus status = SD_DECODED;
 
 	*result = (Datum) 0;
 	*isnull = true;
 	check_jsonb_size(plan, jb);
-	walkcxt = AllocSetContextCreate(caller, "serde jsonb walk", ALLOCSET_DEFAULT_SIZES);
 	plan->refcount++;
+	slot = pgs_decoder_acquire();
 	PG_TRY();
 	{
 		const sd_val *tape = NULL;
@@ -191,9 +190,7 @@ decode_jsonb(SdPgPlan *plan, const sd_node *node, Jsonb *jb, bool soft, Datum *r
 		sd_error	err;
 		bool		ok;
 
-		MemoryContextSwitchTo(walkcxt);
-		ok = pgs_jsonb_decode(jb, node, &tape, &root, &err);
-		MemoryContextSwitchTo(caller);
+		ok = pgs_jsonb_decode(slot->d, jb, node, &tape, &root, &err);
 		if (!ok)
 		{
 			if (soft && pgs_soft_code(err.code))
@@ -218,8 +215,7 @@ decode_jsonb(SdPgPlan *plan, const sd_node *node, Jsonb *jb, bool soft, Datum *r
 	}
 	PG_FINALLY();
 	{
-		MemoryContextSwitchTo(caller);
-		MemoryContextDelete(walkcxt);
+		pgs_decoder_release(slot);
 		pgs_plan_release(plan);
 	}
 	PG_END_TRY();

@@ -24,6 +24,8 @@
 #include "utils/numeric.h"
 #include "datatype/timestamp.h"
 
+#define JW_INLINE_FRAMES 12
+
 /* One container being read. */
 typedef struct JwFrame
 {
@@ -44,6 +46,7 @@ typedef struct Jc
 	JwFrame    *frames;
 	int			nframes;
 	int			cap;
+	JwFrame		inline_frames[JW_INLINE_FRAMES];	/* the first levels: no palloc */
 } Jc;
 
 static void *
@@ -208,9 +211,23 @@ jw_child(const JEntry *ch, const char *base, uint32 i, uint32 *off, JsonbValue *
 }
 
 /*
+ * A container of len bytes nests at most len / 8 + 1 levels (itself counting 1): an empty one is
+ * its 4-byte header, and every level around a child adds at least its own header and the child's
+ * JEntry (4 + 4 bytes); objects add their keys on top.  len is end - INTALIGN(start), so padding
+ * before a child only makes the bound looser.
+ */
+static inline bool
+jw_len_fits(uint32 len, int room)
+{
+	return (int64) len / 8 + 1 <= (int64) room;
+}
+
+/*
  * The nesting below container jc is at most `room` levels (jc itself counting 1): read from the
- * JEntries (containers only are entered; no JsonbIterator, no path).  False when deeper, when the
- * C stack runs short or on a container of unknown size: the caller then walks with paths.
+ * JEntries (containers only are entered, and only those whose size does not already prove
+ * they fit; no JsonbIterator, no path).  An object's keys are strings: its values are read from
+ * the first value's offset on.  False when deeper, when the C stack runs short or on a
+ * container of unknown size: the caller then walks with paths.
  */
 static bool
 jw_depth_fits(const JsonbContainer *jc, int room)
@@ -220,11 +237,20 @@ jw_depth_fits(const JsonbContainer *jc, int room)
 	uint32		nent = obj ? 2 * count : count;
 	const JEntry *ch = jc->children;
 	const char *base = (const char *) (ch + nent);
-	uint32		off = 0;
+	uint32		i = obj ? count : 0;
+	uint32		off = obj && count ? getJsonbOffset(jc, count) : 0;
 
 	if (room < 1 || stack_is_too_deep())
 		return false;
-	for (uint32 i = 0; i < nent; i++)
+	if (room == 1)
+	{
+		/* no room for a child container */
+		for (; i < nent; i++)
+			if (JBE_ISCONTAINER(ch[i]))
+				return false;
+		return true;
+	}
+	for (; i < nent; i++)
 	{
 		JEntry		je = ch[i];
 		uint32		start = off;
@@ -232,7 +258,7 @@ jw_depth_fits(const JsonbContainer *jc, int room)
 		off = JBE_HAS_OFF(je) ? JBE_OFFLENFLD(je) : start + JBE_OFFLENFLD(je);
 		if ((i & 4095) == 4095)
 			CHECK_FOR_INTERRUPTS();
-		if (JBE_ISCONTAINER(je) && (!obj || i >= count) &&
+		if (JBE_ISCONTAINER(je) && !jw_len_fits(off - INTALIGN(start), room - 1) &&
 			!jw_depth_fits((const JsonbContainer *) (base + INTALIGN(start)), room - 1))
 			return false;
 	}
@@ -326,9 +352,13 @@ jw_push(Jc *c, const sd_wtok *t, bool obj)
 
 	if (c->nframes == c->cap)
 	{
-		c->cap = c->cap ? c->cap * 2 : 32;
-		c->frames = c->frames ? repalloc(c->frames, sizeof(JwFrame) * c->cap)
-			: palloc(sizeof(JwFrame) * c->cap);
+		JwFrame    *more = palloc(sizeof(JwFrame) * c->cap * 2);
+
+		memcpy(more, c->frames, sizeof(JwFrame) * c->cap);
+		if (c->frames != c->inline_frames)
+			pfree(c->frames);
+		c->frames = more;
+		c->cap *= 2;
 	}
 	f = &c->frames[c->nframes++];
 	f->jc = jc;
@@ -422,8 +452,7 @@ jw_skip_fast(sd_wcursor *cur, const sd_wtok *t, uint32_t room)
 	if (t->kind != SD_J_OBJECT && t->kind != SD_J_ARRAY)
 		return 1;
 	len = (int) t->w[1];
-	/* a container of len bytes nests at most len/4 + 1 levels (a header and a JEntry each) */
-	if (len > 0 && (int64) len / 4 + 1 <= (int64) room)
+	if (len > 0 && jw_len_fits((uint32) len, room > INT_MAX ? INT_MAX : (int) room))
 		return 1;
 	return jw_depth_fits((const JsonbContainer *) t->w[0], room > INT_MAX ? INT_MAX : (int) room);
 }
@@ -444,6 +473,19 @@ jw_capture(sd_wcursor *cur, const sd_wtok *t, unsigned how, sd_val *out)
 		return 1;
 	}
 	jw_untok(t, &v);
+	if (how == SD_CAP_JSONB &&
+		(v.type != jbvNumeric || !(numeric_is_nan(v.val.numeric) || numeric_is_inf(v.val.numeric))))
+	{
+		/* a scalar: the raw-scalar jsonb jsonb_in would build from its text, built from the
+		 * value itself (a string as stored, a number's numeric as it is); NaN and the
+		 * infinities, which no JSON text holds, keep the text path and its error */
+		Jsonb	   *jb = JsonbValueToJsonb(&v);
+
+		out->aux = SD_PG_AUX_JSONB;
+		out->u.s = (const char *) &jb->root;
+		out->len = VARSIZE(jb) - VARHDRSZ;
+		return 1;
+	}
 	initStringInfo(&text);
 	jw_value_text(&text, &v);
 	out->u.s = text.data;
@@ -489,18 +531,30 @@ static const sd_walker_ops jsonb_ops = {
 
 /* ---- entry points ------------------------------------------------------------------------- */
 
+/* kept: a decoder the caller keeps across calls (emptied here); NULL: a new one, palloc'd */
 static sd_decoder *
-jw_init(Jc *c, sd_limits *lim, sd_error *err)
+jw_init(Jc *c, sd_decoder *kept, sd_limits *lim, sd_error *err)
 {
 	static const sd_hooks hooks = {jw_alloc, jw_realloc, jw_free, pgs_should_stop, NULL};
-	sd_decoder *d = sd_decoder_create(&hooks);
+	sd_decoder *d = kept;
 
-	if (!d)
+	if (d)
+		sd_decoder_reset(d);
+	else if (!(d = sd_decoder_create(&hooks)))
 		ereport(ERROR,
 				(errcode(ERRCODE_OUT_OF_MEMORY),
 				 errmsg("out of memory")));
-	memset(c, 0, sizeof(*c));
 	c->head.ops = &jsonb_ops;
+	c->head.fail.code = SD_OK;
+	c->head.fail.problem = NULL;
+	c->head.fail.path = NULL;
+	c->head.fail.npath = 0;
+	c->head.fail.err = NULL;
+	c->head.text = NULL;
+	c->head.text_len = 0;
+	c->frames = c->inline_frames;
+	c->nframes = 0;
+	c->cap = JW_INLINE_FRAMES;
 	c->head.fail.offset = -1;
 	pgs_limits(lim);
 	if (err)
@@ -540,12 +594,12 @@ jw_run(Jc *c, sd_decoder *d, const sd_node *node, const sd_limits *lim, int64 fi
 }
 
 bool
-pgs_jsonb_decode(Jsonb *jb, const sd_node *node, const sd_val **tape, uint32 *root,
-				   sd_error *err)
+pgs_jsonb_decode(sd_decoder *kept, Jsonb *jb, const sd_node *node, const sd_val **tape,
+				 uint32 *root, sd_error *err)
 {
 	Jc			c;
 	sd_limits	lim;
-	sd_decoder *d = jw_init(&c, &lim, err);
+	sd_decoder *d = jw_init(&c, kept, &lim, err);
 
 	jw_root(jb, &c.cur);
 	return jw_run(&c, d, node, &lim, -1, tape, root, err);
@@ -557,7 +611,7 @@ pgs_jsonb_decode_element(JsonbValue *v, uint64 index, const sd_node *node,
 {
 	Jc			c;
 	sd_limits	lim;
-	sd_decoder *d = jw_init(&c, &lim, err);
+	sd_decoder *d = jw_init(&c, NULL, &lim, err);
 
 	c.cur = *v;
 	return jw_run(&c, d, node, &lim, (int64) index, tape, root, err);
@@ -569,7 +623,7 @@ pgs_jsonb_check(Jsonb *jb, const sd_node *node, int max_errors, const sd_found *
 {
 	Jc			c;
 	sd_limits	lim;
-	sd_decoder *d = jw_init(&c, &lim, NULL);
+	sd_decoder *d = jw_init(&c, NULL, &lim, NULL);
 	int			n;
 
 	jw_root(jb, &c.cur);
@@ -593,7 +647,7 @@ pgs_jsonb_check_element(JsonbValue *v, uint64 index, const sd_node *node, int ma
 {
 	Jc			c;
 	sd_limits	lim;
-	sd_decoder *d = jw_init(&c, &lim, NULL);
+	sd_decoder *d = jw_init(&c, NULL, &lim, NULL);
 	int			n;
 
 	c.cur = *v;

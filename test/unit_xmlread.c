@@ -55,7 +55,12 @@ events(const char *doc, size_t len, uint32_t max_depth, size_t chunk)
 			cat("%.*s", ev.name.local, ev.name.local_len);
 			if (ev.name.uri)
 				cat("{%.*s}", ev.name.uri, ev.name.uri_len);
-			snprintf(num, sizeof(num), "@%u:%u/%u", ev.line, ev.column, ev.depth);
+			uint32_t	ln,
+						co;
+
+			/* positions are counted when asked (sd_xr_locate), from the event's offset */
+			sd_xr_locate(r, ev.offset, &ln, &co);
+			snprintf(num, sizeof(num), "@%u:%u/%u", ln, co, ev.depth);
 			cat("%.*s", num, strlen(num));
 			for (uint32_t i = 0; i < ev.nns; i++)
 			{
@@ -73,7 +78,8 @@ events(const char *doc, size_t len, uint32_t max_depth, size_t chunk)
 					cat("%.*s:", a->name.prefix, a->name.prefix_len);
 				cat("%.*s", a->name.local, a->name.local_len);
 				cat("=%.*s", a->value, a->value_len);
-				snprintf(num, sizeof(num), "@%u:%u", a->line, a->column);
+				sd_xr_locate(r, a->offset, &ln, &co);
+				snprintf(num, sizeof(num), "@%u:%u", ln, co);
 				cat("%.*s", num, strlen(num));
 			}
 			cat(">%.*s", "", 0);

@@ -41,6 +41,9 @@ struct sd_xreader
 	sd_xnsdecl *ns;
 	uint32_t	nlen;
 	uint32_t	ncap;
+	sd_xname   *names;          /* names[d - 1]: the name of the open element at depth d (an
+								 * END takes its START's name: no strlen, no URI look-up) */
+	uint32_t	names_cap;
 	char	   *bytes;
 	size_t		blen;
 	size_t		bcap;
@@ -423,9 +426,12 @@ xr_push(sd_xreader *r, sd_xev_kind kind)
 	}
 	sd_xev	   *e = &r->q[r->qlen++];
 
-	memset(e, 0, sizeof(*e));
+	/* every field is set by the caller or here (no memset of the whole event) */
 	e->kind = kind;
-	e->offset = -1;
+	e->attrs = NULL;
+	e->ns = NULL;
+	e->nattrs = 0;
+	e->nns = 0;
 	return e;
 }
 
@@ -488,21 +494,28 @@ sax_start(void *ud, const xmlChar *local, const xmlChar *prefix, const xmlChar *
 
 	while (lt > 0 && r->doc[lt] != '<')
 		lt--;
-	uint32_t	line,
-				col;
-
-	sd_xr_locate(r, (int64_t) lt, &line, &col);
-	if (r->depth > r->max_depth)
+	if (r->depth > r->max_depth || nb_defaulted > 0)
 	{
-		xr_fail(r, SD_E_DEPTH, line, col,
-				"document nesting exceeds serde.max_depth (%u)", r->max_depth);
-		r->err.offset = (int64_t) lt;
+		uint32_t	line,
+					col;
+
+		/* positions are counted only for an error (sd_xr_locate) */
+		sd_xr_locate(r, (int64_t) lt, &line, &col);
+		if (r->depth > r->max_depth)
+		{
+			xr_fail(r, SD_E_DEPTH, line, col,
+					"document nesting exceeds serde.max_depth (%u)", r->max_depth);
+			r->err.offset = (int64_t) lt;
+		}
+		else					/* cannot happen: attribute defaults are refused at their
+								 * declaration */
+			xr_fail(r, SD_E_XML_SYNTAX, line, col, "attribute defaults from a DTD are not allowed");
 		return;
 	}
-	if (nb_defaulted > 0)
+	if (r->depth > r->names_cap &&
+		!xr_grow(r, (void **) &r->names, &r->names_cap, r->depth, sizeof(sd_xname)))
 	{
-		/* cannot happen: attribute defaults are refused at their declaration */
-		xr_fail(r, SD_E_XML_SYNTAX, line, col, "attribute defaults from a DTD are not allowed");
+		xr_nomem(r);
 		return;
 	}
 
@@ -512,9 +525,10 @@ sax_start(void *ud, const xmlChar *local, const xmlChar *prefix, const xmlChar *
 		return;
 	e->depth = r->depth;
 	e->offset = (int64_t) lt;
-	e->line = line;
-	e->column = col;
 	e->name = xr_name(r, local, prefix, uri);
+	e->text = NULL;
+	e->text_len = 0;
+	r->names[r->depth - 1] = e->name;
 
 	if (nb_ns > 0)
 	{
@@ -569,11 +583,8 @@ sax_start(void *ud, const xmlChar *local, const xmlChar *prefix, const xmlChar *
 		}
 		xr_attr_positions(r, lt, end, a, nb_attrs);
 		for (int i = 0; i < nb_attrs; i++)
-		{
 			if (a[i].offset < 0)
 				a[i].offset = (int64_t) lt;
-			sd_xr_locate(r, a[i].offset, &a[i].line, &a[i].column);
-		}
 	}
 }
 
@@ -588,9 +599,12 @@ sax_end(void *ud, const xmlChar *local, const xmlChar *prefix, const xmlChar *ur
 
 	if (!e)
 		return;
+	/* the name of its START (the same strings of libxml2's: they are interned) */
+	e->name = r->names[r->depth - 1];
 	e->depth = r->depth--;
 	e->offset = (int64_t) xr_pos(r);
-	e->name = xr_name(r, local, prefix, uri);
+	e->text = NULL;
+	e->text_len = 0;
 }
 
 /* Appends character data to the batch: merged into the previous TEXT event when it is the
@@ -626,6 +640,8 @@ xr_text(sd_xreader *r, const xmlChar *ch, size_t len, bool cdata)
 	if (!e)
 		return;
 	e->depth = r->depth;
+	e->offset = -1;
+	memset(&e->name, 0, sizeof(e->name));
 	e->text = (const char *) (uintptr_t) off;
 	e->text_len = len;
 }
@@ -838,6 +854,85 @@ xr_leave(const xr_saved *s)
 	xmlSetStructuredErrorFunc(s->serr_ctx, s->serr);
 }
 
+/* ---- buffers kept for the thread's next reader ---------------------------------------------- */
+
+/* A reader with malloc hooks leaves its buffers (each up to XR_SPARE_MAX bytes) to the thread's
+ * next reader instead of freeing them: a document then costs no buffer growth (realloc and
+ * copy) and no first touch of fresh memory. */
+#define XR_SPARE_MAX ((size_t) 1 << 20)
+
+typedef struct xr_spare
+{
+	sd_xev	   *q;
+	uint32_t	qcap;
+	sd_xattr   *attrs;
+	uint32_t	acap;
+	sd_xnsdecl *ns;
+	uint32_t	ncap;
+	sd_xname   *names;
+	uint32_t	names_cap;
+	char	   *bytes;
+	size_t		bcap;
+} xr_spare;
+
+static _Thread_local xr_spare xr_kept;
+
+static bool
+xr_plain_hooks(const sd_hooks *h)
+{
+	return !h->alloc && !h->realloc && !h->free;
+}
+
+static void
+xr_take_spare(sd_xreader *r)
+{
+	if (!xr_plain_hooks(&r->hooks))
+		return;
+	r->q = xr_kept.q;
+	r->qcap = xr_kept.qcap;
+	r->attrs = xr_kept.attrs;
+	r->acap = xr_kept.acap;
+	r->ns = xr_kept.ns;
+	r->ncap = xr_kept.ncap;
+	r->names = xr_kept.names;
+	r->names_cap = xr_kept.names_cap;
+	r->bytes = xr_kept.bytes;
+	r->bcap = xr_kept.bcap;
+	memset(&xr_kept, 0, sizeof(xr_kept));
+}
+
+/* Keeps *buf (of `bytes` bytes) for the next reader, or frees it (too large, or one is kept). */
+static void
+xr_keep(sd_xreader *r, void **slot, void *buf, size_t bytes)
+{
+	if (!buf)
+		return;
+	if (xr_plain_hooks(&r->hooks) && !*slot && bytes <= XR_SPARE_MAX)
+		*slot = buf;
+	else
+		sd_hook_free(&r->hooks, buf);
+}
+
+static void
+xr_leave_spare(sd_xreader *r)
+{
+	xr_keep(r, (void **) &xr_kept.q, r->q, sizeof(sd_xev) * r->qcap);
+	if (xr_kept.q == r->q)
+		xr_kept.qcap = r->qcap;
+	xr_keep(r, (void **) &xr_kept.attrs, r->attrs, sizeof(sd_xattr) * r->acap);
+	if (xr_kept.attrs == r->attrs)
+		xr_kept.acap = r->acap;
+	xr_keep(r, (void **) &xr_kept.ns, r->ns, sizeof(sd_xnsdecl) * r->ncap);
+	if (xr_kept.ns == r->ns)
+		xr_kept.ncap = r->ncap;
+	xr_keep(r, (void **) &xr_kept.names, r->names, sizeof(sd_xname) * r->names_cap);
+	if (xr_kept.names == r->names)
+		xr_kept.names_cap = r->names_cap;
+	xr_keep(r, (void **) &xr_kept.bytes, r->bytes, r->bcap);
+	if (xr_kept.bytes == r->bytes)
+		xr_kept.bcap = r->bcap;
+}
+
 /* ---- the pull side ------------------------------------------------------------------------- */
 
 sd_xreader *
@@ -888,6 +983,7 @@ sd_xr_open(const sd_hooks *hooks, const char *doc, size_t len, const sd_xr_optio
 	r->max_depth = opt && opt->max_depth ? opt->max_depth : SD_DEFAULT_MAX_DEPTH;
 	r->loc_line = 1;
 	r->loc_col = 1;
+	xr_take_spare(r);
 
 	xmlSAXHandler *s = &r->sax;
 
@@ -1196,8 +1292,30 @@ sd_xr_peek(sd_xreader *r, uint32_t n, const sd_xev **ev, sd_error *err)
 int
 sd_xr_next(sd_xreader *r, sd_xev *ev, sd_error *err)
 {
+	const sd_xev *e;
+	int			rc = sd_xr_next_ref(r, &e, err);
+
+	if (rc == 1)
+		*ev = *e;
+	return rc;
+}
+
+bool
+sd_xr_queued(const sd_xreader *r)
+{
+	return r->state == 0 && r->qpos < r->qlen;
+}
+
+int
+sd_xr_next_ref(sd_xreader *r, const sd_xev **ev, sd_error *err)
+{
 	for (;;)
 	{
+		if (__builtin_expect(r->qpos < r->qlen && r->state == 0, 1))
+		{
+			*ev = &r->q[r->qpos++];
+			return 1;
+		}
 		if (r->state < 0)
 		{
 			*err = r->err;
@@ -1205,11 +1323,6 @@ sd_xr_next(sd_xreader *r, sd_xev *ev, sd_error *err)
 		}
 		if (r->state > 0)
 			return 0;
-		if (r->qpos < r->qlen)
-		{
-			*ev = r->q[r->qpos++];
-			return 1;
-		}
 		if (r->failed_cb)
 		{
 			/* the events queued before the failure were handed out: now the error */
@@ -1254,10 +1367,7 @@ sd_xr_close(sd_xreader *r)
 		xmlFreeParserCtxt(r->ctxt);
 		xr_leave(&saved);
 	}
-	sd_hook_free(&r->hooks, r->q);
-	sd_hook_free(&r->hooks, r->attrs);
-	sd_hook_free(&r->hooks, r->ns);
-	sd_hook_free(&r->hooks, r->bytes);
+	xr_leave_spare(r);
 	xr_free_retired(r);
 	sd_hook_free(&r->hooks, r->retired);
 	for (uint32_t i = 0; i < r->cap_uris; i++)

@@ -4,6 +4,9 @@
  * byte offsets and line/column positions, and the refusals that make hostile input harmless
  * (entity declarations, attribute defaults, namespace errors, depth, size, NUL bytes).
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE				/* memrchr */
+#endif
 #include "xml_read.h"
 #include "internal.h"
 #include "xml_messages.h"
@@ -55,6 +58,13 @@ struct sd_xreader
 	uint32_t	extends;        /* chunks read ahead since the queue was last empty */
 	uint64_t	accounted;      /* sd_xr_account's total */
 
+	/* lengths of libxml2's names by pointer (it interns them: the same pointer recurs), a
+	 * direct-mapped cache of XR_LENS slots */
+	struct
+	{
+		const xmlChar *s;
+		uint32_t	len;
+	}			lens[64];
 	/* the last namespace URI's length (libxml2 interns names: the same pointer recurs) */
 	const xmlChar *uri_last;
 	const char *uri_last_fixed;	/* ... as handed out (xr_uri) */
@@ -385,15 +395,30 @@ xr_uri(sd_xreader *r, const xmlChar *u, uint32_t *len)
 	return e->fixed;
 }
 
+/* strlen of one of libxml2's names (a string of its dictionary: its bytes never change while
+ * the parser lives), through the reader's small cache */
+static inline uint32_t
+xr_len(sd_xreader *r, const xmlChar *s)
+{
+	uint32_t	h = (uint32_t) (((uintptr_t) s >> 3) ^ ((uintptr_t) s >> 9)) & 63;
+
+	if (r->lens[h].s != s)
+	{
+		r->lens[h].s = s;
+		r->lens[h].len = (uint32_t) strlen((const char *) s);
+	}
+	return r->lens[h].len;
+}
+
 static sd_xname
 xr_name(sd_xreader *r, const xmlChar *local, const xmlChar *prefix, const xmlChar *uri)
 {
 	sd_xname	n;
 
 	n.local = (const char *) local;
-	n.local_len = local ? (uint32_t) strlen((const char *) local) : 0;
+	n.local_len = local ? xr_len(r, local) : 0;
 	n.prefix = (const char *) prefix;
-	n.prefix_len = prefix ? (uint32_t) strlen((const char *) prefix) : 0;
+	n.prefix_len = prefix ? xr_len(r, prefix) : 0;
 	n.uri = (const char *) uri;
 	if (!uri)
 		n.uri_len = 0;
@@ -466,10 +491,9 @@ xr_attr_positions(sd_xreader *r, size_t lt, size_t end, sd_xattr *a, int n)
 		if (i >= end)
 			break;
 		char		q = s[i++];
+		const char *close = memchr(s + i, q, end - i);
 
-		while (i < end && s[i] != q)
-			i++;
-		i++;
+		i = close ? (size_t) (close - s) + 1 : end + 1;
 		if (!xmlns)
 			a[k++].offset = (int64_t) name;
 	}
@@ -492,8 +516,9 @@ sax_start(void *ud, const xmlChar *local, const xmlChar *prefix, const xmlChar *
 	size_t		end = xr_pos(r);
 	size_t		lt = end < r->len ? end : (r->len ? r->len - 1 : 0);
 
-	while (lt > 0 && r->doc[lt] != '<')
-		lt--;
+	const char *lp = memrchr(r->doc, '<', lt + 1);
+
+	lt = lp ? (size_t) (lp - r->doc) : 0;
 	if (r->depth > r->max_depth || nb_defaulted > 0)
 	{
 		uint32_t	line,

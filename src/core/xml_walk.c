@@ -341,13 +341,30 @@ xw_object_next(sd_wcursor *cur, sd_wkey *key, sd_wtok *tok, const sd_member *exp
 	}
 	if (f->phase == 1)
 	{
+		/* A leaf's one text piece is not copied into the frame: it stays in the reader's
+		 * queue while the event after it is queued already (sd_xr_queued: fetching that one
+		 * feeds no chunk, so nothing moves); any other event after it flushes it first. */
+		const char *pend = NULL;
+		size_t		plen = 0;
+
 		for (;;)
 		{
 			if (xw_next(c, &ev) < 0)
 				return -1;
+			if (pend && ev->kind != SD_XEV_END)
+			{
+				if (frame_text(c, f, pend, plen) < 0)
+					return -1;
+				pend = NULL;
+			}
 			if (ev->kind == SD_XEV_TEXT)
 			{
-				if (frame_text(c, f, ev->text, ev->text_len) < 0)
+				if (f->text_len == 0 && sd_xr_queued(c->r))
+				{
+					pend = ev->text;
+					plen = ev->text_len;
+				}
+				else if (frame_text(c, f, ev->text, ev->text_len) < 0)
 					return -1;
 				continue;
 			}
@@ -364,9 +381,11 @@ xw_object_next(sd_wcursor *cur, sd_wkey *key, sd_wtok *tok, const sd_member *exp
 			break;
 		}
 		f->phase = 2;
-		if (f->text_len > 0)
+		if (!pend)
+			plen = f->text_len;	/* (a pending piece: the frame holds no text) */
+		if (plen > 0)
 		{
-			char	   *s = sd_arena_strndup(&c->d->arena, f->text, f->text_len);
+			char	   *s = sd_arena_strndup(&c->d->arena, pend ? pend : f->text, plen);
 
 			if (!s)
 				return xw_nomem(c);
@@ -374,7 +393,7 @@ xw_object_next(sd_wcursor *cur, sd_wkey *key, sd_wtok *tok, const sd_member *exp
 			key->s = "";
 			key->xml_kind = SD_XML_TEXT;
 			key->offset = -1;
-			text_token(tok, s, f->text_len, -1);
+			text_token(tok, s, plen, -1);
 			return 1;
 		}
 	}

@@ -635,10 +635,66 @@ sax_end(void *ud, const xmlChar *local, const xmlChar *prefix, const xmlChar *ur
 /* Appends character data to the batch: merged into the previous TEXT event when it is the
  * last one queued, else a new TEXT event.  `cdata`: the bytes are the document's own (a CDATA
  * section's content, handed over as written) and their line ends are normalised here. */
+/* Where character data ch[0..len) handed to a callback stands in the document, when libxml2
+ * handed it over in place: a pointer into its input, which holds the document's bytes as they
+ * are (the encoding is ignored, nothing is converted); NULL when it comes from elsewhere (an
+ * entity's or a character reference's replacement, a buffer of its own). */
+static const char *
+xr_in_doc(const sd_xreader *r, const xmlChar *ch, size_t len)
+{
+	xmlParserInputPtr in = r->ctxt->input;
+
+	if (!in || !in->base || !in->end || ch < in->base || ch + len > in->end)
+		return NULL;
+	size_t		at = (size_t) in->consumed + (size_t) (ch - in->base);
+
+	return at + len <= r->len ? r->doc + at : NULL;
+}
+
 static void
 xr_text(sd_xreader *r, const xmlChar *ch, size_t len, bool cdata)
 {
 	sd_xev	   *last = r->qlen > r->qfixed ? &r->q[r->qlen - 1] : NULL;
+
+	if (last && last->kind != SD_XEV_TEXT)
+		last = NULL;
+	/* Text that libxml2 hands over in place is not copied: the event points into the document
+	 * (its TEXT marked by nns = 1 until the batch is fixed up), as long as its pieces follow
+	 * each other there; otherwise the pieces are merged in the batch's bytes as before. */
+	const char *dp = cdata ? NULL : xr_in_doc(r, ch, len);
+
+	if (dp && !last)
+	{
+		sd_xev	   *e = xr_push(r, SD_XEV_TEXT);
+
+		if (!e)
+			return;
+		e->depth = r->depth;
+		e->offset = -1;
+		memset(&e->name, 0, sizeof(e->name));
+		e->text = dp;
+		e->text_len = len;
+		e->nns = 1;
+		return;
+	}
+	if (dp && last->nns && last->text + last->text_len == dp)
+	{
+		last->text_len += len;
+		return;
+	}
+	if (last && last->nns)
+	{
+		/* the piece before was in place: into the bytes, for this one to join it */
+		size_t		o = xr_bytes(r, last->text, last->text_len);
+
+		if (o == SIZE_MAX)
+		{
+			xr_nomem(r);
+			return;
+		}
+		last->text = (const char *) (uintptr_t) o;
+		last->nns = 0;
+	}
 	size_t		off = xr_bytes(r, (const char *) ch, len);
 
 	if (off == SIZE_MAX)
@@ -654,8 +710,7 @@ xr_text(sd_xreader *r, const xmlChar *ch, size_t len, bool cdata)
 		if (len == 0)
 			return;
 	}
-	if (last && last->kind == SD_XEV_TEXT &&
-		(size_t) (uintptr_t) last->text + last->text_len == off)
+	if (last && (size_t) (uintptr_t) last->text + last->text_len == off)
 	{
 		last->text_len += len;
 		return;
@@ -1070,7 +1125,12 @@ xr_fixup(sd_xreader *r)
 		sd_xev	   *e = &r->q[i];
 
 		if (e->kind == SD_XEV_TEXT)
-			e->text = r->bytes + (uintptr_t) e->text;
+		{
+			if (e->nns)
+				e->nns = 0;		/* in place: a pointer into the document already */
+			else
+				e->text = r->bytes + (uintptr_t) e->text;
+		}
 		else if (e->kind == SD_XEV_START)
 		{
 			if (e->nattrs)

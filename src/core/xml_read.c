@@ -532,8 +532,7 @@ sax_start(void *ud, const xmlChar *local, const xmlChar *prefix, const xmlChar *
 					"document nesting exceeds serde.max_depth (%u)", r->max_depth);
 			r->err.offset = (int64_t) lt;
 		}
-		else					/* cannot happen: attribute defaults are refused at their
-								 * declaration */
+		else					/* never: attribute defaults are refused at their declaration */
 			xr_fail(r, SD_E_XML_SYNTAX, line, col, "attribute defaults from a DTD are not allowed");
 		return;
 	}
@@ -635,10 +634,9 @@ sax_end(void *ud, const xmlChar *local, const xmlChar *prefix, const xmlChar *ur
 /* Appends character data to the batch: merged into the previous TEXT event when it is the
  * last one queued, else a new TEXT event.  `cdata`: the bytes are the document's own (a CDATA
  * section's content, handed over as written) and their line ends are normalised here. */
-/* Where character data ch[0..len) handed to a callback stands in the document, when libxml2
- * handed it over in place: a pointer into its input, which holds the document's bytes as they
- * are (the encoding is ignored, nothing is converted); NULL when it comes from elsewhere (an
- * entity's or a character reference's replacement, a buffer of its own). */
+/* Character data ch[0..len) in the document when libxml2 handed it over in place (its input
+ * holds the document's bytes as they are: the encoding is ignored); NULL when it comes from
+ * elsewhere (an entity's or a character reference's replacement, a buffer of its own). */
 static const char *
 xr_in_doc(const sd_xreader *r, const xmlChar *ch, size_t len)
 {
@@ -941,17 +939,14 @@ xr_leave(const xr_saved *s)
  * copy) and no first touch of fresh memory. */
 #define XR_SPARE_MAX ((size_t) 1 << 20)
 
-typedef struct xr_spare
+typedef struct xr_spare			/* the buffers of sd_xreader and their capacities */
 {
 	sd_xev	   *q;
-	uint32_t	qcap;
 	sd_xattr   *attrs;
-	uint32_t	acap;
 	sd_xnsdecl *ns;
-	uint32_t	ncap;
 	sd_xname   *names;
-	uint32_t	names_cap;
 	char	   *bytes;
+	uint32_t	qcap, acap, ncap, names_cap;
 	size_t		bcap;
 } xr_spare;
 
@@ -996,21 +991,17 @@ xr_keep(sd_xreader *r, void **slot, void *buf, size_t bytes)
 static void
 xr_leave_spare(sd_xreader *r)
 {
-	xr_keep(r, (void **) &xr_kept.q, r->q, sizeof(sd_xev) * r->qcap);
-	if (xr_kept.q == r->q)
-		xr_kept.qcap = r->qcap;
-	xr_keep(r, (void **) &xr_kept.attrs, r->attrs, sizeof(sd_xattr) * r->acap);
-	if (xr_kept.attrs == r->attrs)
-		xr_kept.acap = r->acap;
-	xr_keep(r, (void **) &xr_kept.ns, r->ns, sizeof(sd_xnsdecl) * r->ncap);
-	if (xr_kept.ns == r->ns)
-		xr_kept.ncap = r->ncap;
-	xr_keep(r, (void **) &xr_kept.names, r->names, sizeof(sd_xname) * r->names_cap);
-	if (xr_kept.names == r->names)
-		xr_kept.names_cap = r->names_cap;
-	xr_keep(r, (void **) &xr_kept.bytes, r->bytes, r->bcap);
-	if (xr_kept.bytes == r->bytes)
-		xr_kept.bcap = r->bcap;
+#define XR_KEEP(f, capf, size) do { \
+		xr_keep(r, (void **) &xr_kept.f, r->f, (size)); \
+		if (xr_kept.f == r->f) \
+			xr_kept.capf = r->capf; \
+	} while (0)
+	XR_KEEP(q, qcap, sizeof(sd_xev) * r->qcap);
+	XR_KEEP(attrs, acap, sizeof(sd_xattr) * r->acap);
+	XR_KEEP(ns, ncap, sizeof(sd_xnsdecl) * r->ncap);
+	XR_KEEP(names, names_cap, sizeof(sd_xname) * r->names_cap);
+	XR_KEEP(bytes, bcap, r->bcap);
+#undef XR_KEEP
 }
 
 /* ---- the pull side ------------------------------------------------------------------------- */

@@ -55,7 +55,12 @@ events(const char *doc, size_t len, uint32_t max_depth, size_t chunk)
 			cat("%.*s", ev.name.local, ev.name.local_len);
 			if (ev.name.uri)
 				cat("{%.*s}", ev.name.uri, ev.name.uri_len);
-			snprintf(num, sizeof(num), "@%u:%u/%u", ev.line, ev.column, ev.depth);
+			uint32_t	ln,
+						co;
+
+			/* positions are counted when asked (sd_xr_locate), from the event's offset */
+			sd_xr_locate(r, ev.offset, &ln, &co);
+			snprintf(num, sizeof(num), "@%u:%u/%u", ln, co, ev.depth);
 			cat("%.*s", num, strlen(num));
 			for (uint32_t i = 0; i < ev.nns; i++)
 			{
@@ -73,7 +78,8 @@ events(const char *doc, size_t len, uint32_t max_depth, size_t chunk)
 					cat("%.*s:", a->name.prefix, a->name.prefix_len);
 				cat("%.*s", a->name.local, a->name.local_len);
 				cat("=%.*s", a->value, a->value_len);
-				snprintf(num, sizeof(num), "@%u:%u", a->line, a->column);
+				sd_xr_locate(r, a->offset, &ln, &co);
+				snprintf(num, sizeof(num), "@%u:%u", ln, co);
 				cat("%.*s", num, strlen(num));
 			}
 			cat(">%.*s", "", 0);
@@ -421,9 +427,121 @@ test_locate(void)
 	CHECK(bad == 0);
 }
 
+/* Line and column by the byte-by-byte rule (CR LF one line end, a column per character). */
+static void
+count_pos(const char *doc, size_t len, size_t off, uint32_t *line, uint32_t *col)
+{
+	uint32_t	ln = 1,
+				co = 1;
+
+	for (size_t at = 0; at < off; at++)
+	{
+		unsigned char c = (unsigned char) doc[at];
+
+		if (c == '\n' || (c == '\r' && !(at + 1 < len && doc[at + 1] == '\n')))
+			ln++, co = 1;
+		else if (c != '\r' && (c & 0xC0) != 0x80)
+			co++;
+	}
+	*line = ln;
+	*col = co;
+}
+
+/* Positions are counted only when asked (issue 23): events carry byte offsets, and an error
+ * deep in a large document (multi-byte characters, CR LF, attributes before it) gets the same
+ * line:column at every chunk size as the byte-by-byte count; every START's and attribute's
+ * offset, located, agrees with that count too. */
+static void
+test_lazy_positions(void)
+{
+	static char doc[40000];
+	size_t		len = 0;
+	int			bad = 0;
+
+	len += (size_t) sprintf(doc + len, "<r xmlns:p=\"urn:p\">");
+	for (int i = 0; i < 300; i++)
+	{
+		if (i % 3 == 0)
+			len += (size_t) sprintf(doc + len, "\r\n  <i a=\"\xc3\xa9%d\" p:b='x'>t\xe2\x82\xac%d</i>", i, i);
+		else if (i % 3 == 1)
+			len += (size_t) sprintf(doc + len, "\n\t<j>\xf0\x9f\x98\x80 &amp; %d</j>", i);
+		else
+			len += (size_t) sprintf(doc + len, "\r<k\n c=\"%d\"/>", i);
+	}
+	size_t		deep = 0;
+
+	len += (size_t) sprintf(doc + len, "\r\n \xc3\xa9 <d1><d2><d3>");
+	deep = len;
+	len += (size_t) sprintf(doc + len, "<d4>x</d4></d3></d2></d1></r>");
+
+	uint32_t	wl,
+				wc;
+
+	count_pos(doc, len, deep, &wl, &wc);
+	for (size_t chunk = 0; chunk <= 700; chunk += chunk < 40 ? 1 : 37)
+	{
+		sd_xr_options o = {4, 0, chunk};	/* <d4> is at depth 5 */
+		sd_error	err;
+		sd_xreader *r = sd_xr_open(NULL, doc, len, &o, &err);
+
+		CHECK(r != NULL);
+		if (!r)
+			return;
+		int			rc = sd_xr_drain(r, &err);
+
+		if ((rc != -1 || err.code != SD_E_DEPTH || err.line != wl || err.column != wc ||
+			 err.offset != (int64_t) deep) && bad++ < 5)
+			fprintf(stderr, "lazy positions, chunk %zu: rc %d code %d at %u:%u offset %lld, want %u:%u offset %zu\n",
+					chunk, rc, (int) err.code, err.line, err.column, (long long) err.offset, wl, wc, deep);
+		sd_xr_close(r);
+	}
+	for (size_t chunk = 0; chunk <= 700; chunk += 101)
+	{
+		sd_xr_options o = {0, 0, chunk};
+		sd_error	err;
+		sd_xreader *r = sd_xr_open(NULL, doc, len, &o, &err);
+		sd_xev		ev;
+		int			starts = 0;
+
+		CHECK(r != NULL);
+		if (!r)
+			return;
+		while (sd_xr_next(r, &ev, &err) == 1)
+		{
+			if (ev.kind != SD_XEV_START)
+				continue;
+			starts++;
+			uint32_t	gl,
+						gc,
+						el,
+						ec;
+
+			sd_xr_locate(r, ev.offset, &gl, &gc);
+			count_pos(doc, len, (size_t) ev.offset, &el, &ec);
+			if ((doc[ev.offset] != '<' || gl != el || gc != ec) && bad++ < 5)
+				fprintf(stderr, "start at %lld: %u:%u, want %u:%u\n", (long long) ev.offset, gl, gc, el, ec);
+			for (uint32_t k = 0; k < ev.nattrs; k++)
+			{
+				const sd_xattr *a = &ev.attrs[k];
+				size_t		pl = a->name.prefix ? a->name.prefix_len + 1 : 0;
+
+				sd_xr_locate(r, a->offset, &gl, &gc);
+				count_pos(doc, len, (size_t) a->offset, &el, &ec);
+				if ((gl != el || gc != ec ||
+					 memcmp(doc + a->offset + pl, a->name.local, a->name.local_len) != 0) && bad++ < 5)
+					fprintf(stderr, "attribute at %lld: %u:%u, want %u:%u\n", (long long) a->offset, gl, gc, el, ec);
+			}
+		}
+		CHECK(starts == 305);
+		sd_xr_close(r);
+	}
+	CHECK(bad == 0);
+}
+
 void
 unit_xmlread(void)
 {
+	test_lazy_positions();
 	test_locate();
 	test_events();
 	test_encodings();

@@ -4,6 +4,9 @@
  * byte offsets and line/column positions, and the refusals that make hostile input harmless
  * (entity declarations, attribute defaults, namespace errors, depth, size, NUL bytes).
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE				/* memrchr */
+#endif
 #include "xml_read.h"
 #include "internal.h"
 #include "xml_messages.h"
@@ -41,6 +44,9 @@ struct sd_xreader
 	sd_xnsdecl *ns;
 	uint32_t	nlen;
 	uint32_t	ncap;
+	sd_xname   *names;          /* names[d - 1]: the name of the open element at depth d (an
+								 * END takes its START's name: no strlen, no URI look-up) */
+	uint32_t	names_cap;
 	char	   *bytes;
 	size_t		blen;
 	size_t		bcap;
@@ -52,6 +58,13 @@ struct sd_xreader
 	uint32_t	extends;        /* chunks read ahead since the queue was last empty */
 	uint64_t	accounted;      /* sd_xr_account's total */
 
+	/* lengths of libxml2's names by pointer (it interns them: the same pointer recurs), a
+	 * direct-mapped cache of XR_LENS slots */
+	struct
+	{
+		const xmlChar *s;
+		uint32_t	len;
+	}			lens[64];
 	/* the last namespace URI's length (libxml2 interns names: the same pointer recurs) */
 	const xmlChar *uri_last;
 	const char *uri_last_fixed;	/* ... as handed out (xr_uri) */
@@ -382,15 +395,30 @@ xr_uri(sd_xreader *r, const xmlChar *u, uint32_t *len)
 	return e->fixed;
 }
 
+/* strlen of one of libxml2's names (a string of its dictionary: its bytes never change while
+ * the parser lives), through the reader's small cache */
+static inline uint32_t
+xr_len(sd_xreader *r, const xmlChar *s)
+{
+	uint32_t	h = (uint32_t) (((uintptr_t) s >> 3) ^ ((uintptr_t) s >> 9)) & 63;
+
+	if (r->lens[h].s != s)
+	{
+		r->lens[h].s = s;
+		r->lens[h].len = (uint32_t) strlen((const char *) s);
+	}
+	return r->lens[h].len;
+}
+
 static sd_xname
 xr_name(sd_xreader *r, const xmlChar *local, const xmlChar *prefix, const xmlChar *uri)
 {
 	sd_xname	n;
 
 	n.local = (const char *) local;
-	n.local_len = local ? (uint32_t) strlen((const char *) local) : 0;
+	n.local_len = local ? xr_len(r, local) : 0;
 	n.prefix = (const char *) prefix;
-	n.prefix_len = prefix ? (uint32_t) strlen((const char *) prefix) : 0;
+	n.prefix_len = prefix ? xr_len(r, prefix) : 0;
 	n.uri = (const char *) uri;
 	if (!uri)
 		n.uri_len = 0;
@@ -423,9 +451,12 @@ xr_push(sd_xreader *r, sd_xev_kind kind)
 	}
 	sd_xev	   *e = &r->q[r->qlen++];
 
-	memset(e, 0, sizeof(*e));
+	/* every field is set by the caller or here (no memset of the whole event) */
 	e->kind = kind;
-	e->offset = -1;
+	e->attrs = NULL;
+	e->ns = NULL;
+	e->nattrs = 0;
+	e->nns = 0;
 	return e;
 }
 
@@ -460,10 +491,9 @@ xr_attr_positions(sd_xreader *r, size_t lt, size_t end, sd_xattr *a, int n)
 		if (i >= end)
 			break;
 		char		q = s[i++];
+		const char *close = memchr(s + i, q, end - i);
 
-		while (i < end && s[i] != q)
-			i++;
-		i++;
+		i = close ? (size_t) (close - s) + 1 : end + 1;
 		if (!xmlns)
 			a[k++].offset = (int64_t) name;
 	}
@@ -486,23 +516,30 @@ sax_start(void *ud, const xmlChar *local, const xmlChar *prefix, const xmlChar *
 	size_t		end = xr_pos(r);
 	size_t		lt = end < r->len ? end : (r->len ? r->len - 1 : 0);
 
-	while (lt > 0 && r->doc[lt] != '<')
-		lt--;
-	uint32_t	line,
-				col;
+	const char *lp = memrchr(r->doc, '<', lt + 1);
 
-	sd_xr_locate(r, (int64_t) lt, &line, &col);
-	if (r->depth > r->max_depth)
+	lt = lp ? (size_t) (lp - r->doc) : 0;
+	if (r->depth > r->max_depth || nb_defaulted > 0)
 	{
-		xr_fail(r, SD_E_DEPTH, line, col,
-				"document nesting exceeds serde.max_depth (%u)", r->max_depth);
-		r->err.offset = (int64_t) lt;
+		uint32_t	line,
+					col;
+
+		/* positions are counted only for an error (sd_xr_locate) */
+		sd_xr_locate(r, (int64_t) lt, &line, &col);
+		if (r->depth > r->max_depth)
+		{
+			xr_fail(r, SD_E_DEPTH, line, col,
+					"document nesting exceeds serde.max_depth (%u)", r->max_depth);
+			r->err.offset = (int64_t) lt;
+		}
+		else					/* never: attribute defaults are refused at their declaration */
+			xr_fail(r, SD_E_XML_SYNTAX, line, col, "attribute defaults from a DTD are not allowed");
 		return;
 	}
-	if (nb_defaulted > 0)
+	if (r->depth > r->names_cap &&
+		!xr_grow(r, (void **) &r->names, &r->names_cap, r->depth, sizeof(sd_xname)))
 	{
-		/* cannot happen: attribute defaults are refused at their declaration */
-		xr_fail(r, SD_E_XML_SYNTAX, line, col, "attribute defaults from a DTD are not allowed");
+		xr_nomem(r);
 		return;
 	}
 
@@ -512,9 +549,10 @@ sax_start(void *ud, const xmlChar *local, const xmlChar *prefix, const xmlChar *
 		return;
 	e->depth = r->depth;
 	e->offset = (int64_t) lt;
-	e->line = line;
-	e->column = col;
 	e->name = xr_name(r, local, prefix, uri);
+	e->text = NULL;
+	e->text_len = 0;
+	r->names[r->depth - 1] = e->name;
 
 	if (nb_ns > 0)
 	{
@@ -569,11 +607,8 @@ sax_start(void *ud, const xmlChar *local, const xmlChar *prefix, const xmlChar *
 		}
 		xr_attr_positions(r, lt, end, a, nb_attrs);
 		for (int i = 0; i < nb_attrs; i++)
-		{
 			if (a[i].offset < 0)
 				a[i].offset = (int64_t) lt;
-			sd_xr_locate(r, a[i].offset, &a[i].line, &a[i].column);
-		}
 	}
 }
 
@@ -588,18 +623,76 @@ sax_end(void *ud, const xmlChar *local, const xmlChar *prefix, const xmlChar *ur
 
 	if (!e)
 		return;
+	/* the name of its START (the same strings of libxml2's: they are interned) */
+	e->name = r->names[r->depth - 1];
 	e->depth = r->depth--;
 	e->offset = (int64_t) xr_pos(r);
-	e->name = xr_name(r, local, prefix, uri);
+	e->text = NULL;
+	e->text_len = 0;
 }
 
 /* Appends character data to the batch: merged into the previous TEXT event when it is the
  * last one queued, else a new TEXT event.  `cdata`: the bytes are the document's own (a CDATA
  * section's content, handed over as written) and their line ends are normalised here. */
+/* Character data ch[0..len) in the document when libxml2 handed it over in place (its input
+ * holds the document's bytes as they are: the encoding is ignored); NULL when it comes from
+ * elsewhere (an entity's or a character reference's replacement, a buffer of its own). */
+static const char *
+xr_in_doc(const sd_xreader *r, const xmlChar *ch, size_t len)
+{
+	xmlParserInputPtr in = r->ctxt->input;
+
+	if (!in || !in->base || !in->end || ch < in->base || ch + len > in->end)
+		return NULL;
+	size_t		at = (size_t) in->consumed + (size_t) (ch - in->base);
+
+	return at + len <= r->len ? r->doc + at : NULL;
+}
+
 static void
 xr_text(sd_xreader *r, const xmlChar *ch, size_t len, bool cdata)
 {
 	sd_xev	   *last = r->qlen > r->qfixed ? &r->q[r->qlen - 1] : NULL;
+
+	if (last && last->kind != SD_XEV_TEXT)
+		last = NULL;
+	/* Text that libxml2 hands over in place is not copied: the event points into the document
+	 * (its TEXT marked by nns = 1 until the batch is fixed up), as long as its pieces follow
+	 * each other there; otherwise the pieces are merged in the batch's bytes as before. */
+	const char *dp = cdata ? NULL : xr_in_doc(r, ch, len);
+
+	if (dp && !last)
+	{
+		sd_xev	   *e = xr_push(r, SD_XEV_TEXT);
+
+		if (!e)
+			return;
+		e->depth = r->depth;
+		e->offset = -1;
+		memset(&e->name, 0, sizeof(e->name));
+		e->text = dp;
+		e->text_len = len;
+		e->nns = 1;
+		return;
+	}
+	if (dp && last->nns && last->text + last->text_len == dp)
+	{
+		last->text_len += len;
+		return;
+	}
+	if (last && last->nns)
+	{
+		/* the piece before was in place: into the bytes, for this one to join it */
+		size_t		o = xr_bytes(r, last->text, last->text_len);
+
+		if (o == SIZE_MAX)
+		{
+			xr_nomem(r);
+			return;
+		}
+		last->text = (const char *) (uintptr_t) o;
+		last->nns = 0;
+	}
 	size_t		off = xr_bytes(r, (const char *) ch, len);
 
 	if (off == SIZE_MAX)
@@ -615,8 +708,7 @@ xr_text(sd_xreader *r, const xmlChar *ch, size_t len, bool cdata)
 		if (len == 0)
 			return;
 	}
-	if (last && last->kind == SD_XEV_TEXT &&
-		(size_t) (uintptr_t) last->text + last->text_len == off)
+	if (last && (size_t) (uintptr_t) last->text + last->text_len == off)
 	{
 		last->text_len += len;
 		return;
@@ -626,6 +718,8 @@ xr_text(sd_xreader *r, const xmlChar *ch, size_t len, bool cdata)
 	if (!e)
 		return;
 	e->depth = r->depth;
+	e->offset = -1;
+	memset(&e->name, 0, sizeof(e->name));
 	e->text = (const char *) (uintptr_t) off;
 	e->text_len = len;
 }
@@ -838,6 +932,78 @@ xr_leave(const xr_saved *s)
 	xmlSetStructuredErrorFunc(s->serr_ctx, s->serr);
 }
 
+/* ---- buffers kept for the thread's next reader ---------------------------------------------- */
+
+/* A reader with malloc hooks leaves its buffers (each up to XR_SPARE_MAX bytes) to the thread's
+ * next reader instead of freeing them: a document then costs no buffer growth (realloc and
+ * copy) and no first touch of fresh memory. */
+#define XR_SPARE_MAX ((size_t) 1 << 20)
+
+typedef struct xr_spare			/* the buffers of sd_xreader and their capacities */
+{
+	sd_xev	   *q;
+	sd_xattr   *attrs;
+	sd_xnsdecl *ns;
+	sd_xname   *names;
+	char	   *bytes;
+	uint32_t	qcap, acap, ncap, names_cap;
+	size_t		bcap;
+} xr_spare;
+
+static _Thread_local xr_spare xr_kept;
+
+static bool
+xr_plain_hooks(const sd_hooks *h)
+{
+	return !h->alloc && !h->realloc && !h->free;
+}
+
+static void
+xr_take_spare(sd_xreader *r)
+{
+	if (!xr_plain_hooks(&r->hooks))
+		return;
+	r->q = xr_kept.q;
+	r->qcap = xr_kept.qcap;
+	r->attrs = xr_kept.attrs;
+	r->acap = xr_kept.acap;
+	r->ns = xr_kept.ns;
+	r->ncap = xr_kept.ncap;
+	r->names = xr_kept.names;
+	r->names_cap = xr_kept.names_cap;
+	r->bytes = xr_kept.bytes;
+	r->bcap = xr_kept.bcap;
+	memset(&xr_kept, 0, sizeof(xr_kept));
+}
+
+/* Keeps *buf (of `bytes` bytes) for the next reader, or frees it (too large, or one is kept). */
+static void
+xr_keep(sd_xreader *r, void **slot, void *buf, size_t bytes)
+{
+	if (!buf)
+		return;
+	if (xr_plain_hooks(&r->hooks) && !*slot && bytes <= XR_SPARE_MAX)
+		*slot = buf;
+	else
+		sd_hook_free(&r->hooks, buf);
+}
+
+static void
+xr_leave_spare(sd_xreader *r)
+{
+#define XR_KEEP(f, capf, size) do { \
+		xr_keep(r, (void **) &xr_kept.f, r->f, (size)); \
+		if (xr_kept.f == r->f) \
+			xr_kept.capf = r->capf; \
+	} while (0)
+	XR_KEEP(q, qcap, sizeof(sd_xev) * r->qcap);
+	XR_KEEP(attrs, acap, sizeof(sd_xattr) * r->acap);
+	XR_KEEP(ns, ncap, sizeof(sd_xnsdecl) * r->ncap);
+	XR_KEEP(names, names_cap, sizeof(sd_xname) * r->names_cap);
+	XR_KEEP(bytes, bcap, r->bcap);
+#undef XR_KEEP
+}
+
 /* ---- the pull side ------------------------------------------------------------------------- */
 
 sd_xreader *
@@ -888,6 +1054,7 @@ sd_xr_open(const sd_hooks *hooks, const char *doc, size_t len, const sd_xr_optio
 	r->max_depth = opt && opt->max_depth ? opt->max_depth : SD_DEFAULT_MAX_DEPTH;
 	r->loc_line = 1;
 	r->loc_col = 1;
+	xr_take_spare(r);
 
 	xmlSAXHandler *s = &r->sax;
 
@@ -949,7 +1116,12 @@ xr_fixup(sd_xreader *r)
 		sd_xev	   *e = &r->q[i];
 
 		if (e->kind == SD_XEV_TEXT)
-			e->text = r->bytes + (uintptr_t) e->text;
+		{
+			if (e->nns)
+				e->nns = 0;		/* in place: a pointer into the document already */
+			else
+				e->text = r->bytes + (uintptr_t) e->text;
+		}
 		else if (e->kind == SD_XEV_START)
 		{
 			if (e->nattrs)
@@ -1196,8 +1368,30 @@ sd_xr_peek(sd_xreader *r, uint32_t n, const sd_xev **ev, sd_error *err)
 int
 sd_xr_next(sd_xreader *r, sd_xev *ev, sd_error *err)
 {
+	const sd_xev *e;
+	int			rc = sd_xr_next_ref(r, &e, err);
+
+	if (rc == 1)
+		*ev = *e;
+	return rc;
+}
+
+bool
+sd_xr_queued(const sd_xreader *r)
+{
+	return r->state == 0 && r->qpos < r->qlen;
+}
+
+int
+sd_xr_next_ref(sd_xreader *r, const sd_xev **ev, sd_error *err)
+{
 	for (;;)
 	{
+		if (__builtin_expect(r->qpos < r->qlen && r->state == 0, 1))
+		{
+			*ev = &r->q[r->qpos++];
+			return 1;
+		}
 		if (r->state < 0)
 		{
 			*err = r->err;
@@ -1205,11 +1399,6 @@ sd_xr_next(sd_xreader *r, sd_xev *ev, sd_error *err)
 		}
 		if (r->state > 0)
 			return 0;
-		if (r->qpos < r->qlen)
-		{
-			*ev = r->q[r->qpos++];
-			return 1;
-		}
 		if (r->failed_cb)
 		{
 			/* the events queued before the failure were handed out: now the error */
@@ -1254,10 +1443,7 @@ sd_xr_close(sd_xreader *r)
 		xmlFreeParserCtxt(r->ctxt);
 		xr_leave(&saved);
 	}
-	sd_hook_free(&r->hooks, r->q);
-	sd_hook_free(&r->hooks, r->attrs);
-	sd_hook_free(&r->hooks, r->ns);
-	sd_hook_free(&r->hooks, r->bytes);
+	xr_leave_spare(r);
 	xr_free_retired(r);
 	sd_hook_free(&r->hooks, r->retired);
 	for (uint32_t i = 0; i < r->cap_uris; i++)

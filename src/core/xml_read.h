@@ -6,7 +6,10 @@
  * Streaming: the document (in memory, as a host holds it) is fed to the parser in chunks; the
  * SAX callbacks append events to a small queue, and sd_xr_next() returns the next one, feeding
  * the next chunk when the queue is empty.  Memory stays bounded by the chunk size (plus the
- * depth of the element stack), whatever the document's size.
+ * depth of the element stack), whatever the document's size; a thread keeps one reader's
+ * buffers (up to XR_SPARE_MAX bytes each, malloc hooks only) for its next document.
+ * Positions: events carry byte offsets only; line and column are counted by sd_xr_locate when
+ * an error needs them.
  *
  * Hostile input (docs/reference.md, "Functions", Hostile XML; facts in fixtures/xml/README.md):
  * no network, no DTD loading, no external entities, predefined entities only — every entity
@@ -60,9 +63,8 @@ typedef struct sd_xattr
 	sd_xname	name;
 	const char *value;          /* normalised as XML says (line ends, whitespace chars → space) */
 	size_t		value_len;
-	int64_t		offset;         /* byte offset of the attribute's name */
-	uint32_t	line;           /* 1-based line and column (characters) of its name */
-	uint32_t	column;
+	int64_t		offset;         /* byte offset of the attribute's name (sd_xr_locate gives its
+								 * line and column: positions are counted only when asked) */
 } sd_xattr;
 
 /* A namespace declaration written on an element: xmlns="uri" (prefix NULL) or xmlns:p="uri". */
@@ -78,15 +80,13 @@ typedef struct sd_xev
 {
 	sd_xev_kind kind;
 	uint32_t	depth;          /* START/END: the element's depth (root 1); TEXT: its parent's */
-	/* START: byte offset of its '<'; END: the byte just past its end ('>' of </x> or of />);
-	 * TEXT: -1 */
+	/* START: byte offset of its '<' (sd_xr_locate gives its line and column); END: the byte
+	 * just past its end ('>' of </x> or of />); TEXT: -1 */
 	int64_t		offset;
-	uint32_t	line;           /* START: 1-based line and column (characters) of its '<' */
-	uint32_t	column;
 	sd_xname	name;           /* START / END */
 	const sd_xattr *attrs;      /* START: attributes in document order (not xmlns ones) */
-	uint32_t	nattrs;
 	const sd_xnsdecl *ns;       /* START: namespace declarations on this element */
+	uint32_t	nattrs;
 	uint32_t	nns;
 	const char *text;           /* TEXT */
 	size_t		text_len;
@@ -112,6 +112,14 @@ sd_xreader *sd_xr_open(const sd_hooks *hooks, const char *doc, size_t len,
  * SD_E_NOMEM).  After -1 or 0 every further call returns the same. */
 int			sd_xr_next(sd_xreader *r, sd_xev *ev, sd_error *err);
 
+/* sd_xr_next without the copy: *ev points into the reader's queue, valid until the next
+ * sd_xr_next, sd_xr_next_ref or sd_xr_peek. */
+int			sd_xr_next_ref(sd_xreader *r, const sd_xev **ev, sd_error *err);
+
+/* Whether the next sd_xr_next will hand out an event already queued: the strings of the
+ * events handed out so far then stay where they are (no chunk is fed before it). */
+bool		sd_xr_queued(const sd_xreader *r);
+
 /* Lookahead without consuming: the event n places after the one sd_xr_next would return next
  * (n = 0: that one), valid until the next sd_xr_next or sd_xr_peek.  Reads on past the current
  * batch when it must (the events not yet handed out stay queued).  1: *ev; 0: the document has
@@ -119,9 +127,9 @@ int			sd_xr_next(sd_xreader *r, sd_xev *ev, sd_error *err);
  * document failed (err, as sd_xr_next would give it). */
 int			sd_xr_peek(sd_xreader *r, uint32_t n, const sd_xev **ev, sd_error *err);
 
-/* 1-based line and column (characters) of byte offset `offset` of the document; offsets must
- * not go backwards across calls (the reader counts forward), apart from offsets that
- * sd_xr_next already located. */
+/* 1-based line and column (characters) of byte offset `offset` of the document, counted when
+ * asked (the reader counts no position while it reads): forward from the offset located last,
+ * from the start when an offset goes backwards. */
 void		sd_xr_locate(sd_xreader *r, int64_t offset, uint32_t *line, uint32_t *column);
 
 /* The document the reader reads (for verbatim captures between event offsets). */

@@ -97,10 +97,10 @@ xw_nomem(sd_xcursor *c)
 /* The next event of the reader: 1, or -1 (the document cannot end inside an element, so 0 —
  * the end — is an error where the walker still expects events). */
 static int
-xw_next(sd_xcursor *c, sd_xev *ev)
+xw_next(sd_xcursor *c, const sd_xev **ev)
 {
 	sd_error	err;
-	int			rc = sd_xr_next(c->r, ev, &err);
+	int			rc = sd_xr_next_ref(c->r, ev, &err);
 
 	if (rc < 0)
 		return xw_fail(c, &err);
@@ -200,8 +200,6 @@ elem_token(const sd_xcursor *c, sd_wtok *tok)
 	memset(tok, 0, sizeof(*tok));
 	tok->kind = SD_J_OBJECT;
 	tok->offset = c->elem.offset;
-	tok->w[0] = c->elem.line;
-	tok->w[1] = c->elem.column;
 	if (c->elem.nattrs)
 		tok->flags = elem_nil(c);
 }
@@ -247,13 +245,13 @@ xw_peek(sd_wcursor *cur, sd_wtok *tok)
 
 	if (!c->root_read)
 	{
-		sd_xev		ev;
+		const sd_xev *ev;
 
 		c->root_read = true;
 		/* the reader gives no text outside the root: its first event is the root's START */
 		if (xw_next(c, &ev) < 0)
 			return -1;
-		if (xw_take_element(c, &ev) < 0)
+		if (xw_take_element(c, ev) < 0)
 			return -1;
 	}
 	elem_token(c, tok);
@@ -327,7 +325,7 @@ xw_object_next(sd_wcursor *cur, sd_wkey *key, sd_wtok *tok, const sd_member *exp
 {
 	sd_xcursor *c = (sd_xcursor *) cur;
 	xframe	   *f = &c->frames[c->nframes - 1];
-	sd_xev		ev;
+	const sd_xev *ev;
 
 	if (f->phase == 0)
 	{
@@ -337,40 +335,57 @@ xw_object_next(sd_wcursor *cur, sd_wkey *key, sd_wtok *tok, const sd_member *exp
 
 			name_key(key, &a->name, SD_XML_ATTRIBUTE, a->offset);
 			text_token(tok, a->value, a->value_len, a->offset);
-			tok->w[0] = a->line;
-			tok->w[1] = a->column;
 			return 1;
 		}
 		f->phase = 1;
 	}
 	if (f->phase == 1)
 	{
+		/* A leaf's one text piece is not copied into the frame: it stays in the reader's
+		 * queue while the event after it is queued already (sd_xr_queued: fetching that one
+		 * feeds no chunk, so nothing moves); any other event after it flushes it first. */
+		const char *pend = NULL;
+		size_t		plen = 0;
+
 		for (;;)
 		{
 			if (xw_next(c, &ev) < 0)
 				return -1;
-			if (ev.kind == SD_XEV_TEXT)
+			if (pend && ev->kind != SD_XEV_END)
 			{
-				if (frame_text(c, f, ev.text, ev.text_len) < 0)
+				if (frame_text(c, f, pend, plen) < 0)
+					return -1;
+				pend = NULL;
+			}
+			if (ev->kind == SD_XEV_TEXT)
+			{
+				if (f->text_len == 0 && sd_xr_queued(c->r))
+				{
+					pend = ev->text;
+					plen = ev->text_len;
+				}
+				else if (frame_text(c, f, ev->text, ev->text_len) < 0)
 					return -1;
 				continue;
 			}
-			if (ev.kind == SD_XEV_START)
+			if (ev->kind == SD_XEV_START)
 			{
-				if (xw_take_element(c, &ev) < 0)
+				if (xw_take_element(c, ev) < 0)
 					return -1;
-				name_key(key, &ev.name, SD_XML_ELEMENT, ev.offset);
+				name_key(key, &ev->name, SD_XML_ELEMENT, ev->offset);
 				elem_token(c, tok);
 				return 1;
 			}
 			/* the END of this element */
-			c->last_end = ev.offset;
+			c->last_end = ev->offset;
 			break;
 		}
 		f->phase = 2;
-		if (f->text_len > 0)
+		if (!pend)
+			plen = f->text_len;	/* (a pending piece: the frame holds no text) */
+		if (plen > 0)
 		{
-			char	   *s = sd_arena_strndup(&c->d->arena, f->text, f->text_len);
+			char	   *s = sd_arena_strndup(&c->d->arena, pend ? pend : f->text, plen);
 
 			if (!s)
 				return xw_nomem(c);
@@ -378,7 +393,7 @@ xw_object_next(sd_wcursor *cur, sd_wkey *key, sd_wtok *tok, const sd_member *exp
 			key->s = "";
 			key->xml_kind = SD_XML_TEXT;
 			key->offset = -1;
-			text_token(tok, s, f->text_len, -1);
+			text_token(tok, s, plen, -1);
 			return 1;
 		}
 	}
@@ -420,8 +435,6 @@ xw_object_find(sd_wcursor *cur, const char *name, size_t len, unsigned kinds, sd
 			(en->uri_len && memcmp(ev->name.uri, en->uri, en->uri_len) != 0))
 			continue;
 		const sd_xev *tx;
-		uint32_t	line = ev->line,
-					column = ev->column;
 		int64_t		off = ev->offset;
 
 		if ((pr = sd_xr_peek(c->r, i + 1, &tx, &err)) < 0 && pr != -2)
@@ -431,8 +444,6 @@ xw_object_find(sd_wcursor *cur, const char *name, size_t len, unsigned kinds, sd
 		else
 			text_token(tok, "", 0, off);
 		tok->flags |= SD_TOK_XML_ELEMENT;
-		tok->w[0] = line;
-		tok->w[1] = column;
 		return 1;
 	}
 	if (pr == -1)
@@ -503,7 +514,7 @@ static int
 xw_skip_fast(sd_wcursor *cur, const sd_wtok *tok, uint32_t room)
 {
 	sd_xcursor *c = (sd_xcursor *) cur;
-	sd_xev		ev;
+	const sd_xev *ev;
 
 	if (tok->kind != SD_J_OBJECT)
 		return 1;
@@ -516,9 +527,9 @@ xw_skip_fast(sd_wcursor *cur, const sd_wtok *tok, uint32_t room)
 	{
 		if (xw_next(c, &ev) < 0)
 			return -1;
-		if (ev.kind == SD_XEV_END && ev.depth == depth)
+		if (ev->kind == SD_XEV_END && ev->depth == depth)
 		{
-			c->last_end = ev.offset;
+			c->last_end = ev->offset;
 			return 1;
 		}
 	}
@@ -735,7 +746,7 @@ sd_xml_walker_close(sd_xcursor *c)
 int
 sd_xml_walker_batch_begin(sd_xcursor *c)
 {
-	sd_xev		ev;
+	const sd_xev *ev;
 	size_t		bytes = 0;
 	char	   *p;
 
@@ -745,31 +756,31 @@ sd_xml_walker_batch_begin(sd_xcursor *c)
 		return -1;
 	/* the root's namespace declarations, in one block of hook memory (names and URIs after
 	 * the array), so that the items' captures and paths see them after any arena reset */
-	for (uint32_t i = 0; i < ev.nns; i++)
-		bytes += ev.ns[i].prefix_len + ev.ns[i].uri_len + 2;
-	if (ev.nns)
+	for (uint32_t i = 0; i < ev->nns; i++)
+		bytes += ev->ns[i].prefix_len + ev->ns[i].uri_len + 2;
+	if (ev->nns)
 	{
-		c->batch_ns = sd_hook_alloc(&c->d->hooks, sizeof(sd_xnsdecl) * ev.nns + bytes);
+		c->batch_ns = sd_hook_alloc(&c->d->hooks, sizeof(sd_xnsdecl) * ev->nns + bytes);
 		if (!c->batch_ns)
 			return xw_nomem(c);
-		p = (char *) (c->batch_ns + ev.nns);
-		for (uint32_t i = 0; i < ev.nns; i++)
+		p = (char *) (c->batch_ns + ev->nns);
+		for (uint32_t i = 0; i < ev->nns; i++)
 		{
-			c->batch_ns[i] = ev.ns[i];
-			memcpy(p, ev.ns[i].uri, ev.ns[i].uri_len);
-			p[ev.ns[i].uri_len] = '\0';
+			c->batch_ns[i] = ev->ns[i];
+			memcpy(p, ev->ns[i].uri, ev->ns[i].uri_len);
+			p[ev->ns[i].uri_len] = '\0';
 			c->batch_ns[i].uri = p;
-			p += ev.ns[i].uri_len + 1;
-			if (ev.ns[i].prefix)
+			p += ev->ns[i].uri_len + 1;
+			if (ev->ns[i].prefix)
 			{
-				memcpy(p, ev.ns[i].prefix, ev.ns[i].prefix_len);
-				p[ev.ns[i].prefix_len] = '\0';
+				memcpy(p, ev->ns[i].prefix, ev->ns[i].prefix_len);
+				p[ev->ns[i].prefix_len] = '\0';
 				c->batch_ns[i].prefix = p;
 			}
-			p += ev.ns[i].prefix_len + 1;
+			p += ev->ns[i].prefix_len + 1;
 		}
 	}
-	name_key(&c->batch_key, &ev.name, SD_XML_ELEMENT, ev.offset);
+	name_key(&c->batch_key, &ev->name, SD_XML_ELEMENT, ev->offset);
 	if (c->cap == 0)
 	{
 		c->frames = sd_hook_realloc(&c->d->hooks, NULL, sizeof(xframe) * 16);
@@ -778,12 +789,12 @@ sd_xml_walker_batch_begin(sd_xcursor *c)
 		memset(c->frames, 0, sizeof(xframe) * 16);
 		c->cap = 16;
 	}
-	c->frames[0].depth = ev.depth;
+	c->frames[0].depth = ev->depth;
 	c->frames[0].phase = 1;
 	c->frames[0].nattrs = 0;
 	c->frames[0].attrs = NULL;
 	c->frames[0].ns = c->batch_ns;
-	c->frames[0].nns = ev.nns;
+	c->frames[0].nns = ev->nns;
 	c->frames[0].text_len = 0;
 	c->nframes = 1;
 	c->at_elem = false;
@@ -793,7 +804,7 @@ sd_xml_walker_batch_begin(sd_xcursor *c)
 int
 sd_xml_walker_batch_next(sd_xcursor *c, sd_wkey *key)
 {
-	sd_xev		ev;
+	const sd_xev *ev;
 
 	/* what is left of the item before (a failed item ends where its element ends) */
 	if (c->at_elem || c->nframes > 1)
@@ -803,7 +814,7 @@ sd_xml_walker_batch_next(sd_xcursor *c, sd_wkey *key)
 		{
 			if (xw_next(c, &ev) < 0)
 				return -1;
-			if (ev.kind == SD_XEV_END && ev.depth == c->frames[0].depth + 1)
+			if (ev->kind == SD_XEV_END && ev->depth == c->frames[0].depth + 1)
 				break;
 		}
 		c->nframes = 1;
@@ -812,17 +823,17 @@ sd_xml_walker_batch_next(sd_xcursor *c, sd_wkey *key)
 	{
 		if (xw_next(c, &ev) < 0)
 			return -1;
-		if (ev.kind == SD_XEV_TEXT)
+		if (ev->kind == SD_XEV_TEXT)
 			continue;			/* the root's own text, between items: not an item */
-		if (ev.kind == SD_XEV_END)
+		if (ev->kind == SD_XEV_END)
 		{
-			c->last_end = ev.offset;
+			c->last_end = ev->offset;
 			c->nframes = 0;
 			return 0;
 		}
-		if (xw_take_element(c, &ev) < 0)
+		if (xw_take_element(c, ev) < 0)
 			return -1;
-		name_key(key, &ev.name, SD_XML_ELEMENT, ev.offset);
+		name_key(key, &ev->name, SD_XML_ELEMENT, ev->offset);
 		return 1;
 	}
 }

@@ -91,7 +91,12 @@ walk(const uint8_t *data, size_t size, size_t chunk, walk_result *w)
 				FZ_ASSERT(ev.offset >= 0 && (size_t) ev.offset < size && data[ev.offset] == '<',
 						  "START offset %lld is not a '<'", (long long) ev.offset);
 				FZ_ASSERT(ev.offset > last, "offsets go backwards");
-				FZ_ASSERT(ev.line >= 1 && ev.column >= 1, "START without a position");
+				uint32_t	sl,
+							sc;
+
+				/* positions are counted when asked, from the offsets */
+				sd_xr_locate(r, ev.offset, &sl, &sc);
+				FZ_ASSERT(sl >= 1 && sc >= 1, "START without a position");
 				last = ev.offset;
 				if (depth == 0)
 					roots++;
@@ -110,7 +115,11 @@ walk(const uint8_t *data, size_t size, size_t chunk, walk_result *w)
 
 					FZ_ASSERT(a->offset > ev.offset && (size_t) a->offset < size,
 							  "attribute offset %lld outside its tag", (long long) a->offset);
-					FZ_ASSERT(a->line >= ev.line, "attribute before its element");
+					uint32_t	al,
+								ac;
+
+					sd_xr_locate(r, a->offset, &al, &ac);
+					FZ_ASSERT(al >= sl && (al > sl || ac > sc), "attribute before its element");
 					fz_printf(&w->stream, " %.*s:%.*s=", (int) a->name.prefix_len,
 							  a->name.prefix ? a->name.prefix : "", (int) a->name.local_len,
 							  a->name.local);

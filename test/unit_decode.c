@@ -197,6 +197,24 @@ static const dcase cases[] = {
 	C("v:text", "{}", "{'v':'a\\u0000b'}", "ERROR 22032 $.v: \\u0000 cannot be stored in text @5"),
 	C("v:text", "{}", "{'v':'a','x':'\\u0000'}", "{v:'a'}"),
 	C("v:int4", "{}", "{'v':'" A50 "'}", "ERROR 22032 $.v: expected integer, found string \"" A40 "...\" @5"),
+	/* ---- a scalar token followed by blanks (an indented document): the walker's
+	 * scalar_token() scans forward then, to the first blank; the same values and errors as
+	 * the compact forms ---- */
+	C("v:int4", "{}", "{'v':12 \n  }", "{v:12}"),
+	C("v:int4", "{}", "{'v':\n 12\n\t\r }", "{v:12}"),
+	C("v:int4", "{}", "{'v':-7\t}", "{v:-7}"),
+	C("v:int8", "{}", "{'v':1715183011870\n    }", "{v:1715183011870}"),
+	C("v:numeric", "{}", "{'v':-12.5e-3 \n}", "{v:N-0.0125}"),
+	C("v:text", "{'coerce':true}", "{'v':1.50  }", "{v:'1.50'}"),
+	C("v:bool", "{}", "{'v':true \n }", "{v:true}"),
+	C("v:bool", "{}", "{'v':false\n}", "{v:false}"),
+	C("v:int4", "{}", "{'v':null  }", "{v:null}"),
+	C("v:int4", "{}", "{'v':1x \n}", "ERROR 22P02 $: malformed JSON: expected ',' or '}' @6"),
+	C("v:int4", "{}", "{'v':1x}", "ERROR 22P02 $: malformed JSON: expected ',' or '}' @6"),
+	C("v:int4", "{}", "{'v':- \n}", "ERROR 22P02 $: malformed JSON: invalid number @5"),
+	C("v:int4", "{}", "{'v':1 2}", "ERROR *"),
+	C("v:bool", "{}", "{'v':tru \n}", "ERROR *"),
+	C("v:bool", "{}", "{'v':truex  }", "ERROR *"),
 	/* ---- varchar(n): length in characters ---- */
 	C("v:varchar(3)", "{}", "{'v':'abc'}", "{v:'abc'}"),
 	C("v:varchar(3)", "{}", "{'v':'abcd'}", "ERROR 22001 $.v: string of 4 characters is too long for character varying(3) @5"),

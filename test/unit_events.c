@@ -50,6 +50,15 @@ unit_events(void)
 	EV(jb, "{'v': [-01]}", "ERROR 22P02 $: malformed JSON: invalid number @7");
 	EV(jb, "{'v': [-]}", "ERROR 22P02 $: malformed JSON: invalid number @7");
 	EV(jb, "{'v': [1-2]}", "ERROR 22P02 $: malformed JSON: invalid number @7");
+	/* numbers and literals followed by blanks (an indented document: scalar_token() scans
+	 * forward): the same events and errors as compact */
+	EV(jb, "{'v': [\n  97 ,\n  -1.5e3\t,\r\n 0  \n ]}", "[ N97 N-1.5e3 N0 )");
+	EV(jb, "{'v': [true \n, false\t, null  ]}", "[ T F Z )");
+	EV(jb, "{'v': 12 \n }", "N12");
+	EV(jb, "{'v': [01 \n]}", "ERROR 22P02 $: malformed JSON: invalid number @7");
+	EV(jb, "{'v': [- \n]}", "ERROR 22P02 $: malformed JSON: invalid number @7");
+	EV(jb, "{'v': [1-2\t]}", "ERROR 22P02 $: malformed JSON: invalid number @7");
+	EV(jb, "{'v': [nul \n]}", "ERROR 22P02 $: malformed JSON: invalid literal @7");
 	EV(jb, "{'v': true}", "T");
 	EV(jb, "{'v': false}", "F");
 	EV(jb, "{'v': 'x'}", "S'x'");

@@ -245,7 +245,7 @@ def cmd_warm(a):
                 skipped[c["name"]] = f"failed: {e}"
                 comps.remove(c)
                 continue
-            per = max(statistics.median(lat[1:]), 1)
+            per = max(statistics.median(lat[1:] or lat or [1]), 1)
             txns[c["name"]] = int(min(20000, max(a.min_txns, math.ceil(a.target_ms * 1000 / per))))
         # rounds: one pgbench run per round with every competitor's script, transactions
         # interleaved at random (weights = expected transactions per competitor, so each gets about

@@ -28,6 +28,11 @@ PARTS = [
     ("composite return (Function Scan, tuplestore)", ("ExecMakeTableFunctionResult",)),
 ]
 REST = "statement (scan, aggregate, executor)"
+WALK = "walk: parse + validate (serde, simdjson)"
+# serde's C++ walker is built without frame pointers: a sample taken inside it often has a
+# truncated stack that names none of the parts above; its leaf frame still says it is the walk
+WALK_LEAF = ("simdjson::", "(anonymous", "decode_members", "decode_object", "value_in", "sd_eng_",
+             "sd_members_find", "sd_decode_json", "sd_scalar", "sd_parse")
 
 
 def part_of(stack):
@@ -39,6 +44,8 @@ def part_of(stack):
                 return name
         elif has(prefixes):
             return name
+    if stack and stack[0].startswith(WALK_LEAF):
+        return WALK
     return REST
 
 

@@ -94,6 +94,14 @@ offset_of(Walk &w, const char *p)
 	return (uint32_t) (p - w.base) + w.bias;
 }
 
+/* offset_of for a pointer simdjson's structural index gave: inside the document by construction
+ * (an object key's opening quote), so not checked: op_object_next's, once per member. */
+inline uint32_t
+offset_in(Walk &w, const char *p)
+{
+	return (uint32_t) (p - w.base) + w.bias;
+}
+
 int			syntax(Walk &w, simdjson::error_code e, const char *at);
 
 #include "json_walk_path.h"
@@ -152,7 +160,7 @@ peek_v(Walk &w, V &v, sd_wtok *t)
 			}
 		case ond::json_type::number:
 			{
-				std::string_view num = trimmed(tok);
+				std::string_view num = scalar_token(tok);
 
 				if (!sd_plain_int(num.data(), num.size()) && !sd_is_json_number(num.data(), num.size()))
 					return syntax(w, simdjson::NUMBER_ERROR, tok.data());
@@ -301,7 +309,7 @@ op_object_next(sd_wcursor *c, sd_wkey *k, sd_wtok *t, const sd_member *expect, u
 	ond::field &fld = field_of(f.fr);
 	const char *raw = fld.key().raw();
 
-	k->offset = offset_of(w, raw - 1);
+	k->offset = offset_in(w, raw - 1);
 	k->has_hash = false;
 	/* the member the engine predicts, compared in place */
 	if (expect && key_is(raw, w.base + w.len, expect))
@@ -577,7 +585,7 @@ skip_rec(Walk &w, ond::value &v, uint32_t level, uint32_t room, uint32_t *count)
 			}
 		case ond::json_type::number:
 			{
-				std::string_view num = trimmed(tok);
+				std::string_view num = scalar_token(tok);
 
 				if (sd_plain_int(num.data(), num.size()))
 					return EV ? ev_push(w, SD_JEV_NUMBER, num.data(), num.size()) : 1;

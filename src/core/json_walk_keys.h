@@ -172,7 +172,7 @@ plain_string(Walk &w, std::string_view tok, std::string_view *s)
 inline char
 literal_of(std::string_view tok)
 {
-	std::string_view t = trimmed(tok);
+	std::string_view t = scalar_token(tok);
 
 	if (t == "true")
 		return 't';

@@ -119,6 +119,25 @@ trimmed(std::string_view tok)
 	return tok.substr(0, n);
 }
 
+/* A number's or literal's token with trailing whitespace removed, as trimmed() gives it, scanning forward
+ * when there is whitespace: simdjson's structural index starts a new token at every
+ * non-whitespace byte that follows whitespace, so once a scalar's token has whitespace the rest
+ * of it is whitespace (an indented document's numbers end in a newline and the indentation:
+ * trimmed() would walk back over all of it).  Scalar tokens only (a string's token can hold
+ * whitespace between its quotes). */
+inline std::string_view
+scalar_token(std::string_view tok)
+{
+	size_t		n = tok.size();
+	size_t		i = 0;
+
+	if (n == 0 || (tok[n - 1] != ' ' && tok[n - 1] != '\n' && tok[n - 1] != '\r' && tok[n - 1] != '\t'))
+		return tok;
+	while (i < n && tok[i] != ' ' && tok[i] != '\n' && tok[i] != '\r' && tok[i] != '\t')
+		i++;
+	return tok.substr(0, i);
+}
+
 /* The raw token of a value or of the document root (empty when there is none). */
 inline std::string_view
 token_of(ond::value &v)

@@ -46,6 +46,14 @@ PG_FUNCTION_INFO_V1(serde_decode_each_report);
 PG_FUNCTION_INFO_V1(serde_errors_each_typed);
 PG_FUNCTION_INFO_V1(serde_errors_each_shape);
 
+/*
+ * A JSON array up to this size is parsed whole by the core rather than element by element
+ * (sd_each_set_whole): one simdjson pass instead of one per element, for memory of at most a
+ * few times this much (the padded copy, simdjson's index of it); larger inputs stream with
+ * memory bounded by their largest element.
+ */
+#define EACH_WHOLE_MAX (1024 * 1024)
+
 typedef enum EachMode
 {
 	EACH_RAISE,					/* the first error ends the statement (the default) */
@@ -224,6 +232,9 @@ each_begin(EachState *st, SdPgPlan *p, sd_error *err)
 		return sd_each_begin_xml(st->slot->d, p->plan, st->node, st->doc.text, st->doc.len,
 								 &lim, err);
 	}
+	/* raise and skip: a small array is parsed whole (the same rows and errors; the report
+	 * reads a failed item again from its extent, so it goes element by element) */
+	sd_each_set_whole(st->slot->d, st->mode == EACH_REPORT ? 0 : EACH_WHOLE_MAX);
 	return sd_each_begin(st->slot->d, p->plan, st->node, st->doc.text, st->doc.len, &lim, err);
 }
 

@@ -53,6 +53,9 @@ PG_FUNCTION_INFO_V1(serde_errors_each_shape);
  * memory bounded by their largest element.
  */
 #define EACH_WHOLE_MAX (1024 * 1024)
+/* ... and from this size: below it an array holds a few elements at most, and one parse of the
+ * whole costs what one per element does (an empty array is not parsed at all) */
+#define EACH_WHOLE_MIN 1024
 
 typedef enum EachMode
 {
@@ -234,7 +237,8 @@ each_begin(EachState *st, SdPgPlan *p, sd_error *err)
 	}
 	/* raise and skip: a small array is parsed whole (the same rows and errors; the report
 	 * reads a failed item again from its extent, so it goes element by element) */
-	sd_each_set_whole(st->slot->d, st->mode == EACH_REPORT ? 0 : EACH_WHOLE_MAX);
+	sd_each_set_whole(st->slot->d, st->mode == EACH_REPORT || st->doc.len < EACH_WHOLE_MIN ? 0 :
+					  EACH_WHOLE_MAX);
 	return sd_each_begin(st->slot->d, p->plan, st->node, st->doc.text, st->doc.len, &lim, err);
 }
 

@@ -648,8 +648,15 @@ each_store(FunctionCallInfo fcinfo, EachState *st, EachMode mode)
 	old = MemoryContextSwitchTo(rsinfo->econtext->ecxt_per_query_memory);
 	if (mode == EACH_REPORT)
 		desc = CreateTupleDescCopy(st->outdesc);
+	else if (st->composite && st->rowdesc)
+		desc = CreateTupleDescCopy(st->rowdesc);
 	else if (st->composite)
-		desc = CreateTupleDescCopy(each_rowdesc(st));
+	{
+		SdPgType   *h = pgs_host(st->plan->target);
+
+		desc = h->tupdesc ? CreateTupleDescCopy(h->tupdesc) :
+			lookup_rowtype_tupdesc_copy(h->basetypid, -1);
+	}
 	else
 	{
 		desc = CreateTemplateTupleDesc(1);

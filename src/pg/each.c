@@ -731,7 +731,7 @@ each_materialize(FunctionCallInfo fcinfo, EachState *st, EachMode mode)
 				tuplestore_putvalues(ts, rsinfo->setDesc, &d, &isnull);
 			else
 			{
-				HeapTupleHeader th = DatumGetHeapTupleHeader(d);
+				HeapTupleHeader th = pgs_own_tuple_header(d);
 				HeapTupleData tup;
 
 				tup.t_len = HeapTupleHeaderGetDatumLength(th);

@@ -72,6 +72,7 @@ sd_each_reset(sd_decoder *d)
 {
 	d->each_plan = NULL;
 	d->each_input = NULL;
+	d->each_cur = NULL;
 	d->offset_bias = 0;
 	if (d->each_xml)
 		d->each_xml_end(d);		/* xml_each.c's (a pointer: decoder.c does not call it) */

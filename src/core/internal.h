@@ -168,6 +168,8 @@ struct sd_decoder
 	uint64_t	each_index;     /* array: 0-based index of the next element */
 	size_t		each_last_start;	/* the extent of the item last read (sd_each_recheck) */
 	size_t		each_last_end;
+	size_t		each_whole_max;	/* sd_each_set_whole: an array up to this size may be parsed whole */
+	struct sd_wcursor *each_cur;	/* ... and then the kernel's cursor over it, else NULL */
 	struct sd_xeach *each_xml;	/* an XML batch (xml_each.c), else NULL ... */
 	void		(*each_xml_end) (struct sd_decoder *d);	/* ... which this ends (sd_each_reset) */
 };
@@ -256,6 +258,12 @@ struct sd_kernel
 	 * cursor at the root.  1, or -1 with (*cur)->fail set.  bias is added to every offset. */
 	int			(*open) (void *parser, struct sd_wcursor **cur, const char *buf, size_t len,
 						 size_t cap, uint32_t bias);
+	/* A batch's array parsed whole (each.c): opens the array in buf (as open), then each_next
+	 * moves the cursor to the next element (1), to the end after checking nothing follows (0),
+	 * or fails (-1, cur->fail set). */
+	int			(*each_open) (void *parser, struct sd_wcursor **cur, const char *buf, size_t len,
+							  size_t cap);
+	int			(*each_next) (struct sd_wcursor *cur);
 };
 
 #define SD_PADDING 64

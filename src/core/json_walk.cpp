@@ -75,7 +75,12 @@ struct Walk
 	uint32_t	jevcap;
 	bool		jev_over;       /* more than SD_JEV_MAX: the value gets none */
 	char		problem[SD_PROBLEM_MAX];	/* a skip_events value error's text */
-	/* sd_each over an array */
+	/* sd_each over an array parsed whole */
+	ond::array	each_arr;
+	ond::array_iterator each_it;
+	ond::array_iterator each_end;
+	bool		each_started;
+	ond::value	each_val;
 };
 
 /* The kernel's parser: simdjson's, the document and the cursor. */
@@ -798,6 +803,7 @@ walk_init(Kparser *k, const char *buf, size_t len, uint32_t bias)
 	w.cur = nullptr;
 	w.root_tok = std::string_view();
 	w.nframes = 0;
+	w.each_started = false;
 }
 
 int
@@ -816,6 +822,50 @@ walk_open(void *parser, sd_wcursor **cur, const char *buf, size_t len, size_t ca
 	return 1;
 }
 
+int
+each_open(void *parser, sd_wcursor **cur, const char *buf, size_t len, size_t cap)
+{
+	Kparser    *k = static_cast<Kparser *>(parser);
+	Walk	   &w = k->w;
+	simdjson::error_code e;
+
+	walk_init(k, buf, len, 0);
+	*cur = &w.head;
+	if ((e = k->parser.iterate(buf, len, cap).get(k->doc)))
+		return syntax(w, e, buf);
+	w.doc = &k->doc;
+	if ((e = k->doc.get_array().get(w.each_arr)) || (e = w.each_arr.begin().get(w.each_it)) ||
+		(e = w.each_arr.end().get(w.each_end)))
+		return syntax(w, e, nullptr);
+	return 1;
+}
+
+/* The next element of the array (the cursor at it): 1, 0 at the end, -1 on an error. */
+int
+each_next(sd_wcursor *c)
+{
+	Walk	   &w = W(c);
+	simdjson::error_code e;
+
+	w.nframes = 0;
+	if (w.each_started)
+		++w.each_it;
+	w.each_started = true;
+	if (!(w.each_it != w.each_end))
+	{
+		/* the array is done: nothing may follow it */
+		const char *loc;
+
+		if (w.doc->current_location().get(loc) != simdjson::OUT_OF_BOUNDS)
+			return syntax(w, simdjson::TAPE_ERROR, loc);
+		return 0;
+	}
+	if ((e = (*w.each_it).get(w.each_val)))
+		return syntax(w, e, nullptr);
+	w.cur = &w.each_val;
+	return 1;
+}
+
 }								/* namespace */
 
 #define SD_CAT2(a, b) a##b
@@ -824,5 +874,5 @@ walk_open(void *parser, sd_wcursor **cur, const char *buf, size_t len, size_t ca
 #define SD_STR(a) SD_STR2(a)
 
 extern "C" const sd_kernel SD_CAT(sd_kernel_, SD_KERNEL) = {
-	SD_STR(SD_KERNEL), parser_new, parser_free, parser_bytes, walk_open
+	SD_STR(SD_KERNEL), parser_new, parser_free, parser_bytes, walk_open, each_open, each_next
 };

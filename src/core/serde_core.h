@@ -590,6 +590,13 @@ bool		sd_each_begin(sd_decoder *d, const sd_plan *plan, const sd_node *node,
 						  const char *doc, size_t len, const sd_limits *limits, sd_error *err);
 int			sd_each_next(sd_decoder *d, uint32_t *root, sd_error *err);
 int			sd_each_triage(sd_decoder *d, uint32_t *root, sd_error *err);
+/* For the batches sd_each_begin begins after this call on d: a JSON array of at most max_bytes
+ * (0: none, the default) may be parsed whole, once, instead of element by element (faster for
+ * small elements; memory then grows with the array, hence the bound).  Items, rows, paths,
+ * offsets and errors are the same: at an element the whole parse cannot take (any error, the
+ * array's or the element's), the batch goes on element by element from that element.  For
+ * sd_each_next / sd_each_triage: a host that calls sd_each_recheck must not set it. */
+void		sd_each_set_whole(sd_decoder *d, size_t max_bytes);
 int			sd_each_check(sd_decoder *d, int max_errors, const sd_found **found, int *n,
 						  int *total, uint32_t *root);
 /* sd_each_check of the item sd_each_triage just returned as good (a host's own check of it

@@ -16,6 +16,7 @@
 #include "executor/spi.h"
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
+#include "storage/bufmgr.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
 #include "utils/jsonb.h"
@@ -95,12 +96,22 @@ shape_cols(Relation rel, ShapeCols *c)
 				 errmsg("serde.shapes lacks one of the columns name, target, options, version")));
 }
 
+/*
+ * A catalog this small (in blocks) is read by a scan of the table rather than through its
+ * primary key: in a fresh backend opening the index (its relcache entry: pg_class, pg_index,
+ * pg_am, the operator class) costs more than reading a few pages, and the first decode of every
+ * new connection reads the catalog (bench/README.md, "Cold").  Same rows either way: the key is
+ * the primary key's column with its collation.
+ */
+#define SHAPES_SCAN_MAX_BLOCKS 4
+
 bool
 pgs_read_shape(const char *name, Snapshot snap, bool want_options, SdShapeRow *row)
 {
 	Relation	rel = table_open(pgs_shapes_relid(), AccessShareLock);
 	ShapeCols	c;
-	Oid			pkey = pgs_primary_key_index(rel);
+	Oid			pkey = RelationGetNumberOfBlocks(rel) <= SHAPES_SCAN_MAX_BLOCKS ? InvalidOid :
+		pgs_primary_key_index(rel);
 	ScanKeyData key;
 	SysScanDesc scan;
 	HeapTuple	tup;

@@ -54,6 +54,7 @@ typedef struct SdCallSite
 	 * memory of its batches (reset after each: a LATERAL call site reads many) */
 	struct EachState *batch;
 	MemoryContext batch_cxt;
+	MemoryContext row_cxt;		/* each.c, materialize mode: one row's conversion */
 } SdCallSite;
 
 typedef struct SdDoc

@@ -4,13 +4,16 @@
  * array, one item at a time, and their *_xml forms over the child elements of an XML document's
  * root (core: xml_each.c) (docs/reference.md, "Batches and dead letters").
  *
- * Why value-per-call for the rows (serde_decode_each, serde_decode_each_report), not a
- * tuplestore fed as the input is read: a materialising function returns only after the whole
- * input was decoded, so nothing could ever stop early; value-per-call returns each row as soon as
- * its item is read, so that in the select list (ProjectSet) rows stream to the client, LIMIT
- * stops the reading, and an error in item 1,000 comes after rows 0..999.  In FROM, PostgreSQL 15's
- * FunctionScan collects the rows of either kind into its own tuplestore, which spills to disk
- * past work_mem: memory stays bounded either way.  What must stay valid across calls lives in
+ * Why value-per-call for the rows (serde_decode_each, serde_decode_each_report) in the select
+ * list, not a tuplestore fed as the input is read: a materialising function returns only after
+ * the whole input was decoded, so nothing could ever stop early; value-per-call returns each row
+ * as soon as its item is read, so that in the select list (ProjectSet) rows stream to the
+ * client, LIMIT stops the reading, and an error in item 1,000 comes after rows 0..999.  In FROM,
+ * PostgreSQL's FunctionScan collects every row into a tuplestore (which spills to disk past
+ * work_mem) before it returns the first, so there value-per-call would only cost a function call
+ * per row: there (the executor marks it SFRM_Materialize_Preferred) the batch is read in one call
+ * into the tuplestore, item by item exactly as value-per-call reads it (each_materialize).
+ * Memory stays bounded either way.  What must stay valid across calls lives in
  * the multi-call context: the detoasted input, the decoder (held for the whole batch: the core
  * borrows the input and copies one item at a time with simdjson's padding, so the parser's
  * state never points into memory that goes away), the plan reference and, for jsonb, the
@@ -42,6 +45,17 @@ PG_FUNCTION_INFO_V1(serde_decode_each_shape);
 PG_FUNCTION_INFO_V1(serde_decode_each_report);
 PG_FUNCTION_INFO_V1(serde_errors_each_typed);
 PG_FUNCTION_INFO_V1(serde_errors_each_shape);
+
+/*
+ * A JSON array up to this size is parsed whole by the core rather than element by element
+ * (sd_each_set_whole): one simdjson pass instead of one per element, for memory of at most a
+ * few times this much (the padded copy, simdjson's index of it); larger inputs stream with
+ * memory bounded by their largest element.
+ */
+#define EACH_WHOLE_MAX (1024 * 1024)
+/* ... and from this size: below it an array holds a few elements at most, and one parse of the
+ * whole costs what one per element does (an empty array is not parsed at all) */
+#define EACH_WHOLE_MIN 1024
 
 typedef enum EachMode
 {
@@ -221,6 +235,10 @@ each_begin(EachState *st, SdPgPlan *p, sd_error *err)
 		return sd_each_begin_xml(st->slot->d, p->plan, st->node, st->doc.text, st->doc.len,
 								 &lim, err);
 	}
+	/* raise and skip: a small array is parsed whole (the same rows and errors; the report
+	 * reads a failed item again from its extent, so it goes element by element) */
+	sd_each_set_whole(st->slot->d, st->mode == EACH_REPORT || st->doc.len < EACH_WHOLE_MIN ? 0 :
+					  EACH_WHOLE_MAX);
 	return sd_each_begin(st->slot->d, p->plan, st->node, st->doc.text, st->doc.len, &lim, err);
 }
 
@@ -422,12 +440,30 @@ each_shutdown(Datum arg)
 static void
 each_end(EachState *st)
 {
-	UnregisterExprContextCallback(st->econtext, each_shutdown, PointerGetDatum(st));
+	if (st->econtext)
+		UnregisterExprContextCallback(st->econtext, each_shutdown, PointerGetDatum(st));
 	MemoryContextReset(st->mcxt);
 }
 
+/* The rows' descriptor of a composite batch (made on first need in materialize mode). */
+static TupleDesc
+each_rowdesc(EachState *st)
+{
+	if (st->rowdesc == NULL)
+	{
+		SdPgType   *h = pgs_host(st->plan->target);
+		MemoryContext old = MemoryContextSwitchTo(st->mcxt);
+
+		st->rowdesc = BlessTupleDesc(h->tupdesc ? CreateTupleDescCopy(h->tupdesc)
+									 : lookup_rowtype_tupdesc_copy(h->basetypid, -1));
+		MemoryContextSwitchTo(old);
+	}
+	return st->rowdesc;
+}
+
 static EachState *
-each_first_call(FunctionCallInfo fcinfo, bool typed, EachMode mode, const char *fname)
+each_first_call(FunctionCallInfo fcinfo, bool typed, EachMode mode, const char *fname,
+				bool materialize)
 {
 	MemoryContext mcxt;
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
@@ -462,7 +498,8 @@ each_first_call(FunctionCallInfo fcinfo, bool typed, EachMode mode, const char *
 	st->composite = h->basetyptype == TYPTYPE_COMPOSITE;
 	if (st->composite && !typed)
 		st->map = pgs_record_map(fcinfo, cs, p, &st->rowdesc);
-	if (st->composite && !st->map)
+	/* materialize: made when a row needs it (each_rowdesc) */
+	if (st->composite && !st->map && !materialize)
 		st->rowdesc = h->tupdesc ? CreateTupleDescCopy(h->tupdesc)
 			: lookup_rowtype_tupdesc_copy(h->basetypid, -1);
 	if (st->rowdesc)
@@ -481,8 +518,15 @@ each_first_call(FunctionCallInfo fcinfo, bool typed, EachMode mode, const char *
 	st->cb.func = each_cleanup;
 	st->cb.arg = st;
 	MemoryContextRegisterResetCallback(mcxt, &st->cb);
-	RegisterExprContextCallback(st->econtext, each_shutdown, PointerGetDatum(st));
-	cs->batch = st;
+	/* value-per-call: the executor may stop calling (LIMIT, a rescan); materialize reads the
+	 * batch within this call (an error resets the call site's memory, and mcxt with it) */
+	if (!materialize)
+	{
+		RegisterExprContextCallback(st->econtext, each_shutdown, PointerGetDatum(st));
+		cs->batch = st;
+	}
+	else
+		st->econtext = NULL;
 	MemoryContextSwitchTo(old);
 
 	if (PG_ARGISNULL(1))
@@ -534,16 +578,176 @@ each_row_datum(EachState *st, ItemOut *o, bool *isnull)
 	}
 	if (o->isnull)
 	{
-		int			natts = st->rowdesc->natts;
+		TupleDesc	desc = each_rowdesc(st);
+		int			natts = desc->natts;
 		Datum	   *values = palloc0(sizeof(Datum) * Max(natts, 1));
 		bool	   *nulls = palloc(sizeof(bool) * Max(natts, 1));
 
 		memset(nulls, true, sizeof(bool) * Max(natts, 1));
-		return HeapTupleGetDatum(heap_form_tuple(st->rowdesc, values, nulls));
+		return HeapTupleGetDatum(heap_form_tuple(desc, values, nulls));
 	}
 	if (st->map)
 		return pgs_record_remap(o->value, st->map);
 	return o->value;
+}
+
+/* A report row: (item, ok, row, code, path, message). */
+static void
+each_report_values(EachState *st, ItemOut *o, Datum *values, bool *nulls)
+{
+	memset(nulls, false, sizeof(bool) * 6);
+	values[0] = Int32GetDatum((int32) Min(st->item, (uint64) PG_INT32_MAX));
+	values[1] = BoolGetDatum(o->ok);
+	if (o->ok)
+	{
+		values[2] = o->value;
+		nulls[2] = o->isnull;
+		nulls[3] = nulls[4] = nulls[5] = true;
+	}
+	else
+	{
+		nulls[2] = true;
+		values[3] = CStringGetTextDatum(o->code);
+		values[4] = CStringGetTextDatum(o->path);
+		values[5] = CStringGetTextDatum(o->message);
+	}
+}
+
+/* The next item of the batch into o: false at the end (or when there is nothing to read). */
+static bool
+each_next(EachState *st, ItemOut *o)
+{
+	memset(o, 0, sizeof(*o));
+	if (st->plan == NULL || (!st->slot && !st->it))
+		return false;
+	if (st->is_jsonb)
+		return each_next_jsonb(st, o, st->mcxt);
+	return each_next_text(st, o);
+}
+
+/*
+ * In FROM (the executor asks for materialize mode by SFRM_Materialize_Preferred; the select
+ * list's ProjectSet does not), PostgreSQL 15's FunctionScan collects every row into a tuplestore
+ * before returning the first, so value-per-call could only add a function call per row: the
+ * batch is read in one call, the rows going straight into the tuplestore (which spills to disk
+ * past work_mem, as the executor's own does).  The items are read exactly as value-per-call
+ * reads them (each_next), so rows and errors are the same; only the round trips go.
+ */
+/* Materialize mode's tuplestore and its descriptor, made with the first row (none for an empty
+ * batch: the executor then makes its own empty one). */
+static Tuplestorestate *
+each_store(FunctionCallInfo fcinfo, EachState *st, EachMode mode)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	MemoryContext old;
+	TupleDesc	desc;
+
+	if (rsinfo->setResult)
+		return rsinfo->setResult;
+	/* the executor frees the descriptor it is given: a copy in per-query memory */
+	old = MemoryContextSwitchTo(rsinfo->econtext->ecxt_per_query_memory);
+	if (mode == EACH_REPORT)
+		desc = CreateTupleDescCopy(st->outdesc);
+	else if (st->composite && st->rowdesc)
+		desc = CreateTupleDescCopy(st->rowdesc);
+	else if (st->composite)
+	{
+		SdPgType   *h = pgs_host(st->plan->target);
+
+		desc = h->tupdesc ? CreateTupleDescCopy(h->tupdesc) :
+			lookup_rowtype_tupdesc_copy(h->basetypid, -1);
+	}
+	else
+	{
+		desc = CreateTemplateTupleDesc(1);
+		TupleDescInitEntry(desc, (AttrNumber) 1, "serde_decode_each", st->plan->target_typid,
+						   pgs_host(st->plan->target)->typmod, 0);
+	}
+	rsinfo->setResult = tuplestore_begin_heap((rsinfo->allowedModes & SFRM_Materialize_Random) != 0,
+											  false, work_mem);
+	rsinfo->setDesc = desc;
+	MemoryContextSwitchTo(old);
+	return rsinfo->setResult;
+}
+
+/*
+ * In FROM (the executor asks for materialize mode by SFRM_Materialize_Preferred; the select
+ * list's ProjectSet does not), PostgreSQL's FunctionScan collects every row into a tuplestore
+ * before returning the first, so value-per-call could only add a function call per row: the
+ * batch is read in one call, the rows going straight into the tuplestore (which spills to disk
+ * past work_mem, as the executor's own does).  The items are read exactly as value-per-call
+ * reads them (each_next), so rows and errors are the same; only the round trips go.  Each row is
+ * converted in the call site's row memory, reset once the row is in the tuplestore.
+ */
+static Datum
+each_materialize(FunctionCallInfo fcinfo, EachState *st, EachMode mode)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	SdCallSite *cs = st->cs;
+	MemoryContext caller = CurrentMemoryContext;
+	Tuplestorestate *ts;
+	ItemOut		o;
+
+	rsinfo->returnMode = SFRM_Materialize;
+	if (st->oversize)
+	{
+		Datum		values[6];
+		bool		nulls[6] = {true, false, true, false, false, false};
+
+		st->oversize = false;
+		out_bad_core(&o, st, &st->oversize_err);
+		values[1] = BoolGetDatum(false);
+		values[3] = CStringGetTextDatum(o.code);
+		values[4] = CStringGetTextDatum(o.path);
+		values[5] = CStringGetTextDatum(o.message);
+		ts = each_store(fcinfo, st, mode);
+		tuplestore_putvalues(ts, rsinfo->setDesc, values, nulls);
+	}
+	if (cs->row_cxt == NULL)
+		cs->row_cxt = AllocSetContextCreate(cs->mcxt, "serde_decode_each row",
+											ALLOCSET_DEFAULT_SIZES);
+	for (;;)
+	{
+		bool		got;
+
+		MemoryContextSwitchTo(cs->row_cxt);
+		got = each_next(st, &o);
+		if (got && mode == EACH_REPORT)
+		{
+			Datum		values[6];
+			bool		nulls[6];
+
+			each_report_values(st, &o, values, nulls);
+			ts = each_store(fcinfo, st, mode);
+			tuplestore_putvalues(ts, rsinfo->setDesc, values, nulls);
+		}
+		else if (got)
+		{
+			bool		isnull;
+			Datum		d = each_row_datum(st, &o, &isnull);
+
+			ts = each_store(fcinfo, st, mode);
+			if (!st->composite)
+				tuplestore_putvalues(ts, rsinfo->setDesc, &d, &isnull);
+			else
+			{
+				HeapTupleHeader th = pgs_own_tuple_header(d);
+				HeapTupleData tup;
+
+				tup.t_len = HeapTupleHeaderGetDatumLength(th);
+				ItemPointerSetInvalid(&tup.t_self);
+				tup.t_tableOid = InvalidOid;
+				tup.t_data = th;
+				tuplestore_puttuple(ts, &tup);
+			}
+		}
+		MemoryContextSwitchTo(caller);
+		MemoryContextReset(cs->row_cxt);
+		if (!got)
+			break;
+	}
+	each_end(st);
+	return (Datum) 0;
 }
 
 static Datum
@@ -559,7 +763,15 @@ each_srf(FunctionCallInfo fcinfo, bool typed, EachMode mode, const char *fname)
 	if (cs && cs->batch)
 		st = cs->batch;
 	else
-		st = each_first_call(fcinfo, typed, mode, fname);
+	{
+		bool		materialize = rsinfo && IsA(rsinfo, ReturnSetInfo) &&
+			(rsinfo->allowedModes & SFRM_Materialize) &&
+			(rsinfo->allowedModes & SFRM_Materialize_Preferred);
+
+		st = each_first_call(fcinfo, typed, mode, fname, materialize);
+		if (materialize)
+			return each_materialize(fcinfo, st, mode);
+	}
 	memset(&o, 0, sizeof(o));
 	rsinfo->isDone = ExprMultipleResult;
 	if (st->oversize)
@@ -576,12 +788,7 @@ each_srf(FunctionCallInfo fcinfo, bool typed, EachMode mode, const char *fname)
 		values[5] = CStringGetTextDatum(o.message);
 		PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(st->outdesc, values, nulls)));
 	}
-	if (st->plan == NULL || (!st->slot && !st->it))
-		got = false;
-	else if (st->is_jsonb)
-		got = each_next_jsonb(st, &o, st->mcxt);
-	else
-		got = each_next_text(st, &o);
+	got = each_next(st, &o);
 	if (!got)
 	{
 		each_end(st);
@@ -591,23 +798,9 @@ each_srf(FunctionCallInfo fcinfo, bool typed, EachMode mode, const char *fname)
 	if (mode == EACH_REPORT)
 	{
 		Datum		values[6];
-		bool		nulls[6] = {false, false, false, false, false, false};
+		bool		nulls[6];
 
-		values[0] = Int32GetDatum((int32) Min(st->item, (uint64) PG_INT32_MAX));
-		values[1] = BoolGetDatum(o.ok);
-		if (o.ok)
-		{
-			values[2] = o.value;
-			nulls[2] = o.isnull;
-			nulls[3] = nulls[4] = nulls[5] = true;
-		}
-		else
-		{
-			nulls[2] = true;
-			values[3] = CStringGetTextDatum(o.code);
-			values[4] = CStringGetTextDatum(o.path);
-			values[5] = CStringGetTextDatum(o.message);
-		}
+		each_report_values(st, &o, values, nulls);
 		PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(st->outdesc, values, nulls)));
 	}
 	{

@@ -924,6 +924,52 @@ hoist_found(sd_collect *c, int at, int from, uint32_t seq, int max)
 		c->n = max;
 }
 
+/* XML members resolved by the walker's interned name pointers (sd_wkey.interned): a
+ * direct-mapped cache of (table, kind, local name pointer, URI pointer) -> member index or -1,
+ * per engine call (the walker's names live as long as its cursor). */
+#define XMC_SLOTS 64
+typedef struct sd_xmcache
+{
+	struct
+	{
+		const sd_members *ms;
+		const char *s;
+		const char *ns;
+		int32_t		kind;
+		int32_t		mi;
+	}			slot[XMC_SLOTS];
+} sd_xmcache;
+
+static int
+xml_member(Eng *e, const sd_members *ms, const sd_wkey *k)
+{
+	if (__builtin_expect(k->interned, 1))
+	{
+		if (!e->xmc && (e->xmc = sd_arena_alloc(&e->d->arena, sizeof(sd_xmcache))) != NULL)
+			memset(e->xmc, 0, sizeof(sd_xmcache));
+		if (e->xmc)
+		{
+			uintptr_t	h = ((uintptr_t) k->s >> 3) ^ ((uintptr_t) k->ns >> 4) ^
+				((uintptr_t) ms >> 5) ^ k->xml_kind;
+
+			h = (h ^ (h >> 6)) & (XMC_SLOTS - 1);
+			__typeof__(e->xmc->slot[0]) *c = &e->xmc->slot[h];
+
+			if (c->s == k->s && c->ns == k->ns && c->ms == ms && c->kind == k->xml_kind)
+				return c->mi;
+			c->ms = ms;
+			c->s = k->s;
+			c->ns = k->ns;
+			c->kind = k->xml_kind;
+			c->mi = sd_members_find_xml(ms, k->xml_kind, k->ns, k->ns_len, k->s, k->len,
+										sd_hash_name(k->s, k->len));
+			return c->mi;
+		}
+	}
+	return sd_members_find_xml(ms, k->xml_kind, k->ns, k->ns_len, k->s, k->len,
+							   sd_hash_name(k->s, k->len));
+}
+
 /* The members of an object begun, against table ms (of node n), into the row: the one member
  * loop of every input format. */
 static bool
@@ -974,8 +1020,7 @@ decode_members(Eng *e, const sd_node *n, const sd_members *ms, uint32_t row, int
 			/* XML: by (kind, namespace, local name); the text is located at its element */
 			if (n->nxml_alt)
 				sd_xml_ns_canon(n, k.xml_kind, &k.ns, &k.ns_len);
-			mi = ms->n ? sd_members_find_xml(ms, k.xml_kind, k.ns, k.ns_len, k.s, k.len,
-											 sd_hash_name(k.s, k.len)) : -1;
+			mi = ms->n ? xml_member(e, ms, &k) : -1;
 			if (k.xml_kind == SD_XML_TEXT)
 				t.offset = obj_off;
 		}
@@ -1342,6 +1387,7 @@ eng_init(Eng *e, sd_decoder *d, sd_wcursor *cur, const sd_limits *limits, sd_col
 	e->acc = NULL;
 	e->xj = NULL;
 	e->choice = NULL;
+	e->xmc = NULL;
 }
 
 bool

@@ -134,6 +134,9 @@ typedef struct sd_wkey
 	bool		in_doc;         /* s points into the padded document */
 	bool		has_hash;       /* hash = sd_hash_name(s, len) */
 	uint8_t		xml_kind;       /* sd_xml_kind (XML walkers; 0 = element otherwise) */
+	bool		interned;       /* XML: s and ns are interned for the cursor's life (the same
+								 * pointer is always the same name; the engine may cache by
+								 * pointer); false: compare bytes */
 	uint32_t	hash;
 	const char *ns;             /* XML: namespace URI, NULL for none */
 	size_t		ns_len;

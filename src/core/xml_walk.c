@@ -228,6 +228,11 @@ name_key(sd_wkey *key, const sd_xname *n, uint8_t kind, int64_t off)
 	key->xml_kind = kind;
 	key->offset = off;
 	key->in_doc = false;
+	/* libxml2's names: strings of its parser's dictionary (xmlCreatePushParserCtxt always
+	 * makes one; SAX2's startElementNs hands names and namespace URIs out of it), or the
+	 * reader's unescaped URI copies (one per dictionary string): both live, unchanged, as long
+	 * as the cursor (the engine caches members by these pointers) */
+	key->interned = true;
 }
 
 void
@@ -391,6 +396,7 @@ xw_object_next(sd_wcursor *cur, sd_wkey *key, sd_wtok *tok, const sd_member *exp
 				return xw_nomem(c);
 			memset(key, 0, sizeof(*key));
 			key->s = "";
+			key->interned = true;	/* a static string */
 			key->xml_kind = SD_XML_TEXT;
 			key->offset = -1;
 			text_token(tok, s, plen, -1);

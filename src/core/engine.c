@@ -927,7 +927,8 @@ hoist_found(sd_collect *c, int at, int from, uint32_t seq, int max)
 /* XML members resolved by the walker's interned name pointers (sd_wkey.interned): a
  * direct-mapped cache of (table, kind, local name pointer, URI pointer) -> member index or -1,
  * per engine call (the walker's names live as long as its cursor). */
-#define XMC_SLOTS 64
+#define XMC_BITS 7
+#define XMC_SLOTS (1 << XMC_BITS)
 typedef struct sd_xmcache
 {
 	struct
@@ -949,10 +950,11 @@ xml_member(Eng *e, const sd_members *ms, const sd_wkey *k)
 			memset(e->xmc, 0, sizeof(sd_xmcache));
 		if (e->xmc)
 		{
-			uintptr_t	h = ((uintptr_t) k->s >> 3) ^ ((uintptr_t) k->ns >> 4) ^
-				((uintptr_t) ms >> 5) ^ k->xml_kind;
+			/* every bit of the pointers counts: libxml2 packs short names a few bytes apart */
+			uint64_t	h = ((uint64_t) (uintptr_t) k->s ^ ((uint64_t) (uintptr_t) k->ns << 1) ^
+							 ((uint64_t) (uintptr_t) ms << 2) ^ k->xml_kind) * 0x9E3779B97F4A7C15ull;
 
-			h = (h ^ (h >> 6)) & (XMC_SLOTS - 1);
+			h >>= 64 - XMC_BITS;
 			__typeof__(e->xmc->slot[0]) *c = &e->xmc->slot[h];
 
 			if (c->s == k->s && c->ns == k->ns && c->ms == ms && c->kind == k->xml_kind)

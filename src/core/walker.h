@@ -94,6 +94,8 @@
  * longer has an XML member loop of its own (one loop, two member tables).
  * v6: has_children (XML: an element's kind for `one_of`, by lookahead).
  * v7: batch_key (XML batches: the root above the item, whose path step it is).
+ * v8: sd_wkey.interned (XML: names interned for the cursor's life; the engine caches members by
+ * their pointers).
  */
 #ifndef SERDE_WALKER_H
 #define SERDE_WALKER_H

@@ -7,6 +7,7 @@
 
 void		unit_xmldecode(void);
 static void unit_xmlauthoring(void);
+static void unit_xmlmembercache(void);
 
 void
 unit_xmldecode(void)
@@ -35,6 +36,7 @@ unit_xmldecode(void)
 	CHECK_STR(ut_decode_xml(row, opts, "<r><s>1</r>"),
 			  "ERROR 2200M /: malformed XML: mismatched end tag </r> for <s> opened at line 1 @11 1:12");
 	unit_xmlauthoring();
+	unit_xmlmembercache();
 }
 
 /* The XML authoring options (docs/reference.md, "XML names"): xml.ns, xml.namespaces, attributes,
@@ -109,4 +111,57 @@ unit_xmlauthoring(void)
 	plan = sd_compile("L", lo, strlen(lo), l, NULL, &res, &err);
 	CHECK(plan == NULL && err.code == SD_E_OPTIONS && strcmp(err.path, "$.fields.items.xml_choice[1]") == 0);
 	sd_plan_free(plan);
+}
+
+/* The engine's member cache by the walker's interned name pointers (engine.c xml_member): the
+ * same local name under other URIs, of another kind, unmapped in one element and mapped in
+ * another, more names than the cache has slots, and skipped subtrees that are malformed. */
+static void
+unit_xmlmembercache(void)
+{
+	const sd_type *row = ut_composite("xmcrow", "s:text,i:int4,inner_:xdin,id:int8");
+	const char *ign = "{\"xml\": {\"root\": \"r\"}, \"optional\": true,"
+		" \"fields\": {\"inner_\": {\"name\": \"inner\"}, \"id\": {\"xml\": \"attribute\"}}}";
+	const char *rej = "{\"xml\": {\"root\": \"r\"}, \"optional\": true, \"unknown\": \"reject\","
+		" \"fields\": {\"inner_\": {\"name\": \"inner\"}, \"id\": {\"xml\": \"attribute\"}}}";
+	const sd_type *t = ut_composite("xmc1", "a:text,c:int4");
+	const char *o1 = "{\"xml\": {\"root\": \"p:r\", \"ns\": {\"p\": \"urn:p\"}}, \"optional\": true,"
+		" \"unknown\": \"reject\", \"fields\": {\"a\": {\"name\": \"p:a\"}, \"c\": {\"name\": \"p:c\"}}}";
+	char		doc[8192];
+	size_t		o;
+
+	/* a local name unmapped (k in r), then mapped (k in inner), then unmapped again */
+	CHECK_STR(ut_decode_xml(row, ign, "<r><k>z</k><inner><k>a</k><n>1</n></inner><k>q</k><s>x</s></r>"),
+			  "{s:'x',i:null,inner_:{k:'a',n:1},id:null}");
+	CHECK_STR(ut_decode_xml(row, rej, "<r><s>x</s><inner><k>a</k><n>1</n></inner><k>q</k></r>"),
+			  "ERROR 2203E /r/k: unknown member @42 1:43");
+	/* the same name as an attribute (mapped) and as an element (unknown), and the reverse */
+	CHECK_STR(ut_decode_xml(row, rej, "<r id='9'><id>5</id></r>"), "ERROR 2203E /r/id: unknown member @10 1:11");
+	CHECK_STR(ut_decode_xml(row, rej, "<r id='9' s='x'><s>y</s></r>"), "ERROR 2203E /r/@s: unknown member @10 1:11");
+	CHECK_STR(ut_decode_xml(row, ign, "<r s='x' id='7'><s>y</s><id>5</id></r>"), "{s:'y',i:null,inner_:null,id:7}");
+	/* the same local name under two URIs: only urn:p's is the member, before and after */
+	CHECK_STR(ut_decode_xml(t, o1, "<q:r xmlns:q='urn:p' xmlns:z='urn:z'><q:a>x</q:a><z:a>y</z:a></q:r>"),
+			  "ERROR 2203E /q:r/z:a: unknown member @49 1:50");
+	CHECK_STR(ut_decode_xml(t, o1, "<q:r xmlns:q='urn:p' xmlns:z='urn:z'><z:a>y</z:a><q:a>x</q:a></q:r>"),
+			  "ERROR 2203E /q:r/z:a: unknown member @37 1:38");
+	CHECK_STR(ut_decode_xml(t, o1, "<q:r xmlns:q='urn:p'><q:c>1</q:c><q:a xmlns:q='urn:pp'>y</q:a></q:r>"),
+			  "ERROR 2203E /q:r/q:a: unknown member @33 1:34");
+	CHECK_STR(ut_decode_xml(t, o1, "<r xmlns='urn:p'><c>1</c><a>x</a><c xmlns='urn:p'>2</c></r>"),
+			  "ERROR 22030 /r/c: duplicate member @33 1:34");
+	/* more names than the cache's slots (evictions, collisions), then the mapped ones again */
+	o = (size_t) snprintf(doc, sizeof(doc), "<r><s>a</s>");
+	for (int i = 0; i < 200; i++)
+		o += (size_t) snprintf(doc + o, sizeof(doc) - o, "<u%d>x</u%d><inner><k>k%d</k></inner>", i, i, i);
+	snprintf(doc + o, sizeof(doc) - o, "<i>3</i></r>");
+	CHECK_STR(ut_decode_xml(row, ign, doc), "ERROR 22030 /r/inner: duplicate member @55 1:56");
+	o = (size_t) snprintf(doc, sizeof(doc), "<r id='1'><s>a</s><inner>");
+	for (int i = 0; i < 200; i++)
+		o += (size_t) snprintf(doc + o, sizeof(doc) - o, "<u%d a%d='1'>x</u%d>", i, i, i);
+	snprintf(doc + o, sizeof(doc) - o, "<n>2</n><k>b</k></inner><i>3</i></r>");
+	CHECK_STR(ut_decode_xml(row, ign, doc), "{s:'a',i:3,inner_:{k:'b',n:2},id:1}");
+	/* unmapped subtrees are still read: malformed XML inside one is reported */
+	CHECK_STR(ut_decode_xml(row, ign, "<r><zz><a></b></zz><s>x</s></r>"),
+			  "ERROR 2200M /: malformed XML: mismatched end tag </b> for <a> opened at line 1 @14 1:15");
+	CHECK_STR(ut_decode_xml(row, ign, "<r><inner><zz x='1' x='2'/></inner></r>"),
+			  "ERROR 2200M /: malformed XML: attribute x appears twice in one element @25 1:26");
 }

@@ -224,10 +224,99 @@ test_text_across_batches(void)
 	CHECK(bad == 0);
 }
 
+/* Keys marked interned (the engine caches members by their pointers, engine.c xml_member): over
+ * a document of several 64 KB chunks, a pointer once seen always holds the same name (checked
+ * again at the end, before the cursor closes), and the parser does intern: a name or URI that
+ * recurs comes with the pointer it had (a URI with '&' through the reader's one copy). */
+static void
+test_interned_names(void)
+{
+	static char doc[200000];
+	static struct
+	{
+		const char *p;
+		char		b[32];
+		size_t		n;
+	}			seen[64];
+	int			nseen = 0,
+				bad = 0,
+				keys = 0;
+	size_t		len = 0;
+
+	len += (size_t) sprintf(doc + len, "<r xmlns:p='urn:p' xmlns:q='urn:a&amp;b'>");
+	for (int i = 0; len < 150000; i++)
+		len += (size_t) sprintf(doc + len, "<p:e%d q:a='1' b='2'><q:f>x</q:f><e%d/></p:e%d>\n", i % 7, i % 5, i % 7);
+	len += (size_t) sprintf(doc + len, "</r>");
+
+	sd_hooks	h = {0};
+	sd_decoder *d = sd_decoder_create(&h);
+	sd_error	err;
+	sd_xcursor *x = sd_xml_walker_open(d, doc, len, NULL, &err);
+	sd_wcursor *c = sd_xml_walker_cursor(x);
+	const sd_walker_ops *ops = c->ops;
+	sd_wtok		t;
+	sd_wkey		k;
+	int			r = ops->peek(c, &t);
+	int			depth = 0;
+
+	if (r > 0)
+		r = ops->object_begin(c, &t);
+	/* depth-first over every member, checking each key's two strings */
+	while (r >= 0)
+	{
+		r = ops->object_next(c, &k, &t, NULL, 0);
+		if (r < 0)
+			break;
+		if (r == 0)
+		{
+			if (depth-- == 0)
+				break;
+			continue;
+		}
+		keys++;
+		if (!k.interned)
+			bad++;
+		const char *ps[2] = {k.s, k.ns};
+		size_t		ls[2] = {k.len, k.ns_len};
+
+		for (int j = 0; j < 2; j++)
+		{
+			int			i;
+
+			if (!ps[j] || ls[j] >= sizeof(seen[0].b))
+				continue;
+			for (i = 0; i < nseen; i++)
+				if (seen[i].n == ls[j] && memcmp(seen[i].b, ps[j], ls[j]) == 0)
+					break;
+			if (i == nseen && nseen < 64)
+			{
+				seen[nseen].p = ps[j];
+				memcpy(seen[nseen].b, ps[j], ls[j]);
+				seen[nseen++].n = ls[j];
+			}
+			else if (i < nseen && seen[i].p != ps[j] && k.xml_kind != SD_XML_TEXT && bad++ < 5)
+				fprintf(stderr, "interned names: %.*s at another pointer\n", (int) ls[j], ps[j]);
+		}
+		if (t.kind == SD_J_OBJECT)
+		{
+			if ((r = ops->object_begin(c, &t)) < 0)
+				break;
+			depth++;
+		}
+	}
+	for (int i = 0; i < nseen; i++)
+		if (memcmp(seen[i].p, seen[i].b, seen[i].n) != 0)
+			bad++;
+	CHECK(r == 0 && ops->finish(c) == 1 && keys > 15000 && nseen == 13 && bad == 0);
+	sd_xml_walker_close(x);
+	sd_decoder_destroy(d);
+}
+
 void
 unit_xmlwalk(void)
 {
 	test_text_across_batches();
+	test_interned_names();
 	/* attributes, then children in order (repeats kept), then the element's own text */
 	CHECK_STR(walk_doc("<r a='1' b='x &amp; y'><v>1</v>t1<w/><v>2</v>t2</r>"),
 			  "{@a='1',@b='x & y',v={#='1'},w={},v={#='2'},#='t1t2'}");

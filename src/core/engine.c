@@ -924,6 +924,54 @@ hoist_found(sd_collect *c, int at, int from, uint32_t seq, int max)
 		c->n = max;
 }
 
+/* XML members resolved by the walker's interned name pointers (sd_wkey.interned): a
+ * direct-mapped cache of (table, kind, local name pointer, URI pointer) -> member index or -1,
+ * per engine call (the walker's names live as long as its cursor). */
+#define XMC_BITS 7
+#define XMC_SLOTS (1 << XMC_BITS)
+typedef struct sd_xmcache
+{
+	struct
+	{
+		const sd_members *ms;
+		const char *s;
+		const char *ns;
+		int32_t		kind;
+		int32_t		mi;
+	}			slot[XMC_SLOTS];
+} sd_xmcache;
+
+static int
+xml_member(Eng *e, const sd_members *ms, const sd_wkey *k)
+{
+	if (__builtin_expect(k->interned, 1))
+	{
+		if (!e->xmc && (e->xmc = sd_arena_alloc(&e->d->arena, sizeof(sd_xmcache))) != NULL)
+			memset(e->xmc, 0, sizeof(sd_xmcache));
+		if (e->xmc)
+		{
+			/* every bit of the pointers counts: libxml2 packs short names a few bytes apart */
+			uint64_t	h = ((uint64_t) (uintptr_t) k->s ^ ((uint64_t) (uintptr_t) k->ns << 1) ^
+							 ((uint64_t) (uintptr_t) ms << 2) ^ k->xml_kind) * 0x9E3779B97F4A7C15ull;
+
+			h >>= 64 - XMC_BITS;
+			__typeof__(e->xmc->slot[0]) *c = &e->xmc->slot[h];
+
+			if (c->s == k->s && c->ns == k->ns && c->ms == ms && c->kind == k->xml_kind)
+				return c->mi;
+			c->ms = ms;
+			c->s = k->s;
+			c->ns = k->ns;
+			c->kind = k->xml_kind;
+			c->mi = sd_members_find_xml(ms, k->xml_kind, k->ns, k->ns_len, k->s, k->len,
+										sd_hash_name(k->s, k->len));
+			return c->mi;
+		}
+	}
+	return sd_members_find_xml(ms, k->xml_kind, k->ns, k->ns_len, k->s, k->len,
+							   sd_hash_name(k->s, k->len));
+}
+
 /* The members of an object begun, against table ms (of node n), into the row: the one member
  * loop of every input format. */
 static bool
@@ -974,8 +1022,7 @@ decode_members(Eng *e, const sd_node *n, const sd_members *ms, uint32_t row, int
 			/* XML: by (kind, namespace, local name); the text is located at its element */
 			if (n->nxml_alt)
 				sd_xml_ns_canon(n, k.xml_kind, &k.ns, &k.ns_len);
-			mi = ms->n ? sd_members_find_xml(ms, k.xml_kind, k.ns, k.ns_len, k.s, k.len,
-											 sd_hash_name(k.s, k.len)) : -1;
+			mi = ms->n ? xml_member(e, ms, &k) : -1;
 			if (k.xml_kind == SD_XML_TEXT)
 				t.offset = obj_off;
 		}
@@ -1342,6 +1389,7 @@ eng_init(Eng *e, sd_decoder *d, sd_wcursor *cur, const sd_limits *limits, sd_col
 	e->acc = NULL;
 	e->xj = NULL;
 	e->choice = NULL;
+	e->xmc = NULL;
 }
 
 bool

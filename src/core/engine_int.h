@@ -47,6 +47,9 @@ typedef struct Eng
 	/* an `xml_choice` element about to be decoded: the variant its name selects (decode_object
 	 * takes it, so no element below sees it) */
 	const struct sd_variant *choice;
+	/* XML: members already resolved, by the walker's interned name pointers (sd_wkey.interned;
+	 * engine.c xml_member), allocated on first use; NULL until then */
+	struct sd_xmcache *xmc;
 } Eng;
 
 /* A destination slot: in the tape or in the element stack (both may move when they grow). */

@@ -94,6 +94,8 @@
  * longer has an XML member loop of its own (one loop, two member tables).
  * v6: has_children (XML: an element's kind for `one_of`, by lookahead).
  * v7: batch_key (XML batches: the root above the item, whose path step it is).
+ * v8: sd_wkey.interned (XML: names interned for the cursor's life; the engine caches members by
+ * their pointers).
  */
 #ifndef SERDE_WALKER_H
 #define SERDE_WALKER_H
@@ -134,6 +136,9 @@ typedef struct sd_wkey
 	bool		in_doc;         /* s points into the padded document */
 	bool		has_hash;       /* hash = sd_hash_name(s, len) */
 	uint8_t		xml_kind;       /* sd_xml_kind (XML walkers; 0 = element otherwise) */
+	bool		interned;       /* XML: s and ns are interned for the cursor's life (the same
+								 * pointer is always the same name; the engine may cache by
+								 * pointer); false: compare bytes */
 	uint32_t	hash;
 	const char *ns;             /* XML: namespace URI, NULL for none */
 	size_t		ns_len;

@@ -400,7 +400,7 @@ xr_uri(sd_xreader *r, const xmlChar *u, uint32_t *len)
 static inline uint32_t
 xr_len(sd_xreader *r, const xmlChar *s)
 {
-	uint32_t	h = (uint32_t) (((uintptr_t) s >> 3) ^ ((uintptr_t) s >> 9)) & 63;
+	uint32_t	h = (uint32_t) (((uint64_t) (uintptr_t) s * 0x9E3779B97F4A7C15ull) >> 58);
 
 	if (r->lens[h].s != s)
 	{

@@ -94,25 +94,41 @@ xw_nomem(sd_xcursor *c)
 	return xw_fail(c, &e);
 }
 
+/* The reader's end or error where the walker still expects events (xw_next's slow path): the
+ * reader's error is in c->xerr already; the end is an error (the document cannot end inside an
+ * element). */
+static __attribute__((noinline)) int
+xw_next_failed(sd_xcursor *c, int rc)
+{
+	if (rc < 0)
+	{
+		c->head.fail.code = c->xerr.code == SD_E_NOMEM ? SD_E_NOMEM : SD_E_SYNTAX;
+		c->head.fail.problem = c->xerr.problem;
+		c->head.fail.offset = c->xerr.offset;
+		c->head.fail.err = &c->xerr;	/* reported as it is (path, line, column) */
+		return -1;
+	}
+
+	sd_error	err;
+
+	sd_error_clear(&err);
+	err.doc = SD_DOC_XML;
+	strcpy(err.path, "/");
+	sd_error_set(&err, SD_E_XML_SYNTAX, -1, "malformed XML: unexpected end of the document");
+	return xw_fail(c, &err);
+}
+
 /* The next event of the reader: 1, or -1 (the document cannot end inside an element, so 0 —
- * the end — is an error where the walker still expects events). */
-static int
+ * the end — is an error where the walker still expects events).  The reader writes its error
+ * straight into the cursor's (only on -1): no error on the stack of the per-event path. */
+static inline int
 xw_next(sd_xcursor *c, const sd_xev **ev)
 {
-	sd_error	err;
-	int			rc = sd_xr_next_ref(c->r, ev, &err);
+	int			rc = sd_xr_next_ref(c->r, ev, &c->xerr);
 
-	if (rc < 0)
-		return xw_fail(c, &err);
-	if (rc == 0)
-	{
-		sd_error_clear(&err);
-		err.doc = SD_DOC_XML;
-		strcpy(err.path, "/");
-		sd_error_set(&err, SD_E_XML_SYNTAX, -1, "malformed XML: unexpected end of the document");
-		return xw_fail(c, &err);
-	}
-	return 1;
+	if (__builtin_expect(rc == 1, 1))
+		return 1;
+	return xw_next_failed(c, rc);
 }
 
 /* The element of a START event becomes the value at the cursor: its attributes are copied
@@ -228,6 +244,11 @@ name_key(sd_wkey *key, const sd_xname *n, uint8_t kind, int64_t off)
 	key->xml_kind = kind;
 	key->offset = off;
 	key->in_doc = false;
+	/* libxml2's names: strings of its parser's dictionary (xmlCreatePushParserCtxt always
+	 * makes one; SAX2's startElementNs hands names and namespace URIs out of it), or the
+	 * reader's unescaped URI copies (one per dictionary string): both live, unchanged, as long
+	 * as the cursor (the engine caches members by these pointers) */
+	key->interned = true;
 }
 
 void
@@ -391,6 +412,7 @@ xw_object_next(sd_wcursor *cur, sd_wkey *key, sd_wtok *tok, const sd_member *exp
 				return xw_nomem(c);
 			memset(key, 0, sizeof(*key));
 			key->s = "";
+			key->interned = true;	/* a static string */
 			key->xml_kind = SD_XML_TEXT;
 			key->offset = -1;
 			text_token(tok, s, plen, -1);

@@ -235,6 +235,14 @@ static const dcase cases[] = {
 	C("v:bool[]", "{}", "{'v':[nul]}", "ERROR 22P02 $: malformed JSON: invalid literal @6"),
 	C("v:bool", "{}", "{'v':+1}", "ERROR 22P02 $: malformed JSON: unexpected character @5"),
 	C("v:text", "{}", "{'v':'a','x':y}", "ERROR 22P02 $: malformed JSON: unexpected character @13"),
+	/* the skip walk (unmapped members, jsonb values with their events): the same */
+	C("v:jsonb", "{}", "{'v':{'a':[null,false,true,-1,'s',{}]}}", "{v:J{\"a\":[null,false,true,-1,\"s\",{}]}}"),
+	C("v:json", "{}", "{'v':{'a':[null,false,true,-1,'s',{}]}}", "{v:J{\"a\":[null,false,true,-1,\"s\",{}]}}"),
+	C("v:jsonb", "{}", "{'v':[1,x]}", "ERROR 22P02 $: malformed JSON: unexpected character @8"),
+	C("v:jsonb", "{}", "{'v':{'a':tru}}", "ERROR 22P02 $: malformed JSON: invalid literal @10"),
+	C("v:json", "{}", "{'v':[nul]}", "ERROR 22P02 $: malformed JSON: invalid literal @6"),
+	C("v:text", "{}", "{'v':'a','x':[true,{'y':+1}]}", "ERROR 22P02 $: malformed JSON: unexpected character @24"),
+	C("v:text", "{}", "{'v':'a','x':{'y':fals}}", "ERROR 22P02 $: malformed JSON: invalid literal @18"),
 	/* ---- varchar(n): length in characters ---- */
 	C("v:varchar(3)", "{}", "{'v':'abc'}", "{v:'abc'}"),
 	C("v:varchar(3)", "{}", "{'v':'abcd'}", "ERROR 22001 $.v: string of 4 characters is too long for character varying(3) @5"),

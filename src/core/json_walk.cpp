@@ -554,7 +554,8 @@ skip_rec(Walk &w, ond::value &v, uint32_t level, uint32_t room, uint32_t *count)
 	simdjson::error_code e;
 
 	(*count)++;
-	if ((e = v.type().get(jt)))
+	jt = type_of_byte(*tok.data(), &e);	/* value::type() of the same byte (peek_v) */
+	if (e)
 		return syntax(w, e, tok.data());
 	switch (jt)
 	{

@@ -320,7 +320,7 @@ element_items(Eng *e, const sd_node *elem, const sd_xml_name *item, Dest dst, sd
 }
 
 /* An XML value: an attribute's or the text's string, or an element (not begun). */
-static bool
+static __attribute__((noinline)) bool
 xml_value(Eng *e, sd_wtok *t, const sd_node *n, Dest dst)
 {
 	if (t->kind == SD_J_STRING)
@@ -1194,7 +1194,7 @@ validate_json(Eng *e, sd_wtok *t, const sd_node *n)
 }
 
 /* A json/jsonb column: the value walked (validated, events for jsonb), then captured whole. */
-static bool
+static __attribute__((noinline)) bool
 keep_json(Eng *e, sd_wtok *t, const sd_node *n, Dest dst)
 {
 	uint32_t	aux = 0;
@@ -1244,6 +1244,8 @@ keep_json(Eng *e, sd_wtok *t, const sd_node *n, Dest dst)
 	return true;
 }
 
+/* One value (called once per value: keep_json and xml_value stay out of line, so that this
+ * frame needs no stack protector and few saved registers) */
 static bool
 value_in(Eng *e, sd_wtok *t, const sd_node *n, Dest dst)
 {

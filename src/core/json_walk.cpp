@@ -118,6 +118,43 @@ W(sd_wcursor *c)
 	return *reinterpret_cast<Walk *>(c);
 }
 
+/* simdjson's value_iterator::type() of a value whose first byte is c (3.0.1's switch, kept
+ * in step with it): *e = TAPE_ERROR for any other byte. */
+inline __attribute__((always_inline)) ond::json_type
+type_of_byte(char c, simdjson::error_code *e)
+{
+	*e = simdjson::SUCCESS;
+	switch (c)
+	{
+		case '{':
+			return ond::json_type::object;
+		case '[':
+			return ond::json_type::array;
+		case '"':
+			return ond::json_type::string;
+		case 'n':
+			return ond::json_type::null;
+		case 't':
+		case 'f':
+			return ond::json_type::boolean;
+		case '-':
+		case '0':
+		case '1':
+		case '2':
+		case '3':
+		case '4':
+		case '5':
+		case '6':
+		case '7':
+		case '8':
+		case '9':
+			return ond::json_type::number;
+		default:
+			*e = simdjson::TAPE_ERROR;
+			return ond::json_type::null;
+	}
+}
+
 /* The value v as a token: containers only peeked, scalars read whole (and checked). */
 template <class V>
 inline __attribute__((always_inline)) int
@@ -129,12 +166,25 @@ peek_v(Walk &w, V &v, sd_wtok *t)
 
 	t->raw = tok.data();
 	t->raw_len = tok.size();
-	t->offset = offset_of(w, tok.data());
 	t->flags = 0;
 	t->s = nullptr;
 	t->len = 0;
-	if ((e = v.type().get(jt)))
-		return syntax(w, e, tok.data());
+	if constexpr (std::is_same<V, ond::value>::value)
+	{
+		/* a value inside the document: its token is where simdjson's index points (never
+		 * empty: the index ends in the root's last structural), and its type is that of its
+		 * first byte, as value::type() reads it (the same byte, without a second look-up) */
+		t->offset = offset_in(w, tok.data());
+		jt = type_of_byte(*tok.data(), &e);
+		if (e)
+			return syntax(w, e, tok.data());
+	}
+	else
+	{
+		t->offset = offset_of(w, tok.data());
+		if ((e = v.type().get(jt)))
+			return syntax(w, e, tok.data());
+	}
 	switch (jt)
 	{
 		case ond::json_type::object:
@@ -509,7 +559,8 @@ skip_rec(Walk &w, ond::value &v, uint32_t level, uint32_t room, uint32_t *count)
 	simdjson::error_code e;
 
 	(*count)++;
-	if ((e = v.type().get(jt)))
+	jt = type_of_byte(*tok.data(), &e);	/* value::type() of the same byte (peek_v) */
+	if (e)
 		return syntax(w, e, tok.data());
 	switch (jt)
 	{

@@ -169,17 +169,21 @@ plain_string(Walk &w, std::string_view tok, std::string_view *s)
 
 /* 't', 'f' or 'n' when the token is exactly true/false/null (simdjson 3.0.1's root get_bool and
  * is_null accept "falseA" and reject "null\n": literals are checked here, from the token). */
-inline char
+inline __attribute__((always_inline)) char
 literal_of(std::string_view tok)
 {
 	std::string_view t = scalar_token(tok);
 
-	if (t == "true")
-		return 't';
-	if (t == "false")
+	/* by length, then the bytes (inlined: one per boolean or null member) */
+	if (t.size() == 4)
+	{
+		if (memcmp(t.data(), "true", 4) == 0)
+			return 't';
+		if (memcmp(t.data(), "null", 4) == 0)
+			return 'n';
+	}
+	else if (t.size() == 5 && memcmp(t.data(), "false", 5) == 0)
 		return 'f';
-	if (t == "null")
-		return 'n';
 	return 0;
 }
 

@@ -8,6 +8,7 @@
 void		unit_xmldecode(void);
 static void unit_xmlauthoring(void);
 static void unit_xmlmembercache(void);
+static void unit_xmlwhitespace(void);
 
 void
 unit_xmldecode(void)
@@ -37,6 +38,7 @@ unit_xmldecode(void)
 			  "ERROR 2200M /: malformed XML: mismatched end tag </r> for <s> opened at line 1 @11 1:12");
 	unit_xmlauthoring();
 	unit_xmlmembercache();
+	unit_xmlwhitespace();
 }
 
 /* The XML authoring options (docs/reference.md, "XML names"): xml.ns, xml.namespaces, attributes,
@@ -164,4 +166,52 @@ unit_xmlmembercache(void)
 			  "ERROR 2200M /: malformed XML: mismatched end tag </b> for <a> opened at line 1 @14 1:15");
 	CHECK_STR(ut_decode_xml(row, ign, "<r><inner><zz x='1' x='2'/></inner></r>"),
 			  "ERROR 2200M /: malformed XML: attribute x appears twice in one element @25 1:26");
+}
+
+/* Round 3 (SD_KEY_NO_TEXT): an element's text is left out by the walker only where no member
+ * maps it.  Each case below sees whitespace-only text between child elements (or an element of
+ * whitespace only): it fails if the walker dropped such text there. */
+static void
+unit_xmlwhitespace(void)
+{
+	const sd_type *t = ut_composite("xws1", "t:text,c:text");
+	const char *ot = "{\"xml\": {\"root\": \"r\"}, \"optional\": true, \"fields\": {\"t\": {\"xml\": \"text\"}}}";
+	const sd_type *n = ut_composite("xws2", "t:int4,c:text");
+	const sd_type *x = ut_composite("xws3", "x:xml,s:text");
+	const sd_type *in = ut_composite("xws4", "t:text,c:text");
+	const sd_type *out = ut_composite("xws5", "m:xws4,s:text");
+	const char *on = "{\"xml\": {\"root\": \"r\"}, \"optional\": true}";
+	const char *oin = "{\"xml\": {\"root\": \"r\"}, \"optional\": true, \"unknown\": \"reject\","
+		" \"fields\": {\"m\": {\"shape\": \"WS\"}}}";
+	ut_shapedef shapes[UT_SHAPES] = {
+		{"WS", "{\"fields\": {\"t\": {\"xml\": \"text\"}}}", NULL}, {NULL, NULL, NULL}};
+	sd_resolver res = {ut_resolve, shapes};
+	sd_error	err;
+	sd_plan    *plan;
+
+	(void) in;
+	/* an `xml: "text"` member: the whitespace between child elements is its value */
+	CHECK_STR(ut_decode_xml(t, ot, "<r> <c>x</c>\n</r>"), "{t:' \n',c:'x'}");
+	/* mixed content: every piece, whitespace included, in document order */
+	CHECK_STR(ut_decode_xml(t, ot, "<r>a <c>x</c> b</r>"), "{t:'a  b',c:'x'}");
+	/* a mapped text of whitespace only, as a number: an error (trimmed: empty), at the element;
+	 * left out, the text would be missing */
+	CHECK_STR(ut_decode_xml(n, "{\"xml\": {\"root\": \"r\"}, \"fields\": {\"t\": {\"xml\": \"text\"}}}",
+							"<r>\n <c>x</c> </r>"),
+			  "ERROR 2200N /r: expected integer, found empty text @0 1:1");
+	/* an `xml` column: the element verbatim, its whitespace included */
+	CHECK_STR(ut_decode_xml(x, on, "<r>\n <x> <y/>\n</x> <s> </s></r>"), "{x:'<x> <y/>\n</x>',s:' '}");
+	/* a scalar column whose element holds whitespace only */
+	CHECK_STR(ut_decode_xml(x, on, "<r><s>\n\t </s></r>"), "{x:null,s:'\n\t '}");
+	/* nested: the inner element maps its text, the outer does not (its text is left out: the
+	 * same result, also for text that is not whitespace, and no unknown member) */
+	shapes[0].type = in;
+	plan = sd_compile("T", oin, strlen(oin), out, NULL, &res, &err);
+	CHECK(plan != NULL);
+	if (!plan)
+		return;
+	CHECK_STR(ut_decode_xml_with(plan, "<r> junk <m> <c>x</c> </m>\n<s> </s> more</r>"),
+			  "{m:{t:'  ',c:'x'},s:' '}");
+	CHECK_STR(ut_decode_xml_with(plan, "<r> <m>\n<zz/></m></r>"), "ERROR 2203E /r/m/zz: unknown member @8 2:1");
+	sd_plan_free(plan);
 }

@@ -239,9 +239,14 @@ mb_freeze(cctx *c, const mbuild *b, const sd_node *node)
 	}
 	ms->n = b->n;
 	ms->any_flat = false;
+	ms->xml_text = false;
 	for (int i = 0; i < b->n; i++)
+	{
 		if (m[i].flat || (m[i].group && m[i].group->any_flat))
 			ms->any_flat = true;
+		if (m[i].xml_kind == SD_XML_TEXT)
+			ms->xml_text = true;
+	}
 	ms->follow_at = at;
 	ms->m = m;
 	ms->mask = size - 1;

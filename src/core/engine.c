@@ -986,7 +986,9 @@ decode_members(Eng *e, const sd_node *n, const sd_members *ms, uint32_t row, int
 	const int16_t *order = sorted ? ms->by_length : NULL;
 	int			pos = 0;		/* sorted: the next member of `order` */
 	int16_t    *follow = NULL;
-	unsigned	want = ms->n && !xml ? SD_KEY_HASH : 0;
+	/* XML: an element's unmapped text is ignored (unmapped_member), so the walker need not
+	 * gather it: the rule stays here, the walker only leaves the text out */
+	unsigned	want = ms->n && !xml ? SD_KEY_HASH : xml && !ms->xml_text ? SD_KEY_NO_TEXT : 0;
 	sd_wkey		k;
 	sd_wtok		t;
 	int			r;

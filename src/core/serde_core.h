@@ -706,6 +706,7 @@ struct sd_members
 	 * array (the JSON walker's; the plan itself is never written after compile). */
 	uint32_t	follow_at;
 	bool		any_flat;       /* some member (a group's too) is a list of repeated elements */
+	bool		xml_text;       /* XML: some member is the element's text (SD_XML_TEXT) */
 };
 
 uint32_t	sd_hash_name(const char *s, size_t len);

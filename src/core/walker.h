@@ -96,6 +96,7 @@
  * v7: batch_key (XML batches: the root above the item, whose path step it is).
  * v8: sd_wkey.interned (XML: names interned for the cursor's life; the engine caches members by
  * their pointers).
+ * v9: SD_KEY_NO_TEXT (XML: an element whose text no member maps; the walker skips its text).
  */
 #ifndef SERDE_WALKER_H
 #define SERDE_WALKER_H
@@ -188,6 +189,8 @@ typedef struct sd_wcursor
 #define SD_SKIP_FAST_STACK	256	/* skip_fast's stack bytes a level, at most */
 
 #define SD_KEY_HASH		1u      /* object_next's want: compute key->hash when cheap */
+#define SD_KEY_NO_TEXT	2u      /* object_next's want (XML): the engine ignores this element's
+								 * own text (no member maps it): the walker may leave it out */
 
 /* capture's `how` */
 #define SD_CAP_JSON		0u      /* the value's JSON text */

@@ -22,6 +22,7 @@
 
 struct sd_xreader
 {
+	sd_xr_head	h;              /* first: the queue and state (xml_read.h sd_xr_take) */
 	sd_hooks	hooks;
 	const char *doc;
 	size_t		len;
@@ -34,10 +35,7 @@ struct sd_xreader
 
 	/* the queue of one batch (the events of one xmlParseChunk call); while a batch is being
 	 * filled, string values are offsets into bytes (it may move), fixed into pointers after */
-	sd_xev	   *q;
-	uint32_t	qlen;
 	uint32_t	qcap;
-	uint32_t	qpos;
 	sd_xattr   *attrs;
 	uint32_t	alen;
 	uint32_t	acap;
@@ -80,7 +78,6 @@ struct sd_xreader
 	uint32_t	loc_line;
 	uint32_t	loc_col;
 
-	int			state;          /* 0 running, 1 ended well, -1 failed */
 	bool		terminated;     /* the final xmlParseChunk(terminate) was made */
 	bool		root_seen;
 	bool		failed_cb;      /* a callback or the error handler recorded err */
@@ -443,13 +440,13 @@ xr_name(sd_xreader *r, const xmlChar *local, const xmlChar *prefix, const xmlCha
 static sd_xev *
 xr_push(sd_xreader *r, sd_xev_kind kind)
 {
-	if (r->qlen == r->qcap &&
-		!xr_grow(r, (void **) &r->q, &r->qcap, r->qlen + 1, sizeof(sd_xev)))
+	if (r->h.qlen == r->qcap &&
+		!xr_grow(r, (void **) &r->h.q, &r->qcap, r->h.qlen + 1, sizeof(sd_xev)))
 	{
 		xr_nomem(r);
 		return NULL;
 	}
-	sd_xev	   *e = &r->q[r->qlen++];
+	sd_xev	   *e = &r->h.q[r->h.qlen++];
 
 	/* every field is set by the caller or here (no memset of the whole event) */
 	e->kind = kind;
@@ -652,7 +649,7 @@ xr_in_doc(const sd_xreader *r, const xmlChar *ch, size_t len)
 static void
 xr_text(sd_xreader *r, const xmlChar *ch, size_t len, bool cdata)
 {
-	sd_xev	   *last = r->qlen > r->qfixed ? &r->q[r->qlen - 1] : NULL;
+	sd_xev	   *last = r->h.qlen > r->qfixed ? &r->h.q[r->h.qlen - 1] : NULL;
 
 	if (last && last->kind != SD_XEV_TEXT)
 		last = NULL;
@@ -963,7 +960,7 @@ xr_take_spare(sd_xreader *r)
 {
 	if (!xr_plain_hooks(&r->hooks))
 		return;
-	r->q = xr_kept.q;
+	r->h.q = xr_kept.q;
 	r->qcap = xr_kept.qcap;
 	r->attrs = xr_kept.attrs;
 	r->acap = xr_kept.acap;
@@ -991,17 +988,19 @@ xr_keep(sd_xreader *r, void **slot, void *buf, size_t bytes)
 static void
 xr_leave_spare(sd_xreader *r)
 {
-#define XR_KEEP(f, capf, size) do { \
-		xr_keep(r, (void **) &xr_kept.f, r->f, (size)); \
-		if (xr_kept.f == r->f) \
+#define XR_KEEP2(f, rf, capf, size) do { \
+		xr_keep(r, (void **) &xr_kept.f, rf, (size)); \
+		if (xr_kept.f == rf) \
 			xr_kept.capf = r->capf; \
 	} while (0)
-	XR_KEEP(q, qcap, sizeof(sd_xev) * r->qcap);
+#define XR_KEEP(f, capf, size) XR_KEEP2(f, r->f, capf, size)
+	XR_KEEP2(q, r->h.q, qcap, sizeof(sd_xev) * r->qcap);
 	XR_KEEP(attrs, acap, sizeof(sd_xattr) * r->acap);
 	XR_KEEP(ns, ncap, sizeof(sd_xnsdecl) * r->ncap);
 	XR_KEEP(names, names_cap, sizeof(sd_xname) * r->names_cap);
 	XR_KEEP(bytes, bcap, r->bcap);
 #undef XR_KEEP
+#undef XR_KEEP2
 }
 
 /* ---- the pull side ------------------------------------------------------------------------- */
@@ -1111,9 +1110,9 @@ sd_xr_open(const sd_hooks *hooks, const char *doc, size_t len, const sd_xr_optio
 static void
 xr_fixup(sd_xreader *r)
 {
-	for (uint32_t i = r->qfixed; i < r->qlen; i++)
+	for (uint32_t i = r->qfixed; i < r->h.qlen; i++)
 	{
-		sd_xev	   *e = &r->q[i];
+		sd_xev	   *e = &r->h.q[i];
 
 		if (e->kind == SD_XEV_TEXT)
 		{
@@ -1219,7 +1218,7 @@ xr_parse(sd_xreader *r)
 {
 	xr_saved	saved;
 
-	while (r->qlen == r->qfixed && !r->failed_cb && !r->terminated)
+	while (r->h.qlen == r->qfixed && !r->failed_cb && !r->terminated)
 	{
 		size_t		n = r->len - r->fed;
 		int			terminate = 0;
@@ -1259,7 +1258,7 @@ xr_parse(sd_xreader *r)
 	{
 		/* (a batch's reader hands out the events queued before a failure: sd_xr_keep_queued) */
 		xr_fixup(r);
-		r->qfixed = r->qlen;
+		r->qfixed = r->h.qlen;
 	}
 }
 
@@ -1275,7 +1274,7 @@ xr_free_retired(sd_xreader *r)
 static void
 xr_feed(sd_xreader *r)
 {
-	r->qlen = r->qpos = r->qfixed = 0;
+	r->h.qlen = r->h.qpos = r->qfixed = 0;
 	r->alen = r->nlen = 0;
 	r->blen = 0;
 	r->extends = 0;
@@ -1305,7 +1304,7 @@ xr_retire(sd_xreader *r, void *p)
 static int
 xr_extend(sd_xreader *r, sd_error *err)
 {
-	uint32_t	keep = r->qlen - r->qpos;
+	uint32_t	keep = r->h.qlen - r->h.qpos;
 
 	if (r->failed_cb)
 	{
@@ -1330,38 +1329,38 @@ xr_extend(sd_xreader *r, sd_error *err)
 	r->bcap = 0;
 	r->alen = r->nlen = 0;
 	r->blen = 0;
-	memmove(r->q, r->q + r->qpos, sizeof(sd_xev) * keep);
-	r->qpos = 0;
-	r->qlen = r->qfixed = keep;
+	memmove(r->h.q, r->h.q + r->h.qpos, sizeof(sd_xev) * keep);
+	r->h.qpos = 0;
+	r->h.qlen = r->qfixed = keep;
 	xr_parse(r);
 	if (r->failed_cb)
 	{
 		/* as in sd_xr_next: the failed batch's events are dropped, the error decides */
-		r->qlen = r->qfixed = keep;
+		r->h.qlen = r->qfixed = keep;
 		*err = r->err;
 		return -1;
 	}
-	return r->qlen > keep ? 1 : 0;
+	return r->h.qlen > keep ? 1 : 0;
 }
 
 int
 sd_xr_peek(sd_xreader *r, uint32_t n, const sd_xev **ev, sd_error *err)
 {
-	if (r->state < 0)
+	if (r->h.state < 0)
 	{
 		*err = r->err;
 		return -1;
 	}
-	if (r->state > 0)
+	if (r->h.state > 0)
 		return 0;
-	while (r->qpos + (uint64_t) n >= r->qlen)
+	while (r->h.qpos + (uint64_t) n >= r->h.qlen)
 	{
 		int			rc = xr_extend(r, err);
 
 		if (rc <= 0)
 			return rc;
 	}
-	*ev = &r->q[r->qpos + n];
+	*ev = &r->h.q[r->h.qpos + n];
 	return 1;
 }
 
@@ -1379,7 +1378,7 @@ sd_xr_next(sd_xreader *r, sd_xev *ev, sd_error *err)
 bool
 sd_xr_queued(const sd_xreader *r)
 {
-	return r->state == 0 && r->qpos < r->qlen;
+	return r->h.state == 0 && r->h.qpos < r->h.qlen;
 }
 
 int
@@ -1387,27 +1386,27 @@ sd_xr_next_ref(sd_xreader *r, const sd_xev **ev, sd_error *err)
 {
 	for (;;)
 	{
-		if (__builtin_expect(r->qpos < r->qlen && r->state == 0, 1))
+		if (__builtin_expect(r->h.qpos < r->h.qlen && r->h.state == 0, 1))
 		{
-			*ev = &r->q[r->qpos++];
+			*ev = &r->h.q[r->h.qpos++];
 			return 1;
 		}
-		if (r->state < 0)
+		if (r->h.state < 0)
 		{
 			*err = r->err;
 			return -1;
 		}
-		if (r->state > 0)
+		if (r->h.state > 0)
 			return 0;
 		if (r->failed_cb)
 		{
 			/* the events queued before the failure were handed out: now the error */
-			r->state = -1;
+			r->h.state = -1;
 			continue;
 		}
 		if (r->terminated)
 		{
-			r->state = 1;
+			r->h.state = 1;
 			continue;
 		}
 		xr_feed(r);
@@ -1416,7 +1415,7 @@ sd_xr_next_ref(sd_xreader *r, const sd_xev **ev, sd_error *err)
 			/* a failure in this batch: its events are dropped (the document is malformed or
 			 * over a limit, which decides the outcome; a batch of items keeps them:
 			 * sd_xr_keep_queued) */
-			r->qlen = r->qpos = 0;
+			r->h.qlen = r->h.qpos = 0;
 		}
 	}
 }

@@ -94,6 +94,30 @@ typedef struct sd_xev
 
 typedef struct sd_xreader sd_xreader;
 
+/* The reader's first member: the queue of one batch (the events of one xmlParseChunk call;
+ * while a batch is being filled, string values are offsets into the reader's bytes, fixed into
+ * pointers after) and the state (0 running, 1 ended well, -1 failed).  sd_xr_take reads it
+ * inline: the walker's per-event hand-out without a call. */
+typedef struct sd_xr_head
+{
+	sd_xev	   *q;
+	uint32_t	qlen;
+	uint32_t	qpos;
+	int			state;
+} sd_xr_head;
+
+/* The next queued event, or NULL when none is queued (or the reader ended or failed): then
+ * sd_xr_next_ref, which feeds the parser, reports the end or the error. */
+static inline const sd_xev *
+sd_xr_take(sd_xreader *r)
+{
+	sd_xr_head *h = (sd_xr_head *) r;	/* the reader begins with its head */
+
+	if (__builtin_expect(h->qpos < h->qlen && h->state == 0, 1))
+		return &h->q[h->qpos++];
+	return NULL;
+}
+
 typedef struct sd_xr_options
 {
 	uint32_t	max_depth;      /* 0: SD_DEFAULT_MAX_DEPTH */

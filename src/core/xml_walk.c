@@ -124,9 +124,12 @@ xw_next_failed(sd_xcursor *c, int rc)
 static inline int
 xw_next(sd_xcursor *c, const sd_xev **ev)
 {
+	if (__builtin_expect((*ev = sd_xr_take(c->r)) != NULL, 1))
+		return 1;
+
 	int			rc = sd_xr_next_ref(c->r, ev, &c->xerr);
 
-	if (__builtin_expect(rc == 1, 1))
+	if (rc == 1)
 		return 1;
 	return xw_next_failed(c, rc);
 }
@@ -380,6 +383,8 @@ xw_object_next(sd_wcursor *cur, sd_wkey *key, sd_wtok *tok, const sd_member *exp
 			}
 			if (ev->kind == SD_XEV_TEXT)
 			{
+				if (want & SD_KEY_NO_TEXT)
+					continue;	/* the engine ignores it (walker.h SD_KEY_NO_TEXT) */
 				if (f->text_len == 0 && sd_xr_queued(c->r))
 				{
 					pend = ev->text;

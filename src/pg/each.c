@@ -53,9 +53,10 @@ PG_FUNCTION_INFO_V1(serde_errors_each_shape);
  * memory bounded by their largest element.
  */
 #define EACH_WHOLE_MAX (1024 * 1024)
-/* ... and from this size: below it an array holds a few elements at most, and one parse of the
- * whole costs what one per element does (an empty array is not parsed at all) */
-#define EACH_WHOLE_MIN 1024
+/* ... and from this size ("[]" is not parsed at all): even a one-element array is cheaper parsed
+ * once than found by the scanner and then parsed (bench/RESULTS.md, issue 23: batch1 1.23x of
+ * a9ba88b with a 1 KiB minimum, 1.13x without) */
+#define EACH_WHOLE_MIN 3
 
 typedef enum EachMode
 {

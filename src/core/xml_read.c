@@ -646,6 +646,23 @@ xr_in_doc(const sd_xreader *r, const xmlChar *ch, size_t len)
 	return at + len <= r->len ? r->doc + at : NULL;
 }
 
+/* A TEXT event at the current depth: its text in place in the document (nns = 1) or an offset
+ * into the batch's bytes (nns = 0, fixed up with the batch). */
+static void
+xr_push_text(sd_xreader *r, const char *text, size_t len, int nns)
+{
+	sd_xev	   *e = xr_push(r, SD_XEV_TEXT);
+
+	if (!e)
+		return;
+	e->depth = r->depth;
+	e->offset = -1;
+	memset(&e->name, 0, sizeof(e->name));
+	e->text = text;
+	e->text_len = len;
+	e->nns = nns;
+}
+
 static void
 xr_text(sd_xreader *r, const xmlChar *ch, size_t len, bool cdata)
 {
@@ -660,16 +677,7 @@ xr_text(sd_xreader *r, const xmlChar *ch, size_t len, bool cdata)
 
 	if (dp && !last)
 	{
-		sd_xev	   *e = xr_push(r, SD_XEV_TEXT);
-
-		if (!e)
-			return;
-		e->depth = r->depth;
-		e->offset = -1;
-		memset(&e->name, 0, sizeof(e->name));
-		e->text = dp;
-		e->text_len = len;
-		e->nns = 1;
+		xr_push_text(r, dp, len, 1);
 		return;
 	}
 	if (dp && last->nns && last->text + last->text_len == dp)
@@ -710,15 +718,7 @@ xr_text(sd_xreader *r, const xmlChar *ch, size_t len, bool cdata)
 		last->text_len += len;
 		return;
 	}
-	sd_xev	   *e = xr_push(r, SD_XEV_TEXT);
-
-	if (!e)
-		return;
-	e->depth = r->depth;
-	e->offset = -1;
-	memset(&e->name, 0, sizeof(e->name));
-	e->text = (const char *) (uintptr_t) off;
-	e->text_len = len;
+	xr_push_text(r, (const char *) (uintptr_t) off, len, 0);
 }
 
 /* Text, entity and character references: libxml2 has normalised the line ends already (CR LF

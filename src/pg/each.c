@@ -680,6 +680,21 @@ each_store(FunctionCallInfo fcinfo, EachState *st, EachMode mode)
  * reads them (each_next), so rows and errors are the same; only the round trips go.  Each row is
  * converted in the call site's row memory, reset once the row is in the tuplestore.
  */
+/* The one row of an input over serde.max_document_bytes: item NULL, ok false, the error. */
+static void
+oversize_row(EachState *st, ItemOut *o, Datum *values, bool *nulls)
+{
+	static const bool n[6] = {true, false, true, false, false, false};
+
+	st->oversize = false;
+	out_bad_core(o, st, &st->oversize_err);
+	memcpy(nulls, n, sizeof(n));
+	values[1] = BoolGetDatum(false);
+	values[3] = CStringGetTextDatum(o->code);
+	values[4] = CStringGetTextDatum(o->path);
+	values[5] = CStringGetTextDatum(o->message);
+}
+
 static Datum
 each_materialize(FunctionCallInfo fcinfo, EachState *st, EachMode mode)
 {
@@ -693,14 +708,9 @@ each_materialize(FunctionCallInfo fcinfo, EachState *st, EachMode mode)
 	if (st->oversize)
 	{
 		Datum		values[6];
-		bool		nulls[6] = {true, false, true, false, false, false};
+		bool		nulls[6];
 
-		st->oversize = false;
-		out_bad_core(&o, st, &st->oversize_err);
-		values[1] = BoolGetDatum(false);
-		values[3] = CStringGetTextDatum(o.code);
-		values[4] = CStringGetTextDatum(o.path);
-		values[5] = CStringGetTextDatum(o.message);
+		oversize_row(st, &o, values, nulls);
 		ts = each_store(fcinfo, st, mode);
 		tuplestore_putvalues(ts, rsinfo->setDesc, values, nulls);
 	}
@@ -779,14 +789,9 @@ each_srf(FunctionCallInfo fcinfo, bool typed, EachMode mode, const char *fname)
 	{
 		/* the whole input is over serde.max_document_bytes: one row, item NULL */
 		Datum		values[6];
-		bool		nulls[6] = {true, false, true, false, false, false};
+		bool		nulls[6];
 
-		st->oversize = false;
-		out_bad_core(&o, st, &st->oversize_err);
-		values[1] = BoolGetDatum(false);
-		values[3] = CStringGetTextDatum(o.code);
-		values[4] = CStringGetTextDatum(o.path);
-		values[5] = CStringGetTextDatum(o.message);
+		oversize_row(st, &o, values, nulls);
 		PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(st->outdesc, values, nulls)));
 	}
 	got = each_next(st, &o);

@@ -622,17 +622,25 @@ pgs_record_map(FunctionCallInfo fcinfo, SdCallSite *cs, SdPgPlan *p, TupleDesc *
 	return cs->rmap;
 }
 
+/* A composite Datum serde made, seen as a HeapTuple (no copy: tup points into it). */
+void
+pgs_datum_tuple(Datum d, HeapTuple tup)
+{
+	HeapTupleHeader th = pgs_own_tuple_header(d);
+
+	tup->t_len = HeapTupleHeaderGetDatumLength(th);
+	ItemPointerSetInvalid(&tup->t_self);
+	tup->t_tableOid = InvalidOid;
+	tup->t_data = th;
+}
+
 /* A composite Datum of the plan's type in the shape of a column definition list. */
 Datum
 pgs_record_remap(Datum d, TupleConversionMap *map)
 {
-	HeapTupleHeader th = pgs_own_tuple_header(d);
 	HeapTupleData tup;
 
-	tup.t_len = HeapTupleHeaderGetDatumLength(th);
-	ItemPointerSetInvalid(&tup.t_self);
-	tup.t_tableOid = InvalidOid;
-	tup.t_data = th;
+	pgs_datum_tuple(d, &tup);
 	return HeapTupleGetDatum(execute_attr_map_tuple(&tup, map));
 }
 

@@ -81,6 +81,7 @@ extern void pgs_doc_drop(SdDoc *doc);
 /* Record forms under a column definition list: the map to it (or NULL) and its descriptor. */
 extern TupleConversionMap *pgs_record_map(FunctionCallInfo fcinfo, SdCallSite *cs, SdPgPlan *p,
 										  TupleDesc *outdesc);
+extern void pgs_datum_tuple(Datum d, HeapTuple tup);
 extern Datum pgs_record_remap(Datum d, TupleConversionMap *map);
 
 #endif							/* SERDE_DECODE_INT_H */

@@ -742,13 +742,9 @@ each_materialize(FunctionCallInfo fcinfo, EachState *st, EachMode mode)
 				tuplestore_putvalues(ts, rsinfo->setDesc, &d, &isnull);
 			else
 			{
-				HeapTupleHeader th = pgs_own_tuple_header(d);
 				HeapTupleData tup;
 
-				tup.t_len = HeapTupleHeaderGetDatumLength(th);
-				ItemPointerSetInvalid(&tup.t_self);
-				tup.t_tableOid = InvalidOid;
-				tup.t_data = th;
+				pgs_datum_tuple(d, &tup);
 				tuplestore_puttuple(ts, &tup);
 			}
 		}

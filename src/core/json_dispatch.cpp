@@ -1,7 +1,9 @@
 /*
  * json_dispatch.cpp — chooses the JSON walker kernel once, at load time, from simdjson's own
- * runtime CPU detection (which also checks that the OS enables the registers), so the walker
- * runs the same instruction set as simdjson's stage 1 and never one the CPU lacks.
+ * runtime CPU detection, so the walker runs the same instruction set as simdjson's stage 1
+ * (which lives in libsimdjson) and never one the CPU lacks.  simdjson 3.0.1 detects by cpuid
+ * alone (no xgetbv check that the OS enables the AVX registers): serde's choice is exactly
+ * simdjson's, no better and no worse.
  * Built without any -march flag: this file must run on every x86-64.
  */
 #include <simdjson.h>

@@ -1,10 +1,19 @@
 /*
- * json_walk.cpp — the JSON text walker: reads a document with simdjson On-Demand and hands the
- * rule engine (engine.c) one token at a time through walker.h's ops.  It only reads: every
- * byte is validated (strings unescaped, literals and numbers checked), and every value's
- * token, key and span is reported with its byte offset; the plan's rules, paths, errors and
- * the tape are the engine's.  The engine pulls: simdjson's iterators live in a stack of frames
- * inside the cursor, and every op returns to the engine, so no host hook runs in a C++ frame.
+ * json_walk.cpp — the JSON text walker: reads a document over simdjson's stage-1 structural
+ * index and hands the rule engine (engine.c) one token at a time through walker.h's ops.  It
+ * only reads: every byte is validated (stage 1: UTF-8, control characters, closed strings;
+ * here: the grammar between the structurals, strings unescaped, literals and numbers checked),
+ * and every value's token, key and span is reported with its byte offset; the plan's rules,
+ * paths, errors and the tape are the engine's.  The engine pulls: the walk is a position in
+ * the index and a stack of open containers inside the cursor, and every op returns to the
+ * engine, so no host hook runs in a C++ frame.
+ *
+ * Why the index and not simdjson On-Demand (issue 23, bench/RESULTS.md "JSON walk"): a member
+ * is three consecutive structurals ("key", ':', value) followed by ',' or '}', so a member's
+ * step is a few loads and compares; On-Demand's iterators re-read the index and track depth
+ * for every key, colon and value.  Stage 1 (the SIMD index, UTF-8 validation) is simdjson's
+ * own, run by the library's active implementation, and so is the unescaping of strings with
+ * escapes (its parse_string): the bytes accepted and the strings produced are On-Demand's.
  *
  * This file is compiled once per SIMD kernel (-DSD_KERNEL=haswell with the matching -march and
  * SIMDJSON_BUILTIN_IMPLEMENTATION); json_dispatch.cpp picks one at load time.  Everything here
@@ -17,6 +26,7 @@
 #include <simdjson.h>
 
 #include <cstring>
+#include <memory>
 #include <new>
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -31,25 +41,23 @@
 #error "compile with -DSD_KERNEL=<kernel>"
 #endif
 
-namespace ond = simdjson::SIMDJSON_BUILTIN_IMPLEMENTATION::ondemand;
-
 namespace
 {
+
+namespace sj = simdjson;
 
 /* One container being iterated. */
 struct Frame
 {
+	uint32_t	open;           /* its '{' or '[' (an index of the structural index) */
 	bool		is_obj;
-	bool		started;
-	const char *at;             /* the container's first byte */
-	ond::object obj;
-	ond::object_iterator oit;
-	ond::object_iterator oend;
-	simdjson::simdjson_result<ond::field> fr;
-	ond::array	arr;
-	ond::array_iterator ait;
-	ond::array_iterator aend;
-	simdjson::simdjson_result<ond::value> er;
+	bool		started;        /* a member or element was read */
+};
+
+/* An extra block of unescaped strings (the main buffer was full), freed with the document. */
+struct Chunk
+{
+	Chunk	   *next;
 };
 
 struct Walk
@@ -58,13 +66,25 @@ struct Walk
 	const char *base;
 	size_t		len;
 	uint32_t	bias;           /* added to every offset (NDJSON: the line's start) */
-	ond::document *doc;
-	ond::value *cur;            /* the value at the cursor; NULL: the document root */
-	std::string_view root_tok;
+	/* stage 1: the positions of every structural character and scalar start (n of them,
+	 * then len twice, so that a token's length is always idx[p + 1] - idx[p]) */
+	const uint32_t *idx;
+	uint32_t	n;
+	uint32_t	pos;            /* the next structural to read */
+	uint32_t	vpos;           /* the value at the cursor */
+	bool		at_root;        /* the cursor is at the root value (nothing begun yet) */
+	bool		opened;         /* stage 1 succeeded */
+	const sj::internal::dom_parser_implementation *impl;	/* parse_string (unescaping) */
 	Frame	   *frames;
 	Frame	   *top;            /* frames[nframes - 1] */
 	uint32_t	nframes;
 	uint32_t	cap;
+	/* unescaped strings: [sloc, send) free; they live until the next document */
+	uint8_t    *sloc;
+	uint8_t    *send;
+	uint8_t    *sbuf;
+	size_t		scap;
+	Chunk	   *chunks;
 	/* skip_fast's depth error: the path from the skipped value down to the container too deep */
 	sd_pathent *segs;
 	uint32_t	nsegs;
@@ -75,19 +95,16 @@ struct Walk
 	uint32_t	jevcap;
 	bool		jev_over;       /* more than SD_JEV_MAX: the value gets none */
 	char		problem[SD_PROBLEM_MAX];	/* a skip_events value error's text */
-	/* sd_each over an array parsed whole */
-	ond::array	each_arr;
-	ond::array_iterator each_it;
-	ond::array_iterator each_end;
+	/* sd_each over an array parsed whole: the element handed out last */
 	bool		each_started;
-	ond::value	each_val;
+	uint32_t	each_vpos;
 };
 
-/* The kernel's parser: simdjson's, the document and the cursor. */
+/* The kernel's parser: simdjson's stage 1 (the library's active implementation), the cursor. */
 struct Kparser
 {
-	ond::parser parser;
-	ond::document doc;
+	std::unique_ptr<sj::internal::dom_parser_implementation> impl;
+	size_t		capacity;
 	Walk		w;
 };
 
@@ -99,18 +116,21 @@ offset_of(Walk &w, const char *p)
 	return (uint32_t) (p - w.base) + w.bias;
 }
 
-/* offset_of for a pointer simdjson's structural index gave: inside the document by construction
- * (an object key's opening quote), so not checked: op_object_next's, once per member. */
-inline uint32_t
-offset_in(Walk &w, const char *p)
+/* The first byte of structural p, or 0 past the last one. */
+inline __attribute__((always_inline)) char
+ch(const Walk &w, uint32_t p)
 {
-	return (uint32_t) (p - w.base) + w.bias;
+	return p < w.n ? w.base[w.idx[p]] : 0;
 }
 
-int			syntax(Walk &w, simdjson::error_code e, const char *at);
+/* Where structural p is (the end of the document past the last one): error positions. */
+inline const char *
+at_of(const Walk &w, uint32_t p)
+{
+	return p < w.n ? w.base + w.idx[p] : w.base + w.len;
+}
 
-#include "json_walk_path.h"
-#include "json_walk_keys.h"
+int			syntax(Walk &w, sj::error_code e, const char *at);
 
 inline Walk &
 W(sd_wcursor *c)
@@ -118,25 +138,81 @@ W(sd_wcursor *c)
 	return *reinterpret_cast<Walk *>(c);
 }
 
-/* simdjson's value_iterator::type() of a value whose first byte is c (3.0.1's switch, kept
- * in step with it): *e = TAPE_ERROR for any other byte. */
-inline __attribute__((always_inline)) ond::json_type
-type_of_byte(char c, simdjson::error_code *e)
+/* Room for need more bytes of unescaped strings (a new block when the buffer is full: the
+ * strings already made stay where they are). */
+__attribute__((noinline, cold)) bool
+more_strings(Walk &w, size_t need)
 {
-	*e = simdjson::SUCCESS;
-	switch (c)
+	size_t		size = need < 65536 ? 65536 : need;
+	Chunk	   *c = static_cast<Chunk *>(::operator new(sizeof(Chunk) + size, std::nothrow));
+
+	if (!c)
+		return false;
+	c->next = w.chunks;
+	w.chunks = c;
+	w.sloc = reinterpret_cast<uint8_t *>(c + 1);
+	w.send = w.sloc + size;
+	return true;
+}
+
+/* The string whose opening quote is structural p, unescaped by simdjson's parse_string (as
+ * On-Demand's get_string and unescaped_key do) into the string buffer. */
+inline sj::error_code
+unescape(Walk &w, uint32_t p, std::string_view *out)
+{
+	const uint8_t *src = reinterpret_cast<const uint8_t *>(w.base + w.idx[p] + 1);
+	size_t		need = (size_t) (w.idx[p + 1] - w.idx[p]) + sj::SIMDJSON_PADDING;
+	uint8_t    *end;
+
+	if ((size_t) (w.send - w.sloc) < need && !more_strings(w, need))
+		return sj::MEMALLOC;
+	if (!(end = w.impl->parse_string(src, w.sloc)))
+		return sj::STRING_ERROR;
+	*out = std::string_view(reinterpret_cast<const char *>(w.sloc), (size_t) (end - w.sloc));
+	w.sloc = end;
+	return sj::SUCCESS;
+}
+
+#include "json_walk_path.h"
+#include "json_walk_keys.h"
+
+/* The value at structural p as a token: containers only peeked (w.pos = p), scalars read whole
+ * and checked (w.pos = p + 1).  p < w.n. */
+inline __attribute__((always_inline)) int
+peek_at(Walk &w, uint32_t p, sd_wtok *t)
+{
+	const char *tok = w.base + w.idx[p];
+	std::string_view raw(tok, (size_t) (w.idx[p + 1] - w.idx[p]));
+
+	t->raw = tok;
+	t->raw_len = raw.size();
+	t->flags = 0;
+	t->s = nullptr;
+	t->len = 0;
+	t->offset = (int64_t) w.idx[p] + w.bias;
+	switch (*tok)
 	{
 		case '{':
-			return ond::json_type::object;
+			t->kind = SD_J_OBJECT;
+			w.pos = p;
+			return 1;
 		case '[':
-			return ond::json_type::array;
+			t->kind = SD_J_ARRAY;
+			w.pos = p;
+			return 1;
 		case '"':
-			return ond::json_type::string;
-		case 'n':
-			return ond::json_type::null;
-		case 't':
-		case 'f':
-			return ond::json_type::boolean;
+			{
+				std::string_view s;
+				sj::error_code e;
+
+				if (!plain_string(w, raw, &s) && (e = unescape(w, p, &s)))
+					return syntax(w, e, tok);
+				t->kind = SD_J_STRING;
+				t->s = s.data();
+				t->len = s.size();
+				w.pos = p + 1;
+				return 1;
+			}
 		case '-':
 		case '0':
 		case '1':
@@ -148,98 +224,36 @@ type_of_byte(char c, simdjson::error_code *e)
 		case '7':
 		case '8':
 		case '9':
-			return ond::json_type::number;
-		default:
-			*e = simdjson::TAPE_ERROR;
-			return ond::json_type::null;
-	}
-}
-
-/* The value v as a token: containers only peeked, scalars read whole (and checked). */
-template <class V>
-inline __attribute__((always_inline)) int
-peek_v(Walk &w, V &v, sd_wtok *t)
-{
-	std::string_view tok = token_of(v);
-	ond::json_type jt;
-	simdjson::error_code e;
-
-	t->raw = tok.data();
-	t->raw_len = tok.size();
-	t->flags = 0;
-	t->s = nullptr;
-	t->len = 0;
-	if constexpr (std::is_same<V, ond::value>::value)
-	{
-		/* a value inside the document: its token is where simdjson's index points (never
-		 * empty: the index ends in the root's last structural), and its type is that of its
-		 * first byte, as value::type() reads it (the same byte, without a second look-up) */
-		t->offset = offset_in(w, tok.data());
-		jt = type_of_byte(*tok.data(), &e);
-		if (e)
-			return syntax(w, e, tok.data());
-	}
-	else
-	{
-		t->offset = offset_of(w, tok.data());
-		if ((e = v.type().get(jt)))
-			return syntax(w, e, tok.data());
-	}
-	switch (jt)
-	{
-		case ond::json_type::object:
-			t->kind = SD_J_OBJECT;
-			return 1;
-		case ond::json_type::array:
-			t->kind = SD_J_ARRAY;
-			return 1;
-		case ond::json_type::string:
 			{
-				std::string_view s;
-
-				/* read in place when there is nothing to unescape (consumed raw: an unread
-				 * string followed by ':' would be skipped as a key) */
-				if (plain_string(w, tok, &s))
-				{
-					ond::raw_json_string raw;
-
-					if ((e = v.get_raw_json_string().get(raw)))
-						return syntax(w, e, tok.data());
-				}
-				else if ((e = v.get_string().get(s)))
-					return syntax(w, e, tok.data());
-				t->kind = SD_J_STRING;
-				t->s = s.data();
-				t->len = s.size();
-				return 1;
-			}
-		case ond::json_type::number:
-			{
-				std::string_view num = scalar_token(tok);
+				std::string_view num = scalar_token(raw);
 
 				if (!sd_plain_int(num.data(), num.size()) && !sd_is_json_number(num.data(), num.size()))
-					return syntax(w, simdjson::NUMBER_ERROR, tok.data());
+					return syntax(w, sj::NUMBER_ERROR, tok);
 				t->kind = SD_J_NUMBER;
 				t->s = num.data();
 				t->len = num.size();
+				w.pos = p + 1;
 				return 1;
 			}
-		case ond::json_type::boolean:
+		case 't':
+		case 'f':
 			{
-				char		lit = literal_of(tok);
+				char		lit = literal_of(raw);
 
 				if (lit != 't' && lit != 'f')
-					return syntax(w, simdjson::T_ATOM_ERROR, tok.data());
+					return syntax(w, sj::T_ATOM_ERROR, tok);
 				t->kind = lit == 't' ? SD_J_TRUE : SD_J_FALSE;
+				w.pos = p + 1;
 				return 1;
 			}
-		case ond::json_type::null:
-			if (literal_of(tok) != 'n')
-				return syntax(w, simdjson::N_ATOM_ERROR, tok.data());
+		case 'n':
+			if (literal_of(raw) != 'n')
+				return syntax(w, sj::N_ATOM_ERROR, tok);
 			t->kind = SD_J_NULL;
+			w.pos = p + 1;
 			return 1;
 	}
-	return syntax(w, simdjson::TAPE_ERROR, tok.data());
+	return syntax(w, sj::TAPE_ERROR, tok);
 }
 
 int
@@ -247,7 +261,7 @@ op_peek(sd_wcursor *c, sd_wtok *t)
 {
 	Walk	   &w = W(c);
 
-	return w.cur ? peek_v(w, *w.cur, t) : peek_v(w, *w.doc, t);
+	return peek_at(w, w.vpos, t);
 }
 
 __attribute__((noinline)) bool
@@ -267,104 +281,116 @@ grow_frames(Walk &w)
 	return true;
 }
 
-inline Frame *
-push_frame(Walk &w, const char *at)
+/* Begins the container at the cursor (peeked): its frame, the walk after its opening byte. */
+inline int
+begin(Walk &w, const sd_wtok *t, char open)
 {
+	if (ch(w, w.vpos) != open)
+		return syntax(w, sj::INCORRECT_TYPE, t->raw);
 	if (w.nframes == w.cap && !grow_frames(w))
 	{
 		w.head.fail.code = SD_E_NOMEM;
 		w.head.fail.problem = "out of memory";
-		w.head.fail.offset = offset_of(w, at);
-		return nullptr;
+		w.head.fail.offset = offset_of(w, t->raw);
+		return -1;
 	}
 	Frame	   *f = &w.frames[w.nframes++];
 
 	w.top = f;
-
+	f->open = w.vpos;
+	f->is_obj = open == '{';
 	f->started = false;
-	f->at = at;
-	return f;
-}
-
-template <class V>
-inline int
-begin_object(Walk &w, V &v, const sd_wtok *t)
-{
-	ond::object obj;
-	simdjson::error_code e;
-	Frame	   *f;
-
-	if ((e = v.get_object().get(obj)))
-		return syntax(w, e, t->raw);
-	if (!(f = push_frame(w, t->raw)))
-		return -1;
-	f->is_obj = true;
-	f->obj = obj;
-	if ((e = f->obj.begin().get(f->oit)) || (e = f->obj.end().get(f->oend)))
-		return syntax(w, e, nullptr);
+	w.pos = w.vpos + 1;
 	return 1;
 }
 
 int
 op_object_begin(sd_wcursor *c, const sd_wtok *t)
 {
-	Walk	   &w = W(c);
-
-	return w.cur ? begin_object(w, *w.cur, t) : begin_object(w, *w.doc, t);
-}
-
-template <class V>
-inline int
-begin_array(Walk &w, V &v, const sd_wtok *t)
-{
-	ond::array	arr;
-	simdjson::error_code e;
-	Frame	   *f;
-
-	if ((e = v.get_array().get(arr)))
-		return syntax(w, e, t->raw);
-	if (!(f = push_frame(w, t->raw)))
-		return -1;
-	f->is_obj = false;
-	f->arr = arr;
-	if ((e = f->arr.begin().get(f->ait)) || (e = f->arr.end().get(f->aend)))
-		return syntax(w, e, nullptr);
-	return 1;
+	return begin(W(c), t, '{');
 }
 
 int
 op_array_begin(sd_wcursor *c, const sd_wtok *t)
 {
-	Walk	   &w = W(c);
+	return begin(W(c), t, '[');
+}
 
-	return w.cur ? begin_array(w, *w.cur, t) : begin_array(w, *w.doc, t);
+inline void
+pop_frame(Walk &w)
+{
+	w.nframes--;
+	w.top = w.nframes ? w.top - 1 : nullptr;
+}
+
+/* The structural after the value at p, found by nesting alone (On-Demand's skip of a value it
+ * was not asked to read: no check; the value is walked, and checked, later or never used). */
+uint32_t
+skip_struct(const Walk &w, uint32_t p)
+{
+	char		c = ch(w, p);
+	uint32_t	depth = 0;
+
+	if (c != '{' && c != '[')
+		return p + 1;
+	for (; p < w.n; p++)
+	{
+		c = w.base[w.idx[p]];
+		if (c == '{' || c == '[')
+			depth++;
+		else if ((c == '}' || c == ']') && --depth == 0)
+			return p + 1;
+	}
+	return w.n;
+}
+
+/* The structural after a member or element of the container at the top (its first one when
+ * nothing was read yet): p at the next member's key / element, or 0 when the container ended
+ * (w.pos past its closing byte), -1 on malformed input. */
+inline __attribute__((always_inline)) int
+next_item(Walk &w, Frame &f, char close, uint32_t *at)
+{
+	uint32_t	p = w.pos;
+	char		c;
+
+	/* a container value peeked and not walked (the engine's recovery after a value error):
+	 * skipped by nesting, as On-Demand's iterator skips an unread child */
+	if (__builtin_expect(p == w.vpos, 0))
+		w.pos = p = skip_struct(w, p);
+	c = ch(w, p);
+	if (c == close)
+	{
+		pop_frame(w);
+		w.pos = p + 1;
+		return 0;
+	}
+	if (f.started)
+	{
+		if (__builtin_expect(c != ',', 0))
+			return syntax(w, c ? sj::TAPE_ERROR : sj::INCOMPLETE_ARRAY_OR_OBJECT, at_of(w, p));
+		p++;
+	}
+	f.started = true;
+	*at = p;
+	return 1;
 }
 
 __attribute__((hot)) int
 op_object_next(sd_wcursor *c, sd_wkey *k, sd_wtok *t, const sd_member *expect, unsigned want)
 {
 	Walk	   &w = W(c);
-	Frame	   &f = *w.top;
-	simdjson::error_code e;
+	uint32_t	p = 0;
+	int			r;
 
-	if (f.started)
-		++f.oit;
-	f.started = true;
-	if (!(f.oit != f.oend))
-	{
-		w.nframes--;
-		w.top = w.nframes ? w.top - 1 : nullptr;
-		return 0;
-	}
-	/* built in place (guaranteed elision): a copy of a field built on the stack would be
-	 * reloaded whole and stall on store forwarding */
-	new (&f.fr) simdjson::simdjson_result<ond::field>(*f.oit);
-	if ((e = f.fr.error()))
-		return syntax(w, e, nullptr);
-	ond::field &fld = field_of(f.fr);
-	const char *raw = fld.key().raw();
+	if ((r = next_item(w, *w.top, '}', &p)) <= 0)
+		return r;
+	/* "key" ':' value: three structurals */
+	if (__builtin_expect(ch(w, p) != '"' || ch(w, p + 1) != ':' || p + 2 >= w.n, 0))
+		return syntax(w, sj::TAPE_ERROR, at_of(w, p));
 
-	k->offset = offset_in(w, raw - 1);
+	const char *raw = w.base + w.idx[p] + 1;
+
+	k->offset = (int64_t) w.idx[p] + w.bias;
 	k->has_hash = false;
 	/* the member the engine predicts, compared in place */
 	if (expect && key_is(raw, w.base + w.len, expect))
@@ -377,11 +403,11 @@ op_object_next(sd_wcursor *c, sd_wkey *k, sd_wtok *t, const sd_member *expect, u
 	else
 	{
 		std::string_view key;
-		const char *key_at;
 		bool		in_doc;
+		sj::error_code e;
 
-		if ((e = read_key(w, fld, &key, &key_at, &in_doc)))
-			return syntax(w, e, key_at);
+		if ((e = read_key(w, p, &key, &in_doc)))
+			return syntax(w, e, raw - 1);
 		k->matched = false;
 		k->in_doc = in_doc;
 		k->s = key.data();
@@ -392,31 +418,25 @@ op_object_next(sd_wcursor *c, sd_wkey *k, sd_wtok *t, const sd_member *expect, u
 			k->has_hash = true;
 		}
 	}
-	w.cur = &fld.value();
-	return peek_v(w, *w.cur, t);
+	w.vpos = p + 2;
+	w.at_root = false;
+	return peek_at(w, p + 2, t);
 }
 
 __attribute__((hot)) int
 op_array_next(sd_wcursor *c, sd_wtok *t)
 {
 	Walk	   &w = W(c);
-	Frame	   &f = *w.top;
-	simdjson::error_code e;
+	uint32_t	p = 0;
+	int			r;
 
-	if (f.started)
-		++f.ait;
-	f.started = true;
-	if (!(f.ait != f.aend))
-	{
-		w.nframes--;
-		w.top = w.nframes ? w.top - 1 : nullptr;
-		return 0;
-	}
-	new (&f.er) simdjson::simdjson_result<ond::value>(*f.ait);	/* in place, as above */
-	if ((e = f.er.error()))
-		return syntax(w, e, nullptr);
-	w.cur = &const_cast<ond::value &>(f.er.value_unsafe());
-	return peek_v(w, *w.cur, t);
+	if ((r = next_item(w, *w.top, ']', &p)) <= 0)
+		return r;
+	if (__builtin_expect(p >= w.n, 0))
+		return syntax(w, sj::INCOMPLETE_ARRAY_OR_OBJECT, at_of(w, p));
+	w.vpos = p;
+	w.at_root = false;
+	return peek_at(w, p, t);
 }
 
 int
@@ -424,33 +444,38 @@ op_object_find(sd_wcursor *c, const char *name, size_t len, unsigned kinds, sd_w
 {
 	Walk	   &w = W(c);
 	Frame	   &f = *w.top;
-	simdjson::error_code e;
+	uint32_t	p = f.open + 1;
+	uint32_t	save = w.pos;
 	int			found = 0;
 
-	for (auto fr : f.obj)
-	{
-		std::string_view key;
+	(void) kinds;
+	if (ch(w, p) != '}')
+		for (;;)
+		{
+			std::string_view key;
+			sj::error_code e;
+			char		c2;
 
-		if ((e = fr.error()))
-			return syntax(w, e, nullptr);
-		ond::field &fld = field_of(fr);
-		const char *key_at;
-
-		if ((e = read_key(w, fld, &key, &key_at)))
-			return syntax(w, e, key_at);
-		if (key.size() != len || memcmp(key.data(), name, len) != 0)
-			continue;
-		if (peek_v(w, fld.value(), t) < 0)
-			return -1;
-		found = 1;
-		break;
-	}
-	bool		reset_ok;
-
-	if ((e = f.obj.reset().get(reset_ok)))
-		return syntax(w, e, f.at);
-	if ((e = f.obj.begin().get(f.oit)) || (e = f.obj.end().get(f.oend)))
-		return syntax(w, e, nullptr);
+			if (ch(w, p) != '"' || ch(w, p + 1) != ':' || p + 2 >= w.n)
+				return syntax(w, sj::TAPE_ERROR, at_of(w, p));
+			if ((e = read_key(w, p, &key, nullptr)))
+				return syntax(w, e, at_of(w, p));
+			if (key.size() == len && memcmp(key.data(), name, len) == 0)
+			{
+				if (peek_at(w, p + 2, t) < 0)
+					return -1;
+				found = 1;
+				break;
+			}
+			p = skip_struct(w, p + 2);
+			c2 = ch(w, p);
+			if (c2 == '}')
+				break;
+			if (c2 != ',')
+				return syntax(w, c2 ? sj::TAPE_ERROR : sj::INCOMPLETE_ARRAY_OR_OBJECT, at_of(w, p));
+			p++;
+		}
+	w.pos = save;
 	f.started = false;
 	return found;
 }
@@ -545,132 +570,149 @@ jsonb_text(Walk &w, std::string_view s, const char *at, uint32_t level, uint32_t
 	return ev_push(w, kind, s.data(), s.size());
 }
 
-/* Walks value v at `level`, checking what peek_v checks (keys and strings unescaped when they
- * have escapes, literals, numbers), counting values into *count; with EV also writing the
- * value's events and making a jsonb value's checks (sd_jsonb_string_ok, sd_jsonb_number_check).
- * Recursive: at most `room` levels (the engine sizes room by its stack budget, walker.h
- * SD_SKIP_FAST_STACK). */
+/* Walks the value at structural *pp at `level` (*pp then past it), checking what peek_at
+ * checks (keys and strings unescaped when they have escapes, literals, numbers) and the
+ * grammar between the structurals, counting values into *count; with EV also writing the
+ * value's events and making a jsonb value's checks (sd_jsonb_string_ok,
+ * sd_jsonb_number_check).  Recursive: at most `room` levels (the engine sizes room by its
+ * stack budget, walker.h SD_SKIP_FAST_STACK). */
 template <bool EV>
 int
-skip_rec(Walk &w, ond::value &v, uint32_t level, uint32_t room, uint32_t *count)
+skip_rec(Walk &w, uint32_t *pp, uint32_t level, uint32_t room, uint32_t *count)
 {
-	std::string_view tok = token_of(v);
-	ond::json_type jt;
-	simdjson::error_code e;
+	uint32_t	p = *pp;
+	char		c = ch(w, p);
+	const char *tok = at_of(w, p);
 
 	(*count)++;
-	jt = type_of_byte(*tok.data(), &e);	/* value::type() of the same byte (peek_v) */
-	if (e)
-		return syntax(w, e, tok.data());
-	switch (jt)
+	switch (c)
 	{
-		case ond::json_type::object:
+		case '{':
 			{
-				ond::object obj;
-
 				if (__builtin_expect(level > room, 0))
-					return skip_fail(w, SD_E_DEPTH, "nesting too deep", tok.data(), level);
-				if ((e = v.get_object().get(obj)))
-					return syntax(w, e, tok.data());
+					return skip_fail(w, SD_E_DEPTH, "nesting too deep", tok, level);
 				if (EV && ev_push(w, SD_JEV_OBJECT, nullptr, 0) < 0)
 					return -1;
-				for (auto fr : obj)
-				{
-					std::string_view key;
-					const char *key_at;
-
-					if ((e = fr.error()))
-						return syntax(w, e, nullptr);
-					ond::field &fld = field_of(fr);
-
-					if ((e = read_key(w, fld, &key, &key_at)))
-						return syntax(w, e, key_at);
-					if (EV && jsonb_text<EV>(w, key, key_at, level + 1, SD_JEV_KEY) < 0)
+				p++;
+				if (ch(w, p) != '}')
+					for (;;)
 					{
-						skip_segment(w, level, key.data(), key.size(), 0);
-						return -1;
+						std::string_view key;
+						sj::error_code e;
+
+						if (ch(w, p) != '"' || ch(w, p + 1) != ':' || p + 2 >= w.n)
+							return syntax(w, ch(w, p) ? sj::TAPE_ERROR : sj::INCOMPLETE_ARRAY_OR_OBJECT, at_of(w, p));
+						if ((e = read_key(w, p, &key, nullptr)))
+							return syntax(w, e, at_of(w, p));
+						if (EV && jsonb_text<EV>(w, key, at_of(w, p), level + 1, SD_JEV_KEY) < 0)
+						{
+							skip_segment(w, level, key.data(), key.size(), 0);
+							return -1;
+						}
+						p += 2;
+						if (skip_rec<EV>(w, &p, level + 1, room, count) < 0)
+						{
+							skip_segment(w, level, key.data(), key.size(), 0);
+							return -1;
+						}
+						c = ch(w, p);
+						if (c == '}')
+							break;
+						if (c != ',')
+							return syntax(w, c ? sj::TAPE_ERROR : sj::INCOMPLETE_ARRAY_OR_OBJECT, at_of(w, p));
+						p++;
 					}
-					if (skip_rec<EV>(w, fld.value(), level + 1, room, count) < 0)
-					{
-						skip_segment(w, level, key.data(), key.size(), 0);
-						return -1;
-					}
-				}
+				*pp = p + 1;
 				return EV ? ev_push(w, SD_JEV_END, nullptr, 0) : 1;
 			}
-		case ond::json_type::array:
+		case '[':
 			{
-				ond::array	arr;
 				uint64_t	i = 0;
 
 				if (__builtin_expect(level > room, 0))
-					return skip_fail(w, SD_E_DEPTH, "nesting too deep", tok.data(), level);
-				if ((e = v.get_array().get(arr)))
-					return syntax(w, e, tok.data());
+					return skip_fail(w, SD_E_DEPTH, "nesting too deep", tok, level);
 				if (EV && ev_push(w, SD_JEV_ARRAY, nullptr, 0) < 0)
 					return -1;
-				for (auto er : arr)
-				{
-					if ((e = er.error()))
-						return syntax(w, e, nullptr);
-					if (skip_rec<EV>(w, const_cast<ond::value &>(er.value_unsafe()), level + 1, room, count) < 0)
+				p++;
+				if (ch(w, p) != ']')
+					for (;;)
 					{
-						skip_segment(w, level, nullptr, 0, i);
-						return -1;
+						if (skip_rec<EV>(w, &p, level + 1, room, count) < 0)
+						{
+							skip_segment(w, level, nullptr, 0, i);
+							return -1;
+						}
+						i++;
+						c = ch(w, p);
+						if (c == ']')
+							break;
+						if (c != ',')
+							return syntax(w, c ? sj::TAPE_ERROR : sj::INCOMPLETE_ARRAY_OR_OBJECT, at_of(w, p));
+						p++;
 					}
-					i++;
-				}
+				*pp = p + 1;
 				return EV ? ev_push(w, SD_JEV_END, nullptr, 0) : 1;
 			}
-		case ond::json_type::string:
+		case '"':
 			{
 				std::string_view s;
+				sj::error_code e;
 
-				if (plain_string(w, tok, &s))
-				{
-					ond::raw_json_string raw;
-
-					/* no backslash: nothing to unescape, no \u0000 */
-					if ((e = v.get_raw_json_string().get(raw)))
-						return syntax(w, e, tok.data());
-					return EV ? ev_push(w, SD_JEV_STRING, s.data(), s.size()) : 1;
-				}
-				if ((e = v.get_string().get(s)))
-					return syntax(w, e, tok.data());
-				return jsonb_text<EV>(w, s, tok.data(), level, SD_JEV_STRING);
+				*pp = p + 1;
+				if (plain_string(w, std::string_view(tok, (size_t) (w.idx[p + 1] - w.idx[p])), &s))
+					return EV ? ev_push(w, SD_JEV_STRING, s.data(), s.size()) : 1;	/* no \u0000 */
+				if ((e = unescape(w, p, &s)))
+					return syntax(w, e, tok);
+				return jsonb_text<EV>(w, s, tok, level, SD_JEV_STRING);
 			}
-		case ond::json_type::number:
+		case '-':
+		case '0':
+		case '1':
+		case '2':
+		case '3':
+		case '4':
+		case '5':
+		case '6':
+		case '7':
+		case '8':
+		case '9':
 			{
-				std::string_view num = scalar_token(tok);
+				std::string_view num = scalar_token(std::string_view(tok, (size_t) (w.idx[p + 1] - w.idx[p])));
 
+				*pp = p + 1;
 				if (sd_plain_int(num.data(), num.size()))
 					return EV ? ev_push(w, SD_JEV_NUMBER, num.data(), num.size()) : 1;
 				if (!sd_is_json_number(num.data(), num.size()))
-					return syntax(w, simdjson::NUMBER_ERROR, tok.data());
+					return syntax(w, sj::NUMBER_ERROR, tok);
 				if (EV)
 				{
-					sd_code		c = sd_jsonb_number_check(num.data(), num.size(), w.problem);
+					sd_code		code = sd_jsonb_number_check(num.data(), num.size(), w.problem);
 
-					if (c != SD_OK)
-						return skip_fail(w, c, w.problem, tok.data(), level);
+					if (code != SD_OK)
+						return skip_fail(w, code, w.problem, tok, level);
 					return ev_push(w, SD_JEV_NUMBER, num.data(), num.size());
 				}
 				return 1;
 			}
-		case ond::json_type::boolean:
+		case 't':
+		case 'f':
 			{
-				char		lit = literal_of(tok);
+				char		lit = literal_of(std::string_view(tok, (size_t) (w.idx[p + 1] - w.idx[p])));
 
+				*pp = p + 1;
 				if (lit != 't' && lit != 'f')
-					return syntax(w, simdjson::T_ATOM_ERROR, tok.data());
+					return syntax(w, sj::T_ATOM_ERROR, tok);
 				return EV ? ev_push(w, lit == 't' ? SD_JEV_TRUE : SD_JEV_FALSE, nullptr, 0) : 1;
 			}
-		case ond::json_type::null:
-			if (literal_of(tok) != 'n')
-				return syntax(w, simdjson::N_ATOM_ERROR, tok.data());
+		case 'n':
+			*pp = p + 1;
+			if (literal_of(std::string_view(tok, (size_t) (w.idx[p + 1] - w.idx[p]))) != 'n')
+				return syntax(w, sj::N_ATOM_ERROR, tok);
 			return EV ? ev_push(w, SD_JEV_NULL, nullptr, 0) : 1;
+		case 0:
+			return syntax(w, sj::INCOMPLETE_ARRAY_OR_OBJECT, tok);
 	}
-	return syntax(w, simdjson::TAPE_ERROR, tok.data());
+	return syntax(w, sj::TAPE_ERROR, tok);
 }
 
 /* The container at the cursor (peeked), skipped here: the number of values walked, or -1. */
@@ -679,14 +721,16 @@ op_skip_fast(sd_wcursor *c, const sd_wtok *t, uint32_t room)
 {
 	Walk	   &w = W(c);
 	uint32_t	count = 0;
+	uint32_t	p = w.vpos;
 
 	if (t->kind != SD_J_OBJECT && t->kind != SD_J_ARRAY)
 		return 1;
-	if (!w.cur)
+	if (w.at_root)
 		return 0;				/* the root (the engine walks it) */
 	w.seg_fill = false;
-	if (skip_rec<false>(w, *w.cur, 1, room, &count) < 0)
+	if (skip_rec<false>(w, &p, 1, room, &count) < 0)
 		return -1;
+	w.pos = p;
 	return count > INT32_MAX ? INT32_MAX : (int) count;
 }
 
@@ -696,16 +740,18 @@ op_skip_events(sd_wcursor *c, const sd_wtok *t, uint32_t room, const sd_jev **ev
 {
 	Walk	   &w = W(c);
 	uint32_t	count = 0;
+	uint32_t	p = w.vpos;
 
 	*ev = nullptr;
 	*nev = 0;
-	if ((t->kind != SD_J_OBJECT && t->kind != SD_J_ARRAY) || !w.cur)
+	if ((t->kind != SD_J_OBJECT && t->kind != SD_J_ARRAY) || w.at_root)
 		return 0;				/* the engine walks it */
 	w.seg_fill = false;
 	w.njev = 0;
 	w.jev_over = false;
-	if (skip_rec<true>(w, *w.cur, 1, room, &count) < 0)
+	if (skip_rec<true>(w, &p, 1, room, &count) < 0)
 		return -1;
+	w.pos = p;
 	if (!w.jev_over)
 	{
 		*ev = w.jev;
@@ -714,25 +760,18 @@ op_skip_events(sd_wcursor *c, const sd_wtok *t, uint32_t room, const sd_jev **ev
 	return count > INT32_MAX ? INT32_MAX : (int) count;
 }
 
-/* The JSON text of a value just walked: a scalar's token, or up to the current location. */
+/* The JSON text of a value just walked: a scalar's token, or up to the next structural. */
 int
 op_capture(sd_wcursor *c, const sd_wtok *t, unsigned how, sd_val *out)
 {
 	Walk	   &w = W(c);
 	std::string_view tok(t->raw, t->raw_len);
-	char		ch = tok.empty() ? 0 : tok[0];
+	char		ch0 = tok.empty() ? 0 : tok[0];
 	std::string_view span;
 
 	(void) how;
-	if (ch == '{' || ch == '[')
-	{
-		const char *loc;
-		const char *end = w.base + w.len;
-
-		if (!w.doc->current_location().get(loc))
-			end = loc;
-		span = trimmed(std::string_view(tok.data(), (size_t) (end - tok.data())));
-	}
+	if (ch0 == '{' || ch0 == '[')
+		span = trimmed(std::string_view(tok.data(), (size_t) (at_of(w, w.pos) - tok.data())));
 	else
 		span = trimmed(tok);
 	out->u.s = span.data();
@@ -745,18 +784,11 @@ int
 op_finish(sd_wcursor *c)
 {
 	Walk	   &w = W(c);
-	std::string_view tok = w.root_tok;
-	char		c0 = tok.empty() ? 0 : tok[0];
+	char		c0 = ch(w, 0);
+	uint32_t	end = c0 == '{' || c0 == '[' ? w.pos : 1;
 
-	if (c0 == '{' || c0 == '[')
-	{
-		const char *loc;
-
-		if (w.doc->current_location().get(loc) != simdjson::OUT_OF_BOUNDS)
-			return syntax(w, simdjson::TAPE_ERROR, loc);
-	}
-	else if (tok.data() + tok.size() < w.base + w.len)
-		return syntax(w, simdjson::TAPE_ERROR, tok.data() + tok.size());
+	if (end < w.n)
+		return syntax(w, sj::TAPE_ERROR, at_of(w, end));
 	return 1;
 }
 
@@ -788,9 +820,13 @@ parser_new()
 
 	if (k)
 	{
+		k->capacity = 0;
 		k->w.frames = nullptr;
 		k->w.nframes = 0;
 		k->w.cap = 0;
+		k->w.sbuf = nullptr;
+		k->w.scap = 0;
+		k->w.chunks = nullptr;
 		k->w.segs = nullptr;
 		k->w.nsegs = 0;
 		k->w.seg_fill = false;
@@ -803,6 +839,18 @@ parser_new()
 }
 
 void
+free_chunks(Walk &w)
+{
+	while (w.chunks)
+	{
+		Chunk	   *next = w.chunks->next;
+
+		::operator delete(w.chunks);
+		w.chunks = next;
+	}
+}
+
+void
 parser_free(void *p)
 {
 	Kparser    *k = static_cast<Kparser *>(p);
@@ -812,6 +860,8 @@ parser_free(void *p)
 		delete[] k->w.frames;
 		delete[] k->w.segs;
 		delete[] k->w.jev;
+		delete[] k->w.sbuf;
+		free_chunks(k->w);
 	}
 	delete k;
 }
@@ -822,7 +872,7 @@ parser_bytes(void *p)
 	Kparser    *k = static_cast<Kparser *>(p);
 
 	/* structural index (4 bytes per input byte) + string buffer (about the input size) */
-	return k->parser.capacity() * 6 + (size_t) k->w.cap * sizeof(Frame) +
+	return k->capacity * 6 + (size_t) k->w.cap * sizeof(Frame) +
 		(size_t) k->w.jevcap * sizeof(sd_jev);
 }
 
@@ -838,6 +888,7 @@ walk_init(Kparser *k, const char *buf, size_t len, uint32_t bias)
 		w.jev = nullptr;
 		w.jevcap = 0;
 	}
+	free_chunks(w);
 	w.njev = 0;
 	w.head.ops = &json_ops;
 	w.head.fail.code = SD_OK;
@@ -850,11 +901,62 @@ walk_init(Kparser *k, const char *buf, size_t len, uint32_t bias)
 	w.base = buf;
 	w.len = len;
 	w.bias = bias;
-	w.doc = nullptr;
-	w.cur = nullptr;
-	w.root_tok = std::string_view();
+	w.idx = nullptr;
+	w.n = 0;
+	w.pos = 0;
+	w.vpos = 0;
+	w.at_root = true;
+	w.opened = false;
 	w.nframes = 0;
+	w.top = nullptr;
 	w.each_started = false;
+	w.each_vpos = 0;
+}
+
+/* Stage 1 over buf[0..len) (readable up to buf + cap): the structural index, as On-Demand's
+ * parser::iterate makes it (same capacity, depth and string buffer sizes). */
+sj::error_code
+index_document(Kparser *k, const char *buf, size_t len, size_t cap)
+{
+	Walk	   &w = k->w;
+	sj::error_code e;
+
+	if (cap < len || cap - len < sj::SIMDJSON_PADDING)
+		return sj::INSUFFICIENT_PADDING;
+	if (len > sj::SIMDJSON_MAXSIZE_BYTES)
+		return sj::CAPACITY;
+	if (k->capacity < len || !w.sbuf)
+	{
+		size_t		scap = SIMDJSON_ROUNDUP_N(5 * len / 3 + sj::SIMDJSON_PADDING, 64);
+
+		k->capacity = 0;
+		delete[] w.sbuf;
+		w.sbuf = new (std::nothrow) uint8_t[scap];
+		w.scap = w.sbuf ? scap : 0;
+		if (!w.sbuf)
+			return sj::MEMALLOC;
+		if (k->impl)
+		{
+			if ((e = k->impl->set_capacity(len)) ||
+				(e = k->impl->set_max_depth(sj::DEFAULT_MAX_DEPTH)))
+				return e;
+		}
+		else if ((e = sj::get_active_implementation()->create_dom_parser_implementation(len, sj::DEFAULT_MAX_DEPTH, k->impl)))
+			return e;
+		k->capacity = len;
+	}
+	if ((e = k->impl->stage1(reinterpret_cast<const uint8_t *>(buf), len, sj::stage1_mode::regular)))
+		return e;
+	w.impl = k->impl.get();
+	w.idx = k->impl->structural_indexes.get();
+	w.n = k->impl->n_structural_indexes;
+	/* the two entries past the last (stage 1 writes them too): every token has a length */
+	k->impl->structural_indexes[w.n] = (uint32_t) len;
+	k->impl->structural_indexes[w.n + 1] = (uint32_t) len;
+	w.sloc = w.sbuf;
+	w.send = w.sbuf + w.scap;
+	w.opened = true;
+	return w.n ? sj::SUCCESS : sj::EMPTY;
 }
 
 int
@@ -862,14 +964,12 @@ walk_open(void *parser, sd_wcursor **cur, const char *buf, size_t len, size_t ca
 {
 	Kparser    *k = static_cast<Kparser *>(parser);
 	Walk	   &w = k->w;
-	simdjson::error_code e;
+	sj::error_code e;
 
 	walk_init(k, buf, len, bias);
 	*cur = &w.head;
-	if ((e = k->parser.iterate(buf, len, cap).get(k->doc)))
+	if ((e = index_document(k, buf, len, cap)))
 		return syntax(w, e, buf);
-	w.doc = &k->doc;
-	w.root_tok = token_of(k->doc);
 	return 1;
 }
 
@@ -878,16 +978,15 @@ each_open(void *parser, sd_wcursor **cur, const char *buf, size_t len, size_t ca
 {
 	Kparser    *k = static_cast<Kparser *>(parser);
 	Walk	   &w = k->w;
-	simdjson::error_code e;
+	sj::error_code e;
 
 	walk_init(k, buf, len, 0);
 	*cur = &w.head;
-	if ((e = k->parser.iterate(buf, len, cap).get(k->doc)))
+	if ((e = index_document(k, buf, len, cap)))
 		return syntax(w, e, buf);
-	w.doc = &k->doc;
-	if ((e = k->doc.get_array().get(w.each_arr)) || (e = w.each_arr.begin().get(w.each_it)) ||
-		(e = w.each_arr.end().get(w.each_end)))
-		return syntax(w, e, nullptr);
+	if (ch(w, 0) != '[')
+		return syntax(w, sj::INCORRECT_TYPE, nullptr);
+	w.at_root = false;
 	return 1;
 }
 
@@ -896,24 +995,42 @@ int
 each_next(sd_wcursor *c)
 {
 	Walk	   &w = W(c);
-	simdjson::error_code e;
+	uint32_t	p;
+	char		c1;
 
+	if (!w.each_started)
+	{
+		w.each_started = true;
+		p = 1;					/* after the '[' */
+		c1 = ch(w, p);
+	}
+	else
+	{
+		/* past the element handed out last: where its walk ended, or found by nesting when
+		 * it was not walked to its end */
+		p = w.nframes == 0 && w.pos > w.each_vpos ? w.pos : skip_struct(w, w.each_vpos);
+		c1 = ch(w, p);
+		if (c1 == ',')
+			c1 = ch(w, ++p) == ']' ? ',' : ch(w, p);	/* an element must follow (",]": the
+														 * engine's peek fails on the ']') */
+		else if (c1 != ']')
+			return syntax(w, c1 ? sj::TAPE_ERROR : sj::INCOMPLETE_ARRAY_OR_OBJECT, at_of(w, p));
+	}
 	w.nframes = 0;
-	if (w.each_started)
-		++w.each_it;
-	w.each_started = true;
-	if (!(w.each_it != w.each_end))
+	w.top = nullptr;
+	if (c1 == ']')
 	{
 		/* the array is done: nothing may follow it */
-		const char *loc;
-
-		if (w.doc->current_location().get(loc) != simdjson::OUT_OF_BOUNDS)
-			return syntax(w, simdjson::TAPE_ERROR, loc);
+		w.pos = p + 1;
+		if (w.pos < w.n)
+			return syntax(w, sj::TAPE_ERROR, at_of(w, w.pos));
 		return 0;
 	}
-	if ((e = (*w.each_it).get(w.each_val)))
-		return syntax(w, e, nullptr);
-	w.cur = &w.each_val;
+	if (!c1)
+		return syntax(w, sj::INCOMPLETE_ARRAY_OR_OBJECT, at_of(w, p));
+	w.vpos = p;
+	w.pos = p;
+	w.each_vpos = p;
 	return 1;
 }
 

@@ -57,23 +57,15 @@ key_stop(const char *s, size_t avail)
 #endif
 }
 
-/* The field of an object iteration step that succeeded, used where it is (copying an
- * ond::field costs a store-forwarding stall per member). */
-inline ond::field &
-field_of(simdjson::simdjson_result<ond::field> &fr)
-{
-	return const_cast<ond::field &>(fr.value_unsafe());
-}
-
-/* A member's name: read in place when it has no escapes (the common case), else unescaped
- * into the parser's string buffer.  *key_at = the opening quote; *in_doc = read in place. */
+/* A member's name (its opening quote is structural p): read in place when it has no escapes
+ * (the common case), else unescaped into the string buffer (as On-Demand's unescaped_key).
+ * *in_doc = read in place. */
 inline simdjson::error_code
-read_key(Walk &w, ond::field &f, std::string_view *key, const char **key_at, bool *in_doc = nullptr)
+read_key(Walk &w, uint32_t p, std::string_view *key, bool *in_doc)
 {
-	const char *start = f.key().raw();
+	const char *start = w.base + w.idx[p] + 1;
 	const char *end = w.base + w.len;
 
-	*key_at = start - 1;
 	if (start < end)
 	{
 		size_t		avail = (size_t) (end - start);
@@ -89,7 +81,7 @@ read_key(Walk &w, ond::field &f, std::string_view *key, const char **key_at, boo
 	}
 	if (in_doc)
 		*in_doc = false;
-	return f.unescaped_key().get(*key);
+	return unescape(w, p, key);
 }
 
 /* True when the key whose text starts at s (after its opening quote) is exactly member m's

@@ -94,13 +94,8 @@ syntax(Walk &w, simdjson::error_code e, const char *at)
 		if (bad < w.len)
 			at = w.base + bad;
 	}
-	if (!at && w.doc)
-	{
-		const char *loc;
-
-		if (!w.doc->current_location().get(loc))
-			at = loc;
-	}
+	if (!at && w.opened)
+		at = at_of(w, w.pos);
 	w.head.fail.code = SD_E_SYNTAX;
 	w.head.fail.problem = simdjson_problem(e);
 	w.head.fail.offset = at ? (int64_t) offset_of(w, at) : -1;
@@ -136,23 +131,6 @@ scalar_token(std::string_view tok)
 	while (i < n && tok[i] != ' ' && tok[i] != '\n' && tok[i] != '\r' && tok[i] != '\t')
 		i++;
 	return tok.substr(0, i);
-}
-
-/* The raw token of a value or of the document root (empty when there is none). */
-inline std::string_view
-token_of(ond::value &v)
-{
-	return v.raw_json_token();
-}
-
-inline std::string_view
-token_of(ond::document &doc)
-{
-	std::string_view s;
-
-	if (doc.raw_json_token().get(s))
-		return std::string_view();
-	return s;
 }
 
 #endif /* SD_JSON_WALK_PATH_H */

@@ -177,20 +177,47 @@ unescape(Walk &w, uint32_t p, std::string_view *out)
 #include "json_walk_keys.h"
 
 /* The value at structural p as a token: containers only peeked (w.pos = p), scalars read whole
- * and checked (w.pos = p + 1).  p < w.n. */
+ * and checked (w.pos = p + 1).  p < w.n.  base and idx are w's (locals of the caller: stores
+ * through t cannot make the compiler reload them). */
 inline __attribute__((always_inline)) int
-peek_at(Walk &w, uint32_t p, sd_wtok *t)
+peek_in(Walk &w, const char *base, const uint32_t *idx, uint32_t p, sd_wtok *t)
 {
-	const char *tok = w.base + w.idx[p];
-	std::string_view raw(tok, (size_t) (w.idx[p + 1] - w.idx[p]));
+	uint32_t	at = idx[p];
+	const char *tok = base + at;
+	std::string_view raw(tok, (size_t) (idx[p + 1] - at));
+	char		c = *tok;
 
 	t->raw = tok;
 	t->raw_len = raw.size();
 	t->flags = 0;
+	t->offset = (int64_t) at + w.bias;
+	w.pos = p + 1;
+	if (c == '"')
+	{
+		std::string_view s;
+		sj::error_code e;
+
+		if (!plain_string(w, raw, &s) && (e = unescape(w, p, &s)))
+			return syntax(w, e, tok);
+		t->kind = SD_J_STRING;
+		t->s = s.data();
+		t->len = s.size();
+		return 1;
+	}
+	if ((unsigned char) (c - '0') < 10 || c == '-')
+	{
+		std::string_view num = scalar_token(raw);
+
+		if (!sd_plain_int(num.data(), num.size()) && !sd_is_json_number(num.data(), num.size()))
+			return syntax(w, sj::NUMBER_ERROR, tok);
+		t->kind = SD_J_NUMBER;
+		t->s = num.data();
+		t->len = num.size();
+		return 1;
+	}
 	t->s = nullptr;
 	t->len = 0;
-	t->offset = (int64_t) w.idx[p] + w.bias;
-	switch (*tok)
+	switch (c)
 	{
 		case '{':
 			t->kind = SD_J_OBJECT;
@@ -200,41 +227,6 @@ peek_at(Walk &w, uint32_t p, sd_wtok *t)
 			t->kind = SD_J_ARRAY;
 			w.pos = p;
 			return 1;
-		case '"':
-			{
-				std::string_view s;
-				sj::error_code e;
-
-				if (!plain_string(w, raw, &s) && (e = unescape(w, p, &s)))
-					return syntax(w, e, tok);
-				t->kind = SD_J_STRING;
-				t->s = s.data();
-				t->len = s.size();
-				w.pos = p + 1;
-				return 1;
-			}
-		case '-':
-		case '0':
-		case '1':
-		case '2':
-		case '3':
-		case '4':
-		case '5':
-		case '6':
-		case '7':
-		case '8':
-		case '9':
-			{
-				std::string_view num = scalar_token(raw);
-
-				if (!sd_plain_int(num.data(), num.size()) && !sd_is_json_number(num.data(), num.size()))
-					return syntax(w, sj::NUMBER_ERROR, tok);
-				t->kind = SD_J_NUMBER;
-				t->s = num.data();
-				t->len = num.size();
-				w.pos = p + 1;
-				return 1;
-			}
 		case 't':
 		case 'f':
 			{
@@ -243,17 +235,21 @@ peek_at(Walk &w, uint32_t p, sd_wtok *t)
 				if (lit != 't' && lit != 'f')
 					return syntax(w, sj::T_ATOM_ERROR, tok);
 				t->kind = lit == 't' ? SD_J_TRUE : SD_J_FALSE;
-				w.pos = p + 1;
 				return 1;
 			}
 		case 'n':
 			if (literal_of(raw) != 'n')
 				return syntax(w, sj::N_ATOM_ERROR, tok);
 			t->kind = SD_J_NULL;
-			w.pos = p + 1;
 			return 1;
 	}
 	return syntax(w, sj::TAPE_ERROR, tok);
+}
+
+inline __attribute__((always_inline)) int
+peek_at(Walk &w, uint32_t p, sd_wtok *t)
+{
+	return peek_in(w, w.base, w.idx, p, t);
 }
 
 int
@@ -316,13 +312,6 @@ op_array_begin(sd_wcursor *c, const sd_wtok *t)
 	return begin(W(c), t, '[');
 }
 
-inline void
-pop_frame(Walk &w)
-{
-	w.nframes--;
-	w.top = w.nframes ? w.top - 1 : nullptr;
-}
-
 /* The structural after the value at p, found by nesting alone (On-Demand's skip of a value it
  * was not asked to read: no check; the value is walked, and checked, later or never used). */
 uint32_t
@@ -344,56 +333,60 @@ skip_struct(const Walk &w, uint32_t p)
 	return w.n;
 }
 
-/* The structural after a member or element of the container at the top (its first one when
- * nothing was read yet): p at the next member's key / element, or 0 when the container ended
- * (w.pos past its closing byte), -1 on malformed input. */
-inline __attribute__((always_inline)) int
-next_item(Walk &w, Frame &f, char close, uint32_t *at)
+/* Malformed input where a member or element should follow (structural p). */
+__attribute__((noinline, cold)) int
+item_syntax(Walk &w, uint32_t p)
 {
-	uint32_t	p = w.pos;
-	char		c;
-
-	/* a container value peeked and not walked (the engine's recovery after a value error):
-	 * skipped by nesting, as On-Demand's iterator skips an unread child */
-	if (__builtin_expect(p == w.vpos, 0))
-		w.pos = p = skip_struct(w, p);
-	c = ch(w, p);
-	if (c == close)
-	{
-		pop_frame(w);
-		w.pos = p + 1;
-		return 0;
-	}
-	if (f.started)
-	{
-		if (__builtin_expect(c != ',', 0))
-			return syntax(w, c ? sj::TAPE_ERROR : sj::INCOMPLETE_ARRAY_OR_OBJECT, at_of(w, p));
-		p++;
-	}
-	f.started = true;
-	*at = p;
-	return 1;
+	return syntax(w, p < w.n ? sj::TAPE_ERROR : sj::INCOMPLETE_ARRAY_OR_OBJECT, at_of(w, p));
 }
 
+/* The end of the container at the top (its closing byte is structural p). */
+inline int
+end_container(Walk &w, uint32_t p)
+{
+	w.nframes--;
+	w.top = w.nframes ? w.top - 1 : nullptr;
+	w.pos = p + 1;
+	return 0;
+}
+
+/* The next member: "key" ':' value, three structurals after the ',' (none before the first).
+ * The first byte of a structural is read without a bounds check once p + 2 < n is known. */
 __attribute__((hot)) int
 op_object_next(sd_wcursor *c, sd_wkey *k, sd_wtok *t, const sd_member *expect, unsigned want)
 {
 	Walk	   &w = W(c);
-	uint32_t	p = 0;
-	int			r;
+	const char *const base = w.base;
+	const uint32_t *const idx = w.idx;
+	const uint32_t n = w.n;
+	uint32_t	p = w.pos;
+	Frame	   &f = *w.top;
+	char		c0;
 
-	if ((r = next_item(w, *w.top, '}', &p)) <= 0)
-		return r;
-	/* "key" ':' value: three structurals */
-	if (__builtin_expect(ch(w, p) != '"' || ch(w, p + 1) != ':' || p + 2 >= w.n, 0))
-		return syntax(w, sj::TAPE_ERROR, at_of(w, p));
+	/* a container value peeked and not walked (the engine's recovery after a value error):
+	 * skipped by nesting, as On-Demand's iterator skips an unread child */
+	if (__builtin_expect(p == w.vpos, 0))
+		p = skip_struct(w, p);
+	c0 = p < n ? base[idx[p]] : 0;
+	if (c0 == '}')
+		return end_container(w, p);
+	if (f.started)
+	{
+		if (__builtin_expect(c0 != ',', 0))
+			return item_syntax(w, p);
+		p++;
+	}
+	f.started = true;
+	if (__builtin_expect(p + 2 >= n || base[idx[p]] != '"' || base[idx[p + 1]] != ':', 0))
+		return item_syntax(w, p);
 
-	const char *raw = w.base + w.idx[p] + 1;
+	uint32_t	kat = idx[p];
+	const char *raw = base + kat + 1;
 
-	k->offset = (int64_t) w.idx[p] + w.bias;
+	k->offset = (int64_t) kat + w.bias;
 	k->has_hash = false;
 	/* the member the engine predicts, compared in place */
-	if (expect && key_is(raw, w.base + w.len, expect))
+	if (expect && key_is(raw, base + w.len, expect))
 	{
 		k->matched = true;
 		k->in_doc = true;
@@ -420,23 +413,37 @@ op_object_next(sd_wcursor *c, sd_wkey *k, sd_wtok *t, const sd_member *expect, u
 	}
 	w.vpos = p + 2;
 	w.at_root = false;
-	return peek_at(w, p + 2, t);
+	return peek_in(w, base, idx, p + 2, t);
 }
 
 __attribute__((hot)) int
 op_array_next(sd_wcursor *c, sd_wtok *t)
 {
 	Walk	   &w = W(c);
-	uint32_t	p = 0;
-	int			r;
+	const char *const base = w.base;
+	const uint32_t *const idx = w.idx;
+	const uint32_t n = w.n;
+	uint32_t	p = w.pos;
+	Frame	   &f = *w.top;
+	char		c0;
 
-	if ((r = next_item(w, *w.top, ']', &p)) <= 0)
-		return r;
-	if (__builtin_expect(p >= w.n, 0))
-		return syntax(w, sj::INCOMPLETE_ARRAY_OR_OBJECT, at_of(w, p));
+	if (__builtin_expect(p == w.vpos, 0))
+		p = skip_struct(w, p);	/* as in op_object_next */
+	c0 = p < n ? base[idx[p]] : 0;
+	if (c0 == ']')
+		return end_container(w, p);
+	if (f.started)
+	{
+		if (__builtin_expect(c0 != ',', 0))
+			return item_syntax(w, p);
+		p++;
+	}
+	f.started = true;
+	if (__builtin_expect(p >= n, 0))
+		return item_syntax(w, p);
 	w.vpos = p;
 	w.at_root = false;
-	return peek_at(w, p, t);
+	return peek_in(w, base, idx, p, t);
 }
 
 int

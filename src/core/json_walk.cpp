@@ -176,9 +176,38 @@ unescape(Walk &w, uint32_t p, std::string_view *out)
 #include "json_walk_path.h"
 #include "json_walk_keys.h"
 
+/* A string value with escapes (or no closing quote in reach): unescaped.  Out of line, reached
+ * by a tail call: the hot path keeps no registers across it. */
+__attribute__((noinline)) int
+peek_escaped(Walk &w, uint32_t p, sd_wtok *t)
+{
+	std::string_view s;
+	sj::error_code e;
+
+	if ((e = unescape(w, p, &s)))
+		return syntax(w, e, w.base + w.idx[p]);
+	t->kind = SD_J_STRING;
+	t->s = s.data();
+	t->len = s.size();
+	return 1;
+}
+
+/* A number that is not a plain integer: the JSON grammar checked (out of line, as above). */
+__attribute__((noinline)) int
+peek_number(Walk &w, const char *tok, std::string_view num, sd_wtok *t)
+{
+	if (!sd_is_json_number(num.data(), num.size()))
+		return syntax(w, sj::NUMBER_ERROR, tok);
+	t->kind = SD_J_NUMBER;
+	t->s = num.data();
+	t->len = num.size();
+	return 1;
+}
+
 /* The value at structural p as a token: containers only peeked (w.pos = p), scalars read whole
  * and checked (w.pos = p + 1).  p < w.n.  base and idx are w's (locals of the caller: stores
- * through t cannot make the compiler reload them). */
+ * through t cannot make the compiler reload them).  Inlined in the member and element steps,
+ * with no call but tail calls, so that those keep few registers. */
 inline __attribute__((always_inline)) int
 peek_in(Walk &w, const char *base, const uint32_t *idx, uint32_t p, sd_wtok *t)
 {
@@ -195,10 +224,9 @@ peek_in(Walk &w, const char *base, const uint32_t *idx, uint32_t p, sd_wtok *t)
 	if (c == '"')
 	{
 		std::string_view s;
-		sj::error_code e;
 
-		if (!plain_string(w, raw, &s) && (e = unescape(w, p, &s)))
-			return syntax(w, e, tok);
+		if (!plain_string(w, raw, &s))
+			return peek_escaped(w, p, t);
 		t->kind = SD_J_STRING;
 		t->s = s.data();
 		t->len = s.size();
@@ -208,8 +236,8 @@ peek_in(Walk &w, const char *base, const uint32_t *idx, uint32_t p, sd_wtok *t)
 	{
 		std::string_view num = scalar_token(raw);
 
-		if (!sd_plain_int(num.data(), num.size()) && !sd_is_json_number(num.data(), num.size()))
-			return syntax(w, sj::NUMBER_ERROR, tok);
+		if (!sd_plain_int(num.data(), num.size()))
+			return peek_number(w, tok, num, t);
 		t->kind = SD_J_NUMBER;
 		t->s = num.data();
 		t->len = num.size();
@@ -297,6 +325,7 @@ begin(Walk &w, const sd_wtok *t, char open)
 	f->is_obj = open == '{';
 	f->started = false;
 	w.pos = w.vpos + 1;
+	w.at_root = false;			/* every value from here on is inside the root */
 	return 1;
 }
 
@@ -350,6 +379,31 @@ end_container(Walk &w, uint32_t p)
 	return 0;
 }
 
+/* A member whose key is not the one predicted: read (unescaped when it has escapes), hashed
+ * when the engine looks it up and it was read in place, then its value peeked.  Out of line,
+ * reached by a tail call. */
+__attribute__((noinline)) int
+member_other(Walk &w, sd_wkey *k, sd_wtok *t, uint32_t p, unsigned want)
+{
+	std::string_view key;
+	bool		in_doc;
+	sj::error_code e;
+
+	if ((e = read_key(w, p, &key, &in_doc)))
+		return syntax(w, e, w.base + w.idx[p]);
+	k->matched = false;
+	k->in_doc = in_doc;
+	k->s = key.data();
+	k->len = key.size();
+	k->has_hash = false;
+	if ((want & SD_KEY_HASH) && in_doc)
+	{
+		k->hash = key_hash(key.data(), key.size());
+		k->has_hash = true;
+	}
+	return peek_in(w, w.base, w.idx, p + 2, t);
+}
+
 /* The next member: "key" ':' value, three structurals after the ',' (none before the first).
  * The first byte of a structural is read without a bounds check once p + 2 < n is known. */
 __attribute__((hot)) int
@@ -384,35 +438,16 @@ op_object_next(sd_wcursor *c, sd_wkey *k, sd_wtok *t, const sd_member *expect, u
 	const char *raw = base + kat + 1;
 
 	k->offset = (int64_t) kat + w.bias;
-	k->has_hash = false;
-	/* the member the engine predicts, compared in place */
-	if (expect && key_is(raw, base + w.len, expect))
-	{
-		k->matched = true;
-		k->in_doc = true;
-		k->s = raw;
-		k->len = expect->len;
-	}
-	else
-	{
-		std::string_view key;
-		bool		in_doc;
-		sj::error_code e;
-
-		if ((e = read_key(w, p, &key, &in_doc)))
-			return syntax(w, e, raw - 1);
-		k->matched = false;
-		k->in_doc = in_doc;
-		k->s = key.data();
-		k->len = key.size();
-		if ((want & SD_KEY_HASH) && in_doc)
-		{
-			k->hash = key_hash(key.data(), key.size());
-			k->has_hash = true;
-		}
-	}
 	w.vpos = p + 2;
-	w.at_root = false;
+	/* the member the engine predicts, compared in place (the key's token, quotes included,
+	 * is at most the span to the ':') */
+	if (__builtin_expect(!expect || !key_is(raw, idx[p + 1] - kat, expect), 0))
+		return member_other(w, k, t, p, want);
+	k->has_hash = false;
+	k->matched = true;
+	k->in_doc = true;
+	k->s = raw;
+	k->len = expect->len;
 	return peek_in(w, base, idx, p + 2, t);
 }
 
@@ -442,7 +477,6 @@ op_array_next(sd_wcursor *c, sd_wtok *t)
 	if (__builtin_expect(p >= n, 0))
 		return item_syntax(w, p);
 	w.vpos = p;
-	w.at_root = false;
 	return peek_in(w, base, idx, p, t);
 }
 

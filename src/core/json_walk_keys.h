@@ -85,14 +85,16 @@ read_key(Walk &w, uint32_t p, std::string_view *key, bool *in_doc)
 }
 
 /* True when the key whose text starts at s (after its opening quote) is exactly member m's
- * name.  A plain name (no '"' or '\\') matches when the raw bytes equal it and a '"' follows:
- * that quote is unescaped (a name byte precedes it, or the opening quote), so it ends the key. */
-inline bool
-key_is(const char *s, const char *end, const sd_member *m)
+ * name.  span: the bytes from the key's opening quote to the structural after it (the ':'), so
+ * the quotes and the name fit in it when it matches.  A plain name (no '"' or '\\') matches when
+ * the raw bytes equal it and a '"' follows: that quote is unescaped (a name byte precedes it, or
+ * the opening quote), so it ends the key.  Reads up to 8 bytes past the name (padding). */
+inline __attribute__((always_inline)) bool
+key_is(const char *s, uint32_t span, const sd_member *m)
 {
 	size_t		n = m->len;
 
-	if (!m->plain || s >= end || n >= (size_t) (end - s))
+	if (!m->plain || n + 2 > span)
 		return false;
 #if SD_LE
 	if (n <= 8)

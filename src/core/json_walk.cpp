@@ -389,27 +389,6 @@ member_other(Walk &w, sd_wkey *k, sd_wtok *t, uint32_t p, unsigned want)
 	bool		in_doc;
 	sj::error_code e;
 
-#if SD_LE
-	if (want & SD_KEY_HASH)
-	{
-		/* the key ends at the last byte before the ':' that is not a blank (stage 1 starts a
-		 * structural at anything else after a string): its length without a scan */
-		const char *start = w.base + w.idx[p] + 1;
-		const char *close = w.base + w.idx[p + 1] - 1;
-
-		while (*close == ' ' || *close == '\n' || *close == '\r' || *close == '\t')
-			close--;
-		if (key_hash_plain(start, (size_t) (close - start), &k->hash))
-		{
-			k->matched = false;
-			k->in_doc = true;
-			k->s = start;
-			k->len = (size_t) (close - start);
-			k->has_hash = true;
-			return peek_in(w, w.base, w.idx, p + 2, t);
-		}
-	}
-#endif
 	if ((e = read_key(w, p, &key, &in_doc)))
 		return syntax(w, e, w.base + w.idx[p]);
 	k->matched = false;

@@ -142,49 +142,6 @@ key_hash(const char *s, size_t len)
 #endif
 }
 
-#if SD_LE
-/* True when one of v's bytes is zero (exact: no false positive). */
-inline uint64_t
-has_zero_byte(uint64_t v)
-{
-	return (v - 0x0101010101010101ull) & ~v & 0x8080808080808080ull;
-}
-
-/* key_hash(s, len) into *h, for a key whose extent the structural index gave (from its opening
- * quote to the one closing it): false, without *h, when the key holds a backslash (it has
- * escapes: read it the slow way).  One pass for the hash and the escape check. */
-inline bool
-key_hash_plain(const char *s, size_t len, uint32_t *hash)
-{
-	const uint64_t bs = 0x5c5c5c5c5c5c5c5cull;	/* '\\' in every byte */
-	uint64_t	h = 0x9E3779B97F4A7C15ull ^ (uint64_t) len;
-	uint64_t	esc = 0;
-
-	while (len >= 8)
-	{
-		uint64_t	v = load8(s);
-
-		esc |= has_zero_byte(v ^ bs);
-		h = (h ^ v) * 0xff51afd7ed558ccdull;
-		h ^= h >> 32;
-		s += 8;
-		len -= 8;
-	}
-	if (len)
-	{
-		uint64_t	v = load8(s) & (((uint64_t) 1 << (len * 8)) - 1);
-
-		esc |= has_zero_byte(v ^ bs);	/* the bytes masked off are 0x5c ^ 0: not zero */
-		h = (h ^ v) * 0xc4ceb9fe1a85ec53ull;
-		h ^= h >> 29;
-	}
-	if (esc)
-		return false;
-	*hash = (uint32_t) (h ^ (h >> 32));
-	return true;
-}
-#endif
-
 /* A string value's contents in place, when it has no escapes: true with *s set.  tok is its
  * raw token (opening quote first). */
 inline bool

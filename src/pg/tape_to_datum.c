@@ -25,6 +25,7 @@
 #include "utils/timestamp.h"
 #include "utils/uuid.h"
 
+#include "compose.h"
 #include "jsonb_build.h"
 #include "numeric_build.h"
 #include "serde_pg.h"
@@ -46,6 +47,8 @@ typedef struct ConvFrame
 
 static Datum conv(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame *f,
 				  bool *isnull);
+static inline Datum conv_p(SdConvert *cx, const sd_node *node, const sd_val *v,
+						   const ConvFrame *f, bool *isnull, bool *pend);
 
 /* ---- paths and errors ------------------------------------------------------------------------ */
 
@@ -840,9 +843,11 @@ conv_array(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame 
 	Datum	   *vals;
 	bool	   *nulls;
 	ConvFrame	fr;
+	bool	   *pend;
 	int			dims[1];
 	int			lbs[1];
-	ArrayType  *a;
+	SdPend	   *p;
+	Datum		d;
 	bool		bad = false;
 
 	if (en == NULL)
@@ -855,6 +860,7 @@ conv_array(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame 
 	check_stack_depth();
 	vals = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(Datum) * (Size) n);
 	nulls = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(bool) * (Size) n);
+	pend = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(bool) * (Size) n);
 	fr.up = f;
 	fr.field = NULL;
 	fr.key = NULL;
@@ -875,9 +881,10 @@ conv_array(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame 
 		else if (node->is_map && cx->collect)
 		{
 			bad = true;			/* serde_errors: an entry whose key failed */
+			pend[i] = false;
 			continue;
 		}
-		vals[i] = conv(cx, en, ev, &fr, &nulls[i]);
+		vals[i] = conv_p(cx, en, ev, &fr, &nulls[i], &pend[i]);
 		if (cx->failed)
 		{
 			if (!cx->collect)
@@ -891,13 +898,26 @@ conv_array(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame 
 		cx->failed = true;
 		return (Datum) 0;
 	}
-	dims[0] = (int) n;
-	lbs[0] = 1;
-	a = construct_md_array(vals, nulls, 1, dims, lbs, eh->typid, eh->typlen, eh->typbyval,
-						   eh->typalign);
+	/* formed with its parent (compose.c), else as construct_md_array does */
+	p = sd_pend_array((int) n, vals, nulls, pend, eh->typid, eh->typlen, eh->typbyval,
+					  eh->typalign);
+	if (p)
+	{
+		cx->pend_out = true;
+		d = PointerGetDatum(p);
+	}
+	else
+	{
+		sd_pend_form_all((int) n, vals, nulls, pend);
+		dims[0] = (int) n;
+		lbs[0] = 1;
+		d = PointerGetDatum(construct_md_array(vals, nulls, 1, dims, lbs, eh->typid, eh->typlen,
+											   eh->typbyval, eh->typalign));
+	}
 	pfree(vals);
 	pfree(nulls);
-	return PointerGetDatum(a);
+	pfree(pend);
+	return d;
 }
 
 /* a row's values and nulls on the stack up to this many columns (else palloc'd) */
@@ -918,10 +938,13 @@ conv_row(SdConvert *cx, const sd_node *node, SdPgType *h, const sd_val *v, const
 	TupleDesc	td = h->tupdesc;
 	Datum		vbuf[SD_ROW_STACK_COLS];
 	bool		nbuf[SD_ROW_STACK_COLS];
+	bool		pbuf[SD_ROW_STACK_COLS];
 	Datum	   *vals = vbuf;
 	bool	   *nulls = nbuf;
+	bool	   *pend = pbuf;
 	ConvFrame	fr;
-	HeapTuple	tup;
+	SdPend	   *p;
+	Datum		d;
 	bool		bad = false;
 
 	if (td == NULL || v->len != (uint32) node->nfields || node->nfields != h->ncols)
@@ -931,8 +954,10 @@ conv_row(SdConvert *cx, const sd_node *node, SdPgType *h, const sd_val *v, const
 	{
 		vals = palloc(sizeof(Datum) * td->natts);
 		nulls = palloc(sizeof(bool) * td->natts);
+		pend = palloc(sizeof(bool) * td->natts);
 	}
 	memset(nulls, true, sizeof(bool) * Max(td->natts, 1));
+	memset(pend, false, sizeof(bool) * Max(td->natts, 1));
 	fr.up = f;
 	fr.index = 0;
 	fr.key = NULL;
@@ -946,7 +971,8 @@ conv_row(SdConvert *cx, const sd_node *node, SdPgType *h, const sd_val *v, const
 		/* the key and value of a map entry sit at the entry's own member; a union's variant
 		 * column decodes the enclosing object itself */
 		fr.silent = (f && f->key) || is_variant_column(node, fld->col);
-		vals[a] = conv(cx, fld->node, &cx->tape[v->u.first + fld->col], &fr, &nulls[a]);
+		vals[a] = conv_p(cx, fld->node, &cx->tape[v->u.first + fld->col], &fr, &nulls[a],
+						 &pend[a]);
 		if (cx->failed)
 		{
 			if (!cx->collect)
@@ -960,13 +986,25 @@ conv_row(SdConvert *cx, const sd_node *node, SdPgType *h, const sd_val *v, const
 		cx->failed = true;
 		return (Datum) 0;
 	}
-	tup = heap_form_tuple(td, vals, nulls);
+	/* formed with its parent (compose.c), else by heap_form_tuple */
+	p = sd_pend_row(td, vals, nulls, pend);
+	if (p)
+	{
+		cx->pend_out = true;
+		d = PointerGetDatum(p);
+	}
+	else
+	{
+		sd_pend_form_all(td->natts, vals, nulls, pend);
+		d = HeapTupleGetDatum(heap_form_tuple(td, vals, nulls));
+	}
 	if (vals != vbuf)
 	{
 		pfree(vals);
 		pfree(nulls);
+		pfree(pend);
 	}
-	return HeapTupleGetDatum(tup);
+	return d;
 }
 
 /* ---- one value ------------------------------------------------------------------------------- */
@@ -1084,7 +1122,15 @@ conv_value(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame 
 	if (cx->failed)
 		return (Datum) 0;
 	if (h->is_domain)
+	{
+		if (cx->pend_out)
+		{
+			/* a domain's CHECK reads the value: formed now */
+			cx->pend_out = false;
+			d = sd_pend_form((SdPend *) DatumGetPointer(d));
+		}
 		check_domain(cx, h, d, *isnull, f, v);
+	}
 	return d;
 }
 
@@ -1121,6 +1167,7 @@ conv_marked(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame
 		{
 			cx->dirty++;
 			(void) conv_value(cx, node, v, f, isnull);
+			cx->pend_out = false;	/* not a value: nothing to form */
 			cx->dirty--;
 		}
 		*isnull = true;
@@ -1132,12 +1179,30 @@ conv_marked(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame
 	return d;
 }
 
+/* A value that may be left pending (compose.c: a row or array its parent forms): *pend. */
+static inline Datum
+conv_p(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame *f, bool *isnull,
+	   bool *pend)
+{
+	Datum		d;
+
+	cx->pend_out = false;
+	d = cx->collect ? conv_marked(cx, node, v, f, isnull) : conv_value(cx, node, v, f, isnull);
+	*pend = cx->pend_out;
+	cx->pend_out = false;
+	return d;
+}
+
+/* A value as a Datum. */
 static Datum
 conv(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame *f, bool *isnull)
 {
-	if (cx->collect)
-		return conv_marked(cx, node, v, f, isnull);
-	return conv_value(cx, node, v, f, isnull);
+	bool		pend;
+	Datum		d = conv_p(cx, node, v, f, isnull, &pend);
+
+	if (pend)
+		d = sd_pend_form((SdPend *) DatumGetPointer(d));
+	return d;
 }
 
 Datum

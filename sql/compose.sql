@@ -1,0 +1,97 @@
+-- compose.sql — composites and arrays formed once (src/pg/compose.c): the bytes of every decoded
+-- row are heap_form_tuple's and construct_md_array's.  serde_compose_check(value) forms the value
+-- again from its parts, level by level, with heap_form_tuple / construct_md_array (the reference)
+-- and with compose.c, and says 'ok' when the three are the same bytes (else where they differ):
+-- null bitmaps of one and more bytes, every alignment, short (1-byte) and 4-byte varlena headers,
+-- nested rows small enough for a short header and larger, arrays of rows, scalars and text with
+-- and without NULL elements, domains over composites and over arrays, jsonb and bytea, from JSON
+-- text and from jsonb, and rows made by SQL itself.
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS serde;
+RESET client_min_messages;
+CREATE FUNCTION pg_temp.serde_compose_check(anyelement) RETURNS text
+    AS 'serde', 'serde_compose_check' LANGUAGE C STRICT;
+
+CREATE TYPE co_leaf AS (b bool, s int2, i int4, l int8, f float8, t text, n numeric, u uuid,
+                        ts timestamptz, d date, c char(2), f4 float4);
+CREATE TYPE co_small AS (a int4, t text);
+CREATE DOMAIN co_small_d AS co_small CHECK ((VALUE).a IS NULL OR (VALUE).a > 0);
+CREATE DOMAIN co_ints_d AS int4[] CHECK (cardinality(VALUE) < 100);
+CREATE TYPE co_wide AS (c1 int4, c2 text, c3 int2, c4 int8, c5 text, c6 bool, c7 int4, c8 text,
+                        c9 int8, c10 text, c11 int2, c12 text, c13 int4, c14 text, c15 bool,
+                        c16 int8, c17 text, c18 int4, c19 text, c20 int8);
+CREATE TYPE co_deep3 AS (x int8, s co_small);
+CREATE TYPE co_deep2 AS (t text, d3 co_deep3, d3s co_deep3[]);
+CREATE TYPE co_deep1 AS (b bool, d2 co_deep2);
+CREATE TYPE co_top AS (
+    flag bool, small co_small, leaf co_leaf, smalls co_small[], leaves co_leaf[], ints int4[],
+    int8s int8[], texts text[], dom co_small_d, doms co_small_d[], ints_d co_ints_d, wide co_wide,
+    j jsonb, bytes bytea, deep co_deep1, tail int2);
+SELECT serde_register('CoTop', 'co_top', '{"optional": true}');
+
+CREATE TEMP TABLE co_docs (n int, doc text);
+INSERT INTO co_docs VALUES
+ (1, '{}'),
+ (2, '{"flag": true, "tail": 7}'),
+ (3, '{"small": {"a": 1, "t": "x"}, "tail": 1}'),
+ (4, '{"small": {"a": 2, "t": "' || repeat('s', 90) || '"}}'),
+ (5, '{"small": {"a": 3, "t": "' || repeat('s', 200) || '"}}'),
+ (6, '{"small": {"t": "only text"}}'),
+ (7, '{"leaf": {"b": true, "s": 2, "i": 3, "l": 4, "f": 5.5, "t": "six", "n": 7.25,
+       "u": "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11", "ts": "2024-01-02T03:04:05Z",
+       "d": "2024-02-03", "c": "z", "f4": 1.5}}'),
+ (8, '{"leaf": {"b": false, "l": 9, "c": "zz"}, "flag": false}'),
+ (9, '{"leaf": {"t": "' || repeat('long ', 60) || '", "n": 12345678901234567890.123}}'),
+ (10, '{"smalls": [{"a": 1, "t": "a"}, null, {"a": 3}, {"t": "' || repeat('q', 150) || '"}]}'),
+ (11, '{"smalls": [], "ints": [], "texts": [], "leaves": []}'),
+ (12, '{"ints": [1, null, 3, null, 5, 6, 7, 8, 9, null], "int8s": [1, 2, 3],
+        "texts": ["a", null, "' || repeat('t', 300) || '", ""]}'),
+ (13, '{"ints": [1], "texts": ["one"]}'),
+ (14, '{"leaves": [{"b": true, "s": 1}, {"i": 2, "t": "two"}, null,
+                   {"l": 3, "f": 1e300, "u": "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"}]}'),
+ (15, '{"dom": {"a": 5, "t": "dom"}, "doms": [{"a": 1}, null, {"a": 2, "t": "b"}],
+        "ints_d": [1, 2, null]}'),
+ (16, '{"wide": {"c1": 1, "c2": "two", "c3": 3, "c4": 4, "c5": "five", "c6": true, "c7": 7,
+        "c8": "eight", "c9": 9, "c10": "ten", "c11": 11, "c12": "twelve", "c13": 13,
+        "c14": "fourteen", "c15": false, "c16": 16, "c17": "seventeen", "c18": 18,
+        "c19": "nineteen", "c20": 20}}'),
+ (17, '{"wide": {"c2": "two", "c9": 9, "c17": "' || repeat('w', 140) || '", "c20": 20}}'),
+ (18, '{"wide": {"c1": 1}}'),
+ (19, '{"j": {"a": [1, 2, {"b": null}], "c": "d"}, "bytes": "AAECAwQFBgcICQ=="}'),
+ (20, '{"j": "' || repeat('j', 200) || '", "bytes": "' || replace(encode(convert_to(repeat('b', 200), 'UTF8'), 'base64'), E'\n', '') || '"}'),
+ (21, '{"deep": {"b": true, "d2": {"t": "t", "d3": {"x": 1, "s": {"a": 1, "t": "s"}},
+        "d3s": [{"x": 2}, {"s": {"t": "' || repeat('d', 130) || '"}}, null, {"x": 3, "s": {"a": 4}}]}}}'),
+ (22, '{"deep": {"d2": {"d3s": []}}}'),
+ (23, '{"flag": true, "small": {"a": 1, "t": "x"}, "leaf": {"b": true, "s": 2, "i": 3, "l": 4,
+       "f": 5.5, "t": "six", "n": 7.25, "ts": "2024-01-02T03:04:05Z", "d": "2024-02-03", "c": "z"},
+       "smalls": [{"a": 1, "t": "a"}, {"a": 2, "t": "b"}], "leaves": [{"b": true}, {"i": 2}],
+       "ints": [1, 2, 3], "int8s": [4, 5], "texts": ["x", "y"], "dom": {"a": 9}, "doms": [{"a": 9}],
+       "ints_d": [4], "wide": {"c1": 1, "c20": 2}, "j": [1, 2], "bytes": "AA==",
+       "deep": {"b": false, "d2": {"t": "x", "d3": {"x": 1}, "d3s": [{"x": 1}]}}, "tail": 3}');
+-- one more row: a document with 127..134-byte nested values (around the short-header limit)
+INSERT INTO co_docs SELECT 100 + k, '{"small": {"a": 1, "t": "' || repeat('k', k) || '"}, "smalls": [{"t": "' ||
+    repeat('m', k) || '"}], "ints": [' || array_to_string(array_fill(7, ARRAY[k / 4]), ',') || ']}'
+    FROM generate_series(90, 110) k;
+
+-- JSON text and jsonb: every row's bytes are the reference's
+SELECT n, pg_temp.serde_compose_check(serde_decode(NULL::co_top, doc)) AS text_doc,
+       pg_temp.serde_compose_check(serde_decode(NULL::co_top, doc::jsonb)) AS jsonb_doc
+FROM co_docs ORDER BY n;
+-- and the values are those of jsonb_populate_record (the same row, read the usual way)
+SELECT n FROM co_docs
+WHERE serde_decode(NULL::co_top, doc)::text IS DISTINCT FROM serde_decode(NULL::co_top, doc::jsonb)::text
+ORDER BY n;
+-- rows that SQL made itself (heap_form_tuple's): compose.c forms them again to the same bytes
+SELECT pg_temp.serde_compose_check(ROW(true, ROW(1, 'x')::co_small, NULL, ARRAY[ROW(2, NULL)::co_small, NULL],
+           NULL, ARRAY[1, NULL, 3], NULL, ARRAY['a', repeat('b', 200)], ROW(3, 'd')::co_small_d, NULL,
+           ARRAY[1]::co_ints_d, NULL, '{"k": 1}'::jsonb, '\x00ff'::bytea, NULL, 5::int2)::co_top);
+SELECT pg_temp.serde_compose_check(ROW(1, repeat('x', 500))::co_small);
+SELECT pg_temp.serde_compose_check(ROW(NULL, NULL)::co_small);
+-- the root itself may be a domain over a composite
+SELECT serde_register('CoDom', 'co_small_d', '{"optional": true}');
+SELECT pg_temp.serde_compose_check(serde_decode(NULL::co_small_d, '{"a": 4, "t": "dom root"}'));
+-- a domain CHECK sees the formed row (a row formed before its check)
+SELECT serde_decode(NULL::co_top, '{"dom": {"a": -1}}');
+SELECT serde_decode(NULL::co_top, '{"doms": [{"a": 1}, {"a": 0}]}');
+SELECT serde_valid('CoTop', '{"doms": [{"a": 1}, {"a": 0}]}'::jsonb);
+SELECT path, message FROM serde_errors('CoTop', '{"doms": [{"a": 1}, {"a": 0}], "smalls": [{"a": "x"}, {"a": 1}], "dom": {"a": -2}}');

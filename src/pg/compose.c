@@ -72,8 +72,9 @@ child_short(Form_pg_attribute att, const SdPend *c)
 static SdPend *
 pend_new(int n)
 {
-	SdPend	   *p = MemoryContextAllocHuge(CurrentMemoryContext, MAXALIGN(sizeof(SdPend)) +
-										   (sizeof(Datum) + 2 * sizeof(bool)) * (Size) n);
+	Size		size = MAXALIGN(sizeof(SdPend)) + (sizeof(Datum) + 2 * sizeof(bool)) * (Size) n;
+	SdPend	   *p = AllocSizeIsValid(size) ? palloc(size) :
+		MemoryContextAllocHuge(CurrentMemoryContext, size);
 
 	p->vals = (Datum *) ((char *) p + MAXALIGN(sizeof(SdPend)));
 	p->nulls = (bool *) (p->vals + n);

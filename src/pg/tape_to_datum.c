@@ -746,6 +746,9 @@ conv_enum(SdConvert *cx, const sd_node *node, SdPgType *h, const sd_val *v, cons
 
 /* ---- containers ------------------------------------------------------------------------------- */
 
+/* a row's or an array's values and nulls on the stack up to this many (else palloc'd) */
+#define SD_ROW_STACK_COLS 16
+
 /* The elements of a multi-dimensional array level (v, rectangular as the engine checked it:
  * the shape is checked again, for serde_errors' tapes) into vals / nulls in row-major order. */
 static bool
@@ -834,16 +837,19 @@ conv_md_array(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFra
 	return PointerGetDatum(a);
 }
 
-static Datum
+static pg_noinline Datum
 conv_array(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame *f)
 {
 	const sd_node *en = node->elem;
 	SdPgType   *eh;
 	uint32		n = v->len;
-	Datum	   *vals;
-	bool	   *nulls;
+	Datum		vbuf[SD_ROW_STACK_COLS];
+	bool		nbuf[SD_ROW_STACK_COLS];
+	bool		pbuf[SD_ROW_STACK_COLS];
+	Datum	   *vals = vbuf;
+	bool	   *nulls = nbuf;
 	ConvFrame	fr;
-	bool	   *pend;
+	bool	   *pend = pbuf;
 	int			dims[1];
 	int			lbs[1];
 	SdPend	   *p;
@@ -858,9 +864,12 @@ conv_array(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame 
 	if (node->type->max_dims > 1 && cx->tape[v->u.first].tag == SD_V_ARRAY)
 		return conv_md_array(cx, node, v, f);
 	check_stack_depth();
-	vals = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(Datum) * (Size) n);
-	nulls = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(bool) * (Size) n);
-	pend = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(bool) * (Size) n);
+	if (n > SD_ROW_STACK_COLS)
+	{
+		vals = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(Datum) * (Size) n);
+		nulls = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(bool) * (Size) n);
+		pend = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(bool) * (Size) n);
+	}
 	fr.up = f;
 	fr.field = NULL;
 	fr.key = NULL;
@@ -914,14 +923,15 @@ conv_array(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame 
 		d = PointerGetDatum(construct_md_array(vals, nulls, 1, dims, lbs, eh->typid, eh->typlen,
 											   eh->typbyval, eh->typalign));
 	}
-	pfree(vals);
-	pfree(nulls);
-	pfree(pend);
+	if (vals != vbuf)
+	{
+		pfree(vals);
+		pfree(nulls);
+		pfree(pend);
+	}
 	return d;
 }
 
-/* a row's values and nulls on the stack up to this many columns (else palloc'd) */
-#define SD_ROW_STACK_COLS 16
 
 static bool
 is_variant_column(const sd_node *node, int col)
@@ -932,7 +942,7 @@ is_variant_column(const sd_node *node, int col)
 	return false;
 }
 
-static Datum
+static pg_noinline Datum
 conv_row(SdConvert *cx, const sd_node *node, SdPgType *h, const sd_val *v, const ConvFrame *f)
 {
 	TupleDesc	td = h->tupdesc;

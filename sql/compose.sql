@@ -11,6 +11,26 @@ CREATE EXTENSION IF NOT EXISTS serde;
 RESET client_min_messages;
 CREATE FUNCTION pg_temp.serde_compose_check(anyelement) RETURNS text
     AS 'serde', 'serde_compose_check' LANGUAGE C STRICT;
+-- try_both(doc): CoInts from jsonb (as text, or its SQLSTATE), and what differs from it:
+-- jsonb_populate_record's value, serde's from JSON text (which refuses 1e4 for an integer: jsonb
+-- stores it as 10000)
+CREATE FUNCTION pg_temp.try_one(q text) RETURNS text LANGUAGE plpgsql AS $f$
+DECLARE r text;
+BEGIN
+    EXECUTE q INTO r;
+    RETURN coalesce(r, '<NULL>');
+EXCEPTION WHEN OTHERS THEN
+    RETURN 'ERROR ' || SQLSTATE;
+END $f$;
+CREATE FUNCTION pg_temp.try_both(doc text) RETURNS text LANGUAGE plpgsql AS $f$
+DECLARE a text; b text; c text;
+BEGIN
+    a := pg_temp.try_one(format('SELECT serde_decode(NULL::co_ints, %L)::text', doc));
+    b := pg_temp.try_one(format('SELECT serde_decode(NULL::co_ints, %L::jsonb)::text', doc));
+    c := pg_temp.try_one(format('SELECT jsonb_populate_record(NULL::co_ints, %L::jsonb)::text', doc));
+    RETURN CASE WHEN b = c OR (b LIKE 'ERROR%' AND c LIKE 'ERROR%') THEN b ELSE 'jsonb_populate_record ' || c END
+           || CASE WHEN a = b THEN '' ELSE ' (text: ' || a || ')' END;
+END $f$;
 
 CREATE TYPE co_leaf AS (b bool, s int2, i int4, l int8, f float8, t text, n numeric, u uuid,
                         ts timestamptz, d date, c char(2), f4 float4);
@@ -95,3 +115,17 @@ SELECT serde_decode(NULL::co_top, '{"dom": {"a": -1}}');
 SELECT serde_decode(NULL::co_top, '{"doms": [{"a": 1}, {"a": 0}]}');
 SELECT serde_valid('CoTop', '{"doms": [{"a": 1}, {"a": 0}]}'::jsonb);
 SELECT path, message FROM serde_errors('CoTop', '{"doms": [{"a": 1}, {"a": 0}], "smalls": [{"a": "x"}, {"a": 1}], "dom": {"a": -2}}');
+
+-- integers read straight from a jsonb numeric (numeric_build.c: 1..4 base-10000 digits in the
+-- short form, the rest through the general reader, fractions and overflows through the text
+-- path): the same values and errors as from JSON text and as jsonb_populate_record
+CREATE TYPE co_ints AS (i2 int2, i4 int4, i8 int8);
+SELECT serde_register('CoInts', 'co_ints', '{"optional": true}');
+SELECT v, pg_temp.try_both(format('{"i2": %s}', v)) AS i2, pg_temp.try_both(format('{"i4": %s}', v)) AS i4,
+       pg_temp.try_both(format('{"i8": %s}', v)) AS i8
+FROM unnest(ARRAY['0', '1', '-1', '9999', '10000', '-10000', '32767', '32768', '-32768', '-32769',
+                  '99999999', '100000000', '2147483647', '2147483648', '-2147483648', '-2147483649',
+                  '1000000000000', '9999999999999999', '10000000000000000', '-10000000000000000',
+                  '10000000000000001', '9223372036854775807', '9223372036854775808',
+                  '-9223372036854775808', '-9223372036854775809', '1.0', '1e4', '1e2', '12345678.000',
+                  '0.5', '-0']) AS v;

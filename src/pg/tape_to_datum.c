@@ -975,14 +975,17 @@ conv_row(SdConvert *cx, const sd_node *node, SdPgType *h, const sd_val *v, const
 	{
 		const sd_field *fld = &node->fields[i];
 		int			a = h->attnos[fld->col];
+		const sd_val *cv = &cx->tape[v->u.first + fld->col];
 
+		/* a NULL of a type without constraints: what conv_value would leave (nulls[a] is set) */
+		if (cv->tag == SD_V_NULL && !cx->collect && !pgs_host(fld->node->type)->is_domain)
+			continue;
 		fr.field = fld;
-		fr.v = &cx->tape[v->u.first + fld->col];
+		fr.v = cv;
 		/* the key and value of a map entry sit at the entry's own member; a union's variant
 		 * column decodes the enclosing object itself */
 		fr.silent = (f && f->key) || is_variant_column(node, fld->col);
-		vals[a] = conv_p(cx, fld->node, &cx->tape[v->u.first + fld->col], &fr, &nulls[a],
-						 &pend[a]);
+		vals[a] = conv_p(cx, fld->node, cv, &fr, &nulls[a], &pend[a]);
 		if (cx->failed)
 		{
 			if (!cx->collect)

@@ -46,7 +46,7 @@ CREATE TYPE co_deep1 AS (b bool, d2 co_deep2);
 CREATE TYPE co_top AS (
     flag bool, small co_small, leaf co_leaf, smalls co_small[], leaves co_leaf[], ints int4[],
     int8s int8[], texts text[], dom co_small_d, doms co_small_d[], ints_d co_ints_d, wide co_wide,
-    j jsonb, bytes bytea, deep co_deep1, tail int2);
+    j jsonb, bytes bytea, deep co_deep1, tail int2, js json);
 SELECT serde_register('CoTop', 'co_top', '{"optional": true}');
 
 CREATE TEMP TABLE co_docs (n int, doc text);
@@ -77,8 +77,8 @@ INSERT INTO co_docs VALUES
         "c19": "nineteen", "c20": 20}}'),
  (17, '{"wide": {"c2": "two", "c9": 9, "c17": "' || repeat('w', 140) || '", "c20": 20}}'),
  (18, '{"wide": {"c1": 1}}'),
- (19, '{"j": {"a": [1, 2, {"b": null}], "c": "d"}, "bytes": "AAECAwQFBgcICQ=="}'),
- (20, '{"j": "' || repeat('j', 200) || '", "bytes": "' || replace(encode(convert_to(repeat('b', 200), 'UTF8'), 'base64'), E'\n', '') || '"}'),
+ (19, '{"j": {"a": [1, 2, {"b": null}], "c": "d"}, "bytes": "AAECAwQFBgcICQ==", "js": {"x": [1, "y"]}}'),
+ (20, '{"js": "' || repeat('s', 200) || '", "j": "' || repeat('j', 200) || '", "bytes": "' || replace(encode(convert_to(repeat('b', 200), 'UTF8'), 'base64'), E'\n', '') || '"}'),
  (21, '{"deep": {"b": true, "d2": {"t": "t", "d3": {"x": 1, "s": {"a": 1, "t": "s"}},
         "d3s": [{"x": 2}, {"s": {"t": "' || repeat('d', 130) || '"}}, null, {"x": 3, "s": {"a": 4}}]}}}'),
  (22, '{"deep": {"d2": {"d3s": []}}}'),
@@ -88,10 +88,10 @@ INSERT INTO co_docs VALUES
        "ints": [1, 2, 3], "int8s": [4, 5], "texts": ["x", "y"], "dom": {"a": 9}, "doms": [{"a": 9}],
        "ints_d": [4], "wide": {"c1": 1, "c20": 2}, "j": [1, 2], "bytes": "AA==",
        "deep": {"b": false, "d2": {"t": "x", "d3": {"x": 1}, "d3s": [{"x": 1}]}}, "tail": 3}');
--- one more row: a document with 127..134-byte nested values (around the short-header limit)
+-- documents with 120..136-byte texts and nested values (around the short-header limit, 127)
 INSERT INTO co_docs SELECT 100 + k, '{"small": {"a": 1, "t": "' || repeat('k', k) || '"}, "smalls": [{"t": "' ||
     repeat('m', k) || '"}], "ints": [' || array_to_string(array_fill(7, ARRAY[k / 4]), ',') || ']}'
-    FROM generate_series(90, 110) k;
+    FROM generate_series(90, 132) k;
 
 -- JSON text and jsonb: every row's bytes are the reference's
 SELECT n, pg_temp.serde_compose_check(serde_decode(NULL::co_top, doc)) AS text_doc,

@@ -27,6 +27,7 @@
 #include "utils/memutils.h"
 
 #include "compose.h"
+#include "serde_core.h"
 
 struct SdPend
 {
@@ -41,7 +42,7 @@ struct SdPend
 	char		elmalign;
 	Datum	   *vals;
 	bool	   *nulls;
-	bool	   *pend;
+	uint8	   *pend;
 };
 
 typedef void (*SetDatumFn) (HeapTupleHeader tup, TupleDesc desc, uint32 len);
@@ -72,19 +73,19 @@ child_short(Form_pg_attribute att, const SdPend *c)
 static SdPend *
 pend_new(int n)
 {
-	Size		size = MAXALIGN(sizeof(SdPend)) + (sizeof(Datum) + 2 * sizeof(bool)) * (Size) n;
+	Size		size = MAXALIGN(sizeof(SdPend)) + (sizeof(Datum) + sizeof(bool) + sizeof(uint8)) * (Size) n;
 	SdPend	   *p = AllocSizeIsValid(size) ? palloc(size) :
 		MemoryContextAllocHuge(CurrentMemoryContext, size);
 
 	p->vals = (Datum *) ((char *) p + MAXALIGN(sizeof(SdPend)));
 	p->nulls = (bool *) (p->vals + n);
-	p->pend = p->nulls + n;
+	p->pend = (uint8 *) (p->nulls + n);
 	p->n = n;
 	return p;
 }
 
 SdPend *
-sd_pend_row(TupleDesc td, const Datum *vals, const bool *nulls, const bool *pend)
+sd_pend_row(TupleDesc td, const Datum *vals, const bool *nulls, const uint8 *pend)
 {
 	int			natts = td->natts;
 	bool		hasnull = false;
@@ -104,7 +105,18 @@ sd_pend_row(TupleDesc td, const Datum *vals, const bool *nulls, const bool *pend
 			hasnull = true;
 			continue;
 		}
-		if (pend[i])
+		if (pend[i] == SD_PEND_BYTES)
+		{
+			Size		l = ((const sd_val *) DatumGetPointer(d))->len;
+
+			if (att->attlen != -1)
+				return NULL;
+			if (att->attstorage != TYPSTORAGE_PLAIN && l + VARHDRSZ_SHORT <= VARATT_SHORT_MAX)
+				len += l + VARHDRSZ_SHORT;
+			else
+				len = att_align_nominal(len, att->attalign) + VARHDRSZ + l;
+		}
+		else if (pend[i])
 		{
 			const SdPend *c = (const SdPend *) DatumGetPointer(d);
 
@@ -148,12 +160,12 @@ sd_pend_row(TupleDesc td, const Datum *vals, const bool *nulls, const bool *pend
 	p->hoff = (uint32) hoff;
 	memcpy(p->vals, vals, sizeof(Datum) * natts);
 	memcpy(p->nulls, nulls, sizeof(bool) * natts);
-	memcpy(p->pend, pend, sizeof(bool) * natts);
+	memcpy(p->pend, pend, sizeof(uint8) * natts);
 	return p;
 }
 
 SdPend *
-sd_pend_array(int n, const Datum *vals, const bool *nulls, const bool *pend, Oid elemtype,
+sd_pend_array(int n, const Datum *vals, const bool *nulls, const uint8 *pend, Oid elemtype,
 			  int16 elmlen, bool elmbyval, char elmalign)
 {
 	bool		hasnull = false;
@@ -176,7 +188,9 @@ sd_pend_array(int n, const Datum *vals, const bool *nulls, const bool *pend, Oid
 		{
 			if (elmlen != -1)
 				return NULL;
-			len = ((const SdPend *) DatumGetPointer(vals[i]))->size;
+			len = pend[i] == SD_PEND_BYTES ?
+				VARHDRSZ + (Size) ((const sd_val *) DatumGetPointer(vals[i]))->len :
+				((const SdPend *) DatumGetPointer(vals[i]))->size;
 		}
 		else if (elmlen == -1)
 		{
@@ -207,7 +221,7 @@ sd_pend_array(int n, const Datum *vals, const bool *nulls, const bool *pend, Oid
 	p->elmalign = elmalign;
 	memcpy(p->vals, vals, sizeof(Datum) * n);
 	memcpy(p->nulls, nulls, sizeof(bool) * n);
-	memcpy(p->pend, pend, sizeof(bool) * n);
+	memcpy(p->pend, pend, sizeof(uint8) * n);
 	return p;
 }
 
@@ -259,7 +273,28 @@ write_row(const SdPend *p, char *base)
 		}
 		if (p->hasnull)
 			t->t_bits[i >> 3] |= (bits8) (1 << (i & 7));
-		if (p->pend[i])
+		if (p->pend[i] == SD_PEND_BYTES)
+		{
+			const sd_val *v = (const sd_val *) DatumGetPointer(d);
+			Size		l = v->len;
+
+			/* as a fresh 4-byte-header varlena of these bytes would be (below) */
+			infomask |= HEAP_HASVARWIDTH;
+			if (att->attstorage != TYPSTORAGE_PLAIN && l + VARHDRSZ_SHORT <= VARATT_SHORT_MAX)
+			{
+				SET_VARSIZE_SHORT(data + off, l + VARHDRSZ_SHORT);
+				memcpy(data + off + VARHDRSZ_SHORT, v->u.s, l);
+				off += l + VARHDRSZ_SHORT;
+			}
+			else
+			{
+				off = align_zero(data, off, att->attalign);
+				SET_VARSIZE(data + off, VARHDRSZ + l);
+				memcpy(data + off + VARHDRSZ, v->u.s, l);
+				off += VARHDRSZ + l;
+			}
+		}
+		else if (p->pend[i])
 		{
 			const SdPend *c = (const SdPend *) DatumGetPointer(d);
 
@@ -355,7 +390,15 @@ write_array(const SdPend *p, char *base)
 			continue;
 		if (bitmap)
 			bitmap[i >> 3] |= (bits8) (1 << (i & 7));
-		if (p->pend[i])
+		if (p->pend[i] == SD_PEND_BYTES)
+		{
+			const sd_val *v = (const sd_val *) DatumGetPointer(d);
+
+			inc = VARHDRSZ + (Size) v->len;
+			SET_VARSIZE(data + off, inc);
+			memcpy(data + off + VARHDRSZ, v->u.s, v->len);
+		}
+		else if (p->pend[i])
 		{
 			const SdPend *c = (const SdPend *) DatumGetPointer(d);
 
@@ -402,14 +445,31 @@ sd_pend_form(SdPend *p)
 	return PointerGetDatum(buf);
 }
 
+Datum
+sd_pend_datum(uint8 kind, Datum d)
+{
+	if (kind == SD_PEND_BYTES)
+	{
+		const sd_val *v = (const sd_val *) DatumGetPointer(d);
+		struct varlena *b = palloc(VARHDRSZ + (Size) v->len);
+
+		SET_VARSIZE(b, VARHDRSZ + (Size) v->len);
+		memcpy(VARDATA(b), v->u.s, v->len);
+		return PointerGetDatum(b);
+	}
+	if (kind == SD_PEND_VALUE)
+		return sd_pend_form((SdPend *) DatumGetPointer(d));
+	return d;
+}
+
 void
-sd_pend_form_all(int n, Datum *vals, const bool *nulls, bool *pend)
+sd_pend_form_all(int n, Datum *vals, const bool *nulls, uint8 *pend)
 {
 	for (int i = 0; i < n; i++)
 		if (pend[i])
 		{
 			if (!nulls[i])
-				vals[i] = sd_pend_form((SdPend *) DatumGetPointer(vals[i]));
-			pend[i] = false;
+				vals[i] = sd_pend_datum(pend[i], vals[i]);
+			pend[i] = SD_PEND_NONE;
 		}
 }

@@ -22,7 +22,7 @@
 PG_FUNCTION_INFO_V1(serde_compose_check);
 
 /* the value of type typid formed again from its parts: reference (heap) or compose.c's */
-static Datum reform(Datum d, Oid typid, bool heap, bool *pend);
+static Datum reform(Datum d, Oid typid, bool heap, uint8 *pend);
 
 static bool
 is_row(Oid typid)
@@ -31,14 +31,14 @@ is_row(Oid typid)
 }
 
 static Datum
-reform_row(HeapTupleHeader th, Oid typid, bool heap, bool *pend)
+reform_row(HeapTupleHeader th, Oid typid, bool heap, uint8 *pend)
 {
 	TupleDesc	td = lookup_rowtype_tupdesc_domain(typid, -1, false);
 	HeapTupleData tup;
 	int			n = td->natts;
 	Datum	   *vals = palloc(sizeof(Datum) * Max(n, 1));
 	bool	   *nulls = palloc(sizeof(bool) * Max(n, 1));
-	bool	   *pends = palloc0(sizeof(bool) * Max(n, 1));
+	uint8	   *pends = palloc0(sizeof(uint8) * Max(n, 1));
 	Datum		r;
 	SdPend	   *p;
 
@@ -50,12 +50,12 @@ reform_row(HeapTupleHeader th, Oid typid, bool heap, bool *pend)
 	for (int i = 0; i < n; i++)
 		if (!nulls[i] && !TupleDescAttr(td, i)->attisdropped)
 			vals[i] = reform(vals[i], TupleDescAttr(td, i)->atttypid, heap, &pends[i]);
-	*pend = false;
+	*pend = SD_PEND_NONE;
 	if (heap)
 		r = HeapTupleGetDatum(heap_form_tuple(td, vals, nulls));
 	else if ((p = sd_pend_row(td, vals, nulls, pends)) != NULL)
 	{
-		*pend = true;
+		*pend = SD_PEND_VALUE;
 		r = PointerGetDatum(p);
 	}
 	else
@@ -65,12 +65,12 @@ reform_row(HeapTupleHeader th, Oid typid, bool heap, bool *pend)
 }
 
 static Datum
-reform(Datum d, Oid typid, bool heap, bool *pend)
+reform(Datum d, Oid typid, bool heap, uint8 *pend)
 {
 	Oid			base = getBaseType(typid);
 	Oid			elem;
 
-	*pend = false;
+	*pend = SD_PEND_NONE;
 	if (is_row(base))
 		return reform_row((HeapTupleHeader) PG_DETOAST_DATUM(d), base, heap, pend);
 	elem = get_element_type(base);
@@ -82,7 +82,7 @@ reform(Datum d, Oid typid, bool heap, bool *pend)
 		char		align;
 		Datum	   *vals;
 		bool	   *nulls;
-		bool	   *pends;
+		uint8	   *pends;
 		int			n;
 		int			lbs[1] = {1};
 		SdPend	   *p;
@@ -91,7 +91,7 @@ reform(Datum d, Oid typid, bool heap, bool *pend)
 			return d;
 		get_typlenbyvalalign(elem, &len, &byval, &align);
 		deconstruct_array(a, elem, len, byval, align, &vals, &nulls, &n);
-		pends = palloc0(sizeof(bool) * n);
+		pends = palloc0(sizeof(uint8) * n);
 		for (int i = 0; i < n; i++)
 			if (!nulls[i])
 				vals[i] = reform(vals[i], elem, heap, &pends[i]);
@@ -101,7 +101,7 @@ reform(Datum d, Oid typid, bool heap, bool *pend)
 		if ((p = sd_pend_array(n, vals, nulls, pends, elem, len, byval, align)) == NULL)
 			elog(ERROR, "serde_compose_check: compose.c declined an array of %s",
 				 format_type_be(elem));
-		*pend = true;
+		*pend = SD_PEND_VALUE;
 		return PointerGetDatum(p);
 	}
 	return d;
@@ -128,7 +128,7 @@ serde_compose_check(PG_FUNCTION_ARGS)
 {
 	Oid			typid = get_fn_expr_argtype(fcinfo->flinfo, 0);
 	Datum		d = PG_GETARG_DATUM(0);
-	bool		pend;
+	uint8		pend;
 	struct varlena *value,
 			   *ref,
 			   *mine;

@@ -48,7 +48,7 @@ typedef struct ConvFrame
 static Datum conv(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame *f,
 				  bool *isnull);
 static inline Datum conv_p(SdConvert *cx, const sd_node *node, const sd_val *v,
-						   const ConvFrame *f, bool *isnull, bool *pend);
+						   const ConvFrame *f, bool *isnull, uint8 *pend);
 
 /* ---- paths and errors ------------------------------------------------------------------------ */
 
@@ -609,7 +609,9 @@ conv_string(SdConvert *cx, const sd_node *node, SdPgType *h, const sd_val *v,
 				memset(VARDATA(t) + v->len, ' ', pad);
 				return PointerGetDatum(t);
 			}
-			return PointerGetDatum(cstring_to_text_with_len(v->u.s, (int) v->len));
+			/* written by the row or array it goes into (compose.c), else made by sd_pend_datum */
+			cx->pend_out = SD_PEND_BYTES;
+			return PointerGetDatum(v);
 		case SD_K_OTHER:
 			return call_prefixed(cx, f, &h->infunc, NULL, pnstrdup(v->u.s, v->len),
 								 h->typioparam, h->basetypmod);
@@ -708,13 +710,14 @@ conv_json(SdConvert *cx, const sd_node *node, SdPgType *h, const sd_val *v, cons
 		 * memory: the document's goes away after the call) */
 		if (node->type->kind != SD_K_JSONB)
 			conv_internal(cx, node, v);
-		jb = palloc(VARHDRSZ + v->len);
-		SET_VARSIZE(jb, VARHDRSZ + v->len);
-		memcpy(VARDATA(jb), v->u.s, v->len);
-		return PointerGetDatum(jb);
+		cx->pend_out = SD_PEND_BYTES;	/* copied by compose.c */
+		return PointerGetDatum(v);
 	}
 	if (node->type->kind == SD_K_JSON)
-		return PointerGetDatum(cstring_to_text_with_len(v->u.s, (int) v->len));
+	{
+		cx->pend_out = SD_PEND_BYTES;
+		return PointerGetDatum(v);
+	}
 	if (node->type->kind != SD_K_JSONB)
 		conv_internal(cx, node, v);
 	jb = build_jsonb_prefixed(cx, f, v);
@@ -845,11 +848,11 @@ conv_array(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame 
 	uint32		n = v->len;
 	Datum		vbuf[SD_ROW_STACK_COLS];
 	bool		nbuf[SD_ROW_STACK_COLS];
-	bool		pbuf[SD_ROW_STACK_COLS];
+	uint8		pbuf[SD_ROW_STACK_COLS];
 	Datum	   *vals = vbuf;
 	bool	   *nulls = nbuf;
 	ConvFrame	fr;
-	bool	   *pend = pbuf;
+	uint8	   *pend = pbuf;
 	int			dims[1];
 	int			lbs[1];
 	SdPend	   *p;
@@ -868,7 +871,7 @@ conv_array(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame 
 	{
 		vals = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(Datum) * (Size) n);
 		nulls = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(bool) * (Size) n);
-		pend = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(bool) * (Size) n);
+		pend = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(uint8) * (Size) n);
 	}
 	fr.up = f;
 	fr.field = NULL;
@@ -890,7 +893,7 @@ conv_array(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame 
 		else if (node->is_map && cx->collect)
 		{
 			bad = true;			/* serde_errors: an entry whose key failed */
-			pend[i] = false;
+			pend[i] = SD_PEND_NONE;
 			continue;
 		}
 		vals[i] = conv_p(cx, en, ev, &fr, &nulls[i], &pend[i]);
@@ -912,7 +915,7 @@ conv_array(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame 
 					  eh->typalign);
 	if (p)
 	{
-		cx->pend_out = true;
+		cx->pend_out = SD_PEND_VALUE;
 		d = PointerGetDatum(p);
 	}
 	else
@@ -948,10 +951,10 @@ conv_row(SdConvert *cx, const sd_node *node, SdPgType *h, const sd_val *v, const
 	TupleDesc	td = h->tupdesc;
 	Datum		vbuf[SD_ROW_STACK_COLS];
 	bool		nbuf[SD_ROW_STACK_COLS];
-	bool		pbuf[SD_ROW_STACK_COLS];
+	uint8		pbuf[SD_ROW_STACK_COLS];
 	Datum	   *vals = vbuf;
 	bool	   *nulls = nbuf;
-	bool	   *pend = pbuf;
+	uint8	   *pend = pbuf;
 	ConvFrame	fr;
 	SdPend	   *p;
 	Datum		d;
@@ -964,10 +967,10 @@ conv_row(SdConvert *cx, const sd_node *node, SdPgType *h, const sd_val *v, const
 	{
 		vals = palloc(sizeof(Datum) * td->natts);
 		nulls = palloc(sizeof(bool) * td->natts);
-		pend = palloc(sizeof(bool) * td->natts);
+		pend = palloc(sizeof(uint8) * td->natts);
 	}
 	memset(nulls, true, sizeof(bool) * Max(td->natts, 1));
-	memset(pend, false, sizeof(bool) * Max(td->natts, 1));
+	memset(pend, SD_PEND_NONE, sizeof(uint8) * Max(td->natts, 1));
 	fr.up = f;
 	fr.index = 0;
 	fr.key = NULL;
@@ -1003,7 +1006,7 @@ conv_row(SdConvert *cx, const sd_node *node, SdPgType *h, const sd_val *v, const
 	p = sd_pend_row(td, vals, nulls, pend);
 	if (p)
 	{
-		cx->pend_out = true;
+		cx->pend_out = SD_PEND_VALUE;
 		d = PointerGetDatum(p);
 	}
 	else
@@ -1139,8 +1142,8 @@ conv_value(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame 
 		if (cx->pend_out)
 		{
 			/* a domain's CHECK reads the value: formed now */
-			cx->pend_out = false;
-			d = sd_pend_form((SdPend *) DatumGetPointer(d));
+			d = sd_pend_datum(cx->pend_out, d);
+			cx->pend_out = SD_PEND_NONE;
 		}
 		check_domain(cx, h, d, *isnull, f, v);
 	}
@@ -1180,7 +1183,7 @@ conv_marked(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame
 		{
 			cx->dirty++;
 			(void) conv_value(cx, node, v, f, isnull);
-			cx->pend_out = false;	/* not a value: nothing to form */
+			cx->pend_out = SD_PEND_NONE;	/* not a value: nothing to form */
 			cx->dirty--;
 		}
 		*isnull = true;
@@ -1192,17 +1195,18 @@ conv_marked(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame
 	return d;
 }
 
-/* A value that may be left pending (compose.c: a row or array its parent forms): *pend. */
+/* A value that may be left pending (compose.c: a row, an array or bytes its parent writes): *pend
+ * says which (SD_PEND_*). */
 static inline Datum
 conv_p(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame *f, bool *isnull,
-	   bool *pend)
+	   uint8 *pend)
 {
 	Datum		d;
 
-	cx->pend_out = false;
+	cx->pend_out = SD_PEND_NONE;
 	d = cx->collect ? conv_marked(cx, node, v, f, isnull) : conv_value(cx, node, v, f, isnull);
 	*pend = cx->pend_out;
-	cx->pend_out = false;
+	cx->pend_out = SD_PEND_NONE;
 	return d;
 }
 
@@ -1210,12 +1214,10 @@ conv_p(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame *f, 
 static Datum
 conv(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame *f, bool *isnull)
 {
-	bool		pend;
+	uint8		pend;
 	Datum		d = conv_p(cx, node, v, f, isnull, &pend);
 
-	if (pend)
-		d = sd_pend_form((SdPend *) DatumGetPointer(d));
-	return d;
+	return pend ? sd_pend_datum(pend, d) : d;
 }
 
 Datum

@@ -81,7 +81,7 @@ INSERT INTO co_docs VALUES
  (20, '{"js": "' || repeat('s', 200) || '", "j": "' || repeat('j', 200) || '", "bytes": "' || replace(encode(convert_to(repeat('b', 200), 'UTF8'), 'base64'), E'\n', '') || '"}'),
  (21, '{"deep": {"b": true, "d2": {"t": "t", "d3": {"x": 1, "s": {"a": 1, "t": "s"}},
         "d3s": [{"x": 2}, {"s": {"t": "' || repeat('d', 130) || '"}}, null, {"x": 3, "s": {"a": 4}}]}}}'),
- (22, '{"deep": {"d2": {"d3s": []}}}'),
+ (22, '{"deep": {"d2": {"d3s": []}}, "bytes": "", "js": ""}'),
  (23, '{"flag": true, "small": {"a": 1, "t": "x"}, "leaf": {"b": true, "s": 2, "i": 3, "l": 4,
        "f": 5.5, "t": "six", "n": 7.25, "ts": "2024-01-02T03:04:05Z", "d": "2024-02-03", "c": "z"},
        "smalls": [{"a": 1, "t": "a"}, {"a": 2, "t": "b"}], "leaves": [{"b": true}, {"i": 2}],

@@ -283,14 +283,16 @@ write_row(const SdPend *p, char *base)
 			if (att->attstorage != TYPSTORAGE_PLAIN && l + VARHDRSZ_SHORT <= VARATT_SHORT_MAX)
 			{
 				SET_VARSIZE_SHORT(data + off, l + VARHDRSZ_SHORT);
-				memcpy(data + off + VARHDRSZ_SHORT, v->u.s, l);
+				if (l > 0)
+					memcpy(data + off + VARHDRSZ_SHORT, v->u.s, l);
 				off += l + VARHDRSZ_SHORT;
 			}
 			else
 			{
 				off = align_zero(data, off, att->attalign);
 				SET_VARSIZE(data + off, VARHDRSZ + l);
-				memcpy(data + off + VARHDRSZ, v->u.s, l);
+				if (l > 0)
+					memcpy(data + off + VARHDRSZ, v->u.s, l);
 				off += VARHDRSZ + l;
 			}
 		}
@@ -396,7 +398,8 @@ write_array(const SdPend *p, char *base)
 
 			inc = VARHDRSZ + (Size) v->len;
 			SET_VARSIZE(data + off, inc);
-			memcpy(data + off + VARHDRSZ, v->u.s, v->len);
+			if (v->len > 0)
+				memcpy(data + off + VARHDRSZ, v->u.s, v->len);
 		}
 		else if (p->pend[i])
 		{
@@ -454,7 +457,8 @@ sd_pend_datum(uint8 kind, Datum d)
 		struct varlena *b = palloc(VARHDRSZ + (Size) v->len);
 
 		SET_VARSIZE(b, VARHDRSZ + (Size) v->len);
-		memcpy(VARDATA(b), v->u.s, v->len);
+		if (v->len > 0)
+			memcpy(VARDATA(b), v->u.s, v->len);
 		return PointerGetDatum(b);
 	}
 	if (kind == SD_PEND_VALUE)

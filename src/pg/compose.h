@@ -19,7 +19,7 @@ typedef struct SdPend SdPend;
 #define SD_PEND_NONE	0		/* a Datum */
 #define SD_PEND_VALUE	1		/* an SdPend * */
 #define SD_PEND_BYTES	2		/* an sd_val * (serde_core.h): a varlena of the bytes u.s[0..len)
-								 * (text, json, a jsonb container), written where it goes */
+								 * (text, json, bytea, a jsonb container), written where it goes */
 
 /*
  * A pending row of descriptor td (natts values; pend[i]: what vals[i] is, SD_PEND_*),

@@ -1111,15 +1111,10 @@ conv_value(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame 
 				break;
 			}
 		case SD_V_BYTES:
-			{
-				bytea	   *b = palloc(VARHDRSZ + v->len);
-
-				SET_VARSIZE(b, VARHDRSZ + v->len);
-				if (v->len)
-					memcpy(VARDATA(b), v->u.bytes, v->len);
-				d = PointerGetDatum(b);
-				break;
-			}
+			/* written by the row or array it goes into (compose.c), else by sd_pend_datum */
+			cx->pend_out = SD_PEND_BYTES;
+			d = PointerGetDatum(v);
+			break;
 		case SD_V_ENUM:
 			d = conv_enum(cx, node, h, v, f);
 			break;

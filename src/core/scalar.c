@@ -1183,6 +1183,21 @@ sd_parse_epoch(const char *s, size_t len, int64_t unit_us, int64_t *us, char *pr
 	uint64_t	mag;
 	char		cut[CUT_BUF];
 
+	/* the common literal: a whole number of seconds or milliseconds in range, as below */
+	if ((unit_us == 1000000 || unit_us == 1000) && len >= 1 && len <= 15 &&
+		(s[0] != '0' || len == 1))
+	{
+		uint64_t	w = 0;
+		size_t		i = 0;
+
+		while (i < len && is_digit(s[i]))
+			w = w * 10 + (uint64_t) (s[i++] - '0');
+		if (i == len && w <= (uint64_t) (END_TS_US - 1) / (uint64_t) unit_us)
+		{
+			*us = (int64_t) w * unit_us;
+			return SD_OK;
+		}
+	}
 	for (int64_t u = unit_us; u > 1 && u % 10 == 0; u /= 10)
 		unit_pow++;
 	if (unit_us < 1 || unit_pow > 18 || (int64_t) pow10_u64[unit_pow] != unit_us)

@@ -104,7 +104,45 @@ sd_numeric_int64(Numeric num, int64 *out)
 {
 	NbParts		p;
 	uint64		mag = 0;
+	const char *b = (const char *) num;
 
+	/*
+	 * The common case first: a short-header integer of 1..4 base-10000 digits in canonical form
+	 * (what nb_parts and the loop below accept, with the same value); anything else below.
+	 */
+	if (VARATT_IS_4B_U(num) && VARSIZE(num) >= VARHDRSZ + 4 && VARSIZE(num) <= VARHDRSZ + 10 &&
+		VARSIZE(num) % 2 == 0)
+	{
+		uint16		h;
+		int			nd = (int) (VARSIZE(num) - VARHDRSZ - 2) / 2;
+
+		memcpy(&h, b + VARHDRSZ, 2);
+		if ((h & (NB_SIGN_MASK | NB_SHORT_DSCALE_MASK | NB_SHORT_WEIGHT_SIGN)) == NB_SHORT &&
+			(int) (h & NB_SHORT_WEIGHT_MASK) <= 3 && nd <= (int) (h & NB_SHORT_WEIGHT_MASK) + 1)
+		{
+			int			weight = h & NB_SHORT_WEIGHT_MASK;
+			bool		ok = true;
+
+			for (int i = 0; i <= weight; i++)
+			{
+				int16		d = 0;
+
+				if (i < nd)
+				{
+					memcpy(&d, b + VARHDRSZ + 2 + 2 * i, 2);
+					if (d < 0 || d >= 10000 || (d == 0 && (i == 0 || i == nd - 1)))
+						ok = false;
+				}
+				mag = mag * 10000 + (uint64) (d > 0 ? d : 0);
+			}
+			if (ok)
+			{
+				*out = (h & NB_SHORT_SIGN) ? -(int64) mag : (int64) mag;
+				return true;
+			}
+			mag = 0;
+		}
+	}
 	if (!nb_parts(num, &p) || p.dscale != 0)
 		return false;
 	if (p.ndigits == 0)

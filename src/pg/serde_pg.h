@@ -290,6 +290,7 @@ typedef struct SdConvert
 	const sd_jev *events;		/* the text walker's jsonb events (sd_val.aux), or NULL */
 	bool		soft;			/* serde_valid: serde's own checks set `failed` */
 	bool		failed;
+	uint8		pend_out;		/* what the value just converted is (compose.h: SD_PEND_*) */
 	SdPgDoc		doc;			/* what the tape was decoded from (locations, XPath names) */
 	const sd_val *root;			/* the root value (XML: the root element's name) */
 	const char *option_path;	/* converting a `default`: errors are 22023 at this path */

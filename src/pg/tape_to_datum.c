@@ -25,6 +25,7 @@
 #include "utils/timestamp.h"
 #include "utils/uuid.h"
 
+#include "compose.h"
 #include "jsonb_build.h"
 #include "numeric_build.h"
 #include "serde_pg.h"
@@ -46,6 +47,8 @@ typedef struct ConvFrame
 
 static Datum conv(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame *f,
 				  bool *isnull);
+static inline Datum conv_p(SdConvert *cx, const sd_node *node, const sd_val *v,
+						   const ConvFrame *f, bool *isnull, uint8 *pend);
 
 /* ---- paths and errors ------------------------------------------------------------------------ */
 
@@ -606,7 +609,9 @@ conv_string(SdConvert *cx, const sd_node *node, SdPgType *h, const sd_val *v,
 				memset(VARDATA(t) + v->len, ' ', pad);
 				return PointerGetDatum(t);
 			}
-			return PointerGetDatum(cstring_to_text_with_len(v->u.s, (int) v->len));
+			/* written by the row or array it goes into (compose.c), else made by sd_pend_datum */
+			cx->pend_out = SD_PEND_BYTES;
+			return PointerGetDatum(v);
 		case SD_K_OTHER:
 			return call_prefixed(cx, f, &h->infunc, NULL, pnstrdup(v->u.s, v->len),
 								 h->typioparam, h->basetypmod);
@@ -705,13 +710,14 @@ conv_json(SdConvert *cx, const sd_node *node, SdPgType *h, const sd_val *v, cons
 		 * memory: the document's goes away after the call) */
 		if (node->type->kind != SD_K_JSONB)
 			conv_internal(cx, node, v);
-		jb = palloc(VARHDRSZ + v->len);
-		SET_VARSIZE(jb, VARHDRSZ + v->len);
-		memcpy(VARDATA(jb), v->u.s, v->len);
-		return PointerGetDatum(jb);
+		cx->pend_out = SD_PEND_BYTES;	/* copied by compose.c */
+		return PointerGetDatum(v);
 	}
 	if (node->type->kind == SD_K_JSON)
-		return PointerGetDatum(cstring_to_text_with_len(v->u.s, (int) v->len));
+	{
+		cx->pend_out = SD_PEND_BYTES;
+		return PointerGetDatum(v);
+	}
 	if (node->type->kind != SD_K_JSONB)
 		conv_internal(cx, node, v);
 	jb = build_jsonb_prefixed(cx, f, v);
@@ -742,6 +748,9 @@ conv_enum(SdConvert *cx, const sd_node *node, SdPgType *h, const sd_val *v, cons
 }
 
 /* ---- containers ------------------------------------------------------------------------------- */
+
+/* a row's or an array's values and nulls on the stack up to this many (else palloc'd) */
+#define SD_ROW_STACK_COLS 16
 
 /* The elements of a multi-dimensional array level (v, rectangular as the engine checked it:
  * the shape is checked again, for serde_errors' tapes) into vals / nulls in row-major order. */
@@ -831,18 +840,23 @@ conv_md_array(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFra
 	return PointerGetDatum(a);
 }
 
-static Datum
+static pg_noinline Datum
 conv_array(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame *f)
 {
 	const sd_node *en = node->elem;
 	SdPgType   *eh;
 	uint32		n = v->len;
-	Datum	   *vals;
-	bool	   *nulls;
+	Datum		vbuf[SD_ROW_STACK_COLS];
+	bool		nbuf[SD_ROW_STACK_COLS];
+	uint8		pbuf[SD_ROW_STACK_COLS];
+	Datum	   *vals = vbuf;
+	bool	   *nulls = nbuf;
 	ConvFrame	fr;
+	uint8	   *pend = pbuf;
 	int			dims[1];
 	int			lbs[1];
-	ArrayType  *a;
+	SdPend	   *p;
+	Datum		d;
 	bool		bad = false;
 
 	if (en == NULL)
@@ -853,8 +867,12 @@ conv_array(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame 
 	if (node->type->max_dims > 1 && cx->tape[v->u.first].tag == SD_V_ARRAY)
 		return conv_md_array(cx, node, v, f);
 	check_stack_depth();
-	vals = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(Datum) * (Size) n);
-	nulls = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(bool) * (Size) n);
+	if (n > SD_ROW_STACK_COLS)
+	{
+		vals = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(Datum) * (Size) n);
+		nulls = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(bool) * (Size) n);
+		pend = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(uint8) * (Size) n);
+	}
 	fr.up = f;
 	fr.field = NULL;
 	fr.key = NULL;
@@ -875,9 +893,10 @@ conv_array(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame 
 		else if (node->is_map && cx->collect)
 		{
 			bad = true;			/* serde_errors: an entry whose key failed */
+			pend[i] = SD_PEND_NONE;
 			continue;
 		}
-		vals[i] = conv(cx, en, ev, &fr, &nulls[i]);
+		vals[i] = conv_p(cx, en, ev, &fr, &nulls[i], &pend[i]);
 		if (cx->failed)
 		{
 			if (!cx->collect)
@@ -891,17 +910,31 @@ conv_array(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame 
 		cx->failed = true;
 		return (Datum) 0;
 	}
-	dims[0] = (int) n;
-	lbs[0] = 1;
-	a = construct_md_array(vals, nulls, 1, dims, lbs, eh->typid, eh->typlen, eh->typbyval,
-						   eh->typalign);
-	pfree(vals);
-	pfree(nulls);
-	return PointerGetDatum(a);
+	/* formed with its parent (compose.c), else as construct_md_array does */
+	p = sd_pend_array((int) n, vals, nulls, pend, eh->typid, eh->typlen, eh->typbyval,
+					  eh->typalign);
+	if (p)
+	{
+		cx->pend_out = SD_PEND_VALUE;
+		d = PointerGetDatum(p);
+	}
+	else
+	{
+		sd_pend_form_all((int) n, vals, nulls, pend);
+		dims[0] = (int) n;
+		lbs[0] = 1;
+		d = PointerGetDatum(construct_md_array(vals, nulls, 1, dims, lbs, eh->typid, eh->typlen,
+											   eh->typbyval, eh->typalign));
+	}
+	if (vals != vbuf)
+	{
+		pfree(vals);
+		pfree(nulls);
+		pfree(pend);
+	}
+	return d;
 }
 
-/* a row's values and nulls on the stack up to this many columns (else palloc'd) */
-#define SD_ROW_STACK_COLS 16
 
 static bool
 is_variant_column(const sd_node *node, int col)
@@ -912,16 +945,19 @@ is_variant_column(const sd_node *node, int col)
 	return false;
 }
 
-static Datum
+static pg_noinline Datum
 conv_row(SdConvert *cx, const sd_node *node, SdPgType *h, const sd_val *v, const ConvFrame *f)
 {
 	TupleDesc	td = h->tupdesc;
 	Datum		vbuf[SD_ROW_STACK_COLS];
 	bool		nbuf[SD_ROW_STACK_COLS];
+	uint8		pbuf[SD_ROW_STACK_COLS];
 	Datum	   *vals = vbuf;
 	bool	   *nulls = nbuf;
+	uint8	   *pend = pbuf;
 	ConvFrame	fr;
-	HeapTuple	tup;
+	SdPend	   *p;
+	Datum		d;
 	bool		bad = false;
 
 	if (td == NULL || v->len != (uint32) node->nfields || node->nfields != h->ncols)
@@ -931,8 +967,10 @@ conv_row(SdConvert *cx, const sd_node *node, SdPgType *h, const sd_val *v, const
 	{
 		vals = palloc(sizeof(Datum) * td->natts);
 		nulls = palloc(sizeof(bool) * td->natts);
+		pend = palloc(sizeof(uint8) * td->natts);
 	}
 	memset(nulls, true, sizeof(bool) * Max(td->natts, 1));
+	memset(pend, SD_PEND_NONE, sizeof(uint8) * Max(td->natts, 1));
 	fr.up = f;
 	fr.index = 0;
 	fr.key = NULL;
@@ -940,13 +978,17 @@ conv_row(SdConvert *cx, const sd_node *node, SdPgType *h, const sd_val *v, const
 	{
 		const sd_field *fld = &node->fields[i];
 		int			a = h->attnos[fld->col];
+		const sd_val *cv = &cx->tape[v->u.first + fld->col];
 
+		/* a NULL of a type without constraints: what conv_value would leave (nulls[a] is set) */
+		if (cv->tag == SD_V_NULL && !cx->collect && !pgs_host(fld->node->type)->is_domain)
+			continue;
 		fr.field = fld;
-		fr.v = &cx->tape[v->u.first + fld->col];
+		fr.v = cv;
 		/* the key and value of a map entry sit at the entry's own member; a union's variant
 		 * column decodes the enclosing object itself */
 		fr.silent = (f && f->key) || is_variant_column(node, fld->col);
-		vals[a] = conv(cx, fld->node, &cx->tape[v->u.first + fld->col], &fr, &nulls[a]);
+		vals[a] = conv_p(cx, fld->node, cv, &fr, &nulls[a], &pend[a]);
 		if (cx->failed)
 		{
 			if (!cx->collect)
@@ -960,13 +1002,25 @@ conv_row(SdConvert *cx, const sd_node *node, SdPgType *h, const sd_val *v, const
 		cx->failed = true;
 		return (Datum) 0;
 	}
-	tup = heap_form_tuple(td, vals, nulls);
+	/* formed with its parent (compose.c), else by heap_form_tuple */
+	p = sd_pend_row(td, vals, nulls, pend);
+	if (p)
+	{
+		cx->pend_out = SD_PEND_VALUE;
+		d = PointerGetDatum(p);
+	}
+	else
+	{
+		sd_pend_form_all(td->natts, vals, nulls, pend);
+		d = HeapTupleGetDatum(heap_form_tuple(td, vals, nulls));
+	}
 	if (vals != vbuf)
 	{
 		pfree(vals);
 		pfree(nulls);
+		pfree(pend);
 	}
-	return HeapTupleGetDatum(tup);
+	return d;
 }
 
 /* ---- one value ------------------------------------------------------------------------------- */
@@ -1057,15 +1111,10 @@ conv_value(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame 
 				break;
 			}
 		case SD_V_BYTES:
-			{
-				bytea	   *b = palloc(VARHDRSZ + v->len);
-
-				SET_VARSIZE(b, VARHDRSZ + v->len);
-				if (v->len)
-					memcpy(VARDATA(b), v->u.bytes, v->len);
-				d = PointerGetDatum(b);
-				break;
-			}
+			/* written by the row or array it goes into (compose.c), else by sd_pend_datum */
+			cx->pend_out = SD_PEND_BYTES;
+			d = PointerGetDatum(v);
+			break;
 		case SD_V_ENUM:
 			d = conv_enum(cx, node, h, v, f);
 			break;
@@ -1084,7 +1133,15 @@ conv_value(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame 
 	if (cx->failed)
 		return (Datum) 0;
 	if (h->is_domain)
+	{
+		if (cx->pend_out)
+		{
+			/* a domain's CHECK reads the value: formed now */
+			d = sd_pend_datum(cx->pend_out, d);
+			cx->pend_out = SD_PEND_NONE;
+		}
 		check_domain(cx, h, d, *isnull, f, v);
+	}
 	return d;
 }
 
@@ -1121,6 +1178,7 @@ conv_marked(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame
 		{
 			cx->dirty++;
 			(void) conv_value(cx, node, v, f, isnull);
+			cx->pend_out = SD_PEND_NONE;	/* not a value: nothing to form */
 			cx->dirty--;
 		}
 		*isnull = true;
@@ -1132,12 +1190,29 @@ conv_marked(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame
 	return d;
 }
 
+/* A value that may be left pending (compose.c: a row, an array or bytes its parent writes): *pend
+ * says which (SD_PEND_*). */
+static inline Datum
+conv_p(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame *f, bool *isnull,
+	   uint8 *pend)
+{
+	Datum		d;
+
+	cx->pend_out = SD_PEND_NONE;
+	d = cx->collect ? conv_marked(cx, node, v, f, isnull) : conv_value(cx, node, v, f, isnull);
+	*pend = cx->pend_out;
+	cx->pend_out = SD_PEND_NONE;
+	return d;
+}
+
+/* A value as a Datum. */
 static Datum
 conv(SdConvert *cx, const sd_node *node, const sd_val *v, const ConvFrame *f, bool *isnull)
 {
-	if (cx->collect)
-		return conv_marked(cx, node, v, f, isnull);
-	return conv_value(cx, node, v, f, isnull);
+	uint8		pend;
+	Datum		d = conv_p(cx, node, v, f, isnull, &pend);
+
+	return pend ? sd_pend_datum(pend, d) : d;
 }
 
 Datum

@@ -10,6 +10,7 @@
 #include "xml_read.h"
 #include "internal.h"
 #include "xml_messages.h"
+#include "xml_scan.h"
 
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
@@ -164,30 +165,6 @@ xr_pos(const sd_xreader *r)
 	return p > r->len ? r->len : p;
 }
 
-/*
- * sd_xml_eol (xml_read.h): CR LF -> LF and a lone CR -> LF in s[0..n), in place; a CR that
- * ends s is dropped when `last_cr_pairs` says the byte after it is an LF (the caller hands
- * that LF over next).  Returns the new length.
- */
-size_t
-sd_xml_eol(char *s, size_t n, bool last_cr_pairs)
-{
-	char	   *cr = memchr(s, '\r', n);
-
-	if (!cr)
-		return n;
-	size_t		o = (size_t) (cr - s);
-
-	for (size_t i = o; i < n; i++)
-	{
-		if (s[i] != '\r')
-			s[o++] = s[i];
-		else if (!(i + 1 < n ? s[i + 1] == '\n' : last_cr_pairs))
-			s[o++] = '\n';		/* a lone CR (of CR LF, the LF stays) */
-	}
-	return o;
-}
-
 /* A CDATA piece ch[0..len) ending in CR: whether the document's byte after that CR is an LF
  * (libxml2 may cut a section's content into pieces anywhere, between CR and LF too: the LF
  * then starts the next piece).  The piece points into the parser's input, which holds the
@@ -219,61 +196,10 @@ sd_xr_locate(sd_xreader *r, int64_t offset, uint32_t *line, uint32_t *column)
 		r->loc_line = 1;
 		r->loc_col = 1;
 	}
-	const unsigned char *s = (const unsigned char *) r->doc;
-	size_t		i = r->loc_off;
-	uint32_t	ln = r->loc_line,
-				col = r->loc_col;
-
-	/* a UTF-8 BOM takes no column */
-	if (i == 0 && r->len >= 3 && s[0] == 0xEF && s[1] == 0xBB && s[2] == 0xBF && to >= 3)
-		i = 3;
-	for (; i < to; i++)
-	{
-		/* eight bytes at a time while they hold no line end: a column per byte that is not a
-		 * UTF-8 continuation byte (10xxxxxx) */
-		while (to - i >= 8)
-		{
-			uint64_t	x,
-						a,
-						b,
-						cont;
-
-			memcpy(&x, s + i, 8);
-			a = x ^ 0x0a0a0a0a0a0a0a0aULL;
-			b = x ^ 0x0d0d0d0d0d0d0d0dULL;
-			if (((a - 0x0101010101010101ULL) & ~a & 0x8080808080808080ULL) |
-				((b - 0x0101010101010101ULL) & ~b & 0x8080808080808080ULL))
-				break;
-			cont = x & ~(x << 1) & 0x8080808080808080ULL;
-			/* the count of marked bytes: each is 0 or 1 after >> 7, the multiply sums them into
-			 * the top byte (no popcount instruction: this file is built for every x86-64) */
-			col += 8 - (uint32_t) (((cont >> 7) * 0x0101010101010101ULL) >> 56);
-			i += 8;
-		}
-		if (i >= to)
-			break;
-		unsigned char c = s[i];
-
-		if (c == '\n')
-		{
-			ln++;
-			col = 1;
-		}
-		else if (c == '\r')
-		{
-			if (i + 1 < r->len && s[i + 1] == '\n')
-				continue;       /* CR LF: one line end, counted at the LF */
-			ln++;
-			col = 1;
-		}
-		else if ((c & 0xC0) != 0x80)
-			col++;
-	}
-	r->loc_off = i;
-	r->loc_line = ln;
-	r->loc_col = col;
-	*line = ln;
-	*column = col;
+	sd_xml_count_position(r->doc, r->len, r->loc_off, to, &r->loc_line, &r->loc_col);
+	r->loc_off = to;
+	*line = r->loc_line;
+	*column = r->loc_col;
 }
 
 bool
@@ -292,35 +218,6 @@ sd_xr_document(const sd_xreader *r, size_t *len)
 {
 	*len = r->len;
 	return r->doc;
-}
-
-/*
- * Without entity substitution (XML_PARSE_NOENT is never set), libxml2 hands an attribute value
- * over with every '&' it decoded (from &amp;, &#38;, &#x26;) written back as "&#38;", so that a
- * tree builder keeps it escaped.  Every '&' in such a value starts "&#38;" (other references
- * are replaced, and entities other than the predefined ones are refused): turn them back into
- * '&'.  Returns the new length (the value shrinks in place).
- */
-static size_t
-xr_unescape_amp(char *v, size_t n)
-{
-	char	   *amp = memchr(v, '&', n);
-
-	if (!amp)
-		return n;
-	size_t		o = (size_t) (amp - v);
-
-	for (size_t i = o; i < n;)
-	{
-		if (v[i] == '&' && i + 5 <= n && memcmp(v + i, "&#38;", 5) == 0)
-		{
-			v[o++] = '&';
-			i += 5;
-		}
-		else
-			v[o++] = v[i++];
-	}
-	return o;
 }
 
 typedef struct xr_urient
@@ -343,7 +240,7 @@ xr_uri_slot(const xr_urient *t, uint32_t cap, const xmlChar *u)
 /*
  * A namespace URI as the document means it.  Without entity substitution libxml2 hands a
  * namespace URI over with every '&' it decoded written as "&#38;", as it does attribute values
- * (xr_unescape_amp): a URI with '&' is turned back, once per string of libxml2's (the same
+ * (sd_xml_unescape_amp): a URI with '&' is turned back, once per string of libxml2's (the same
  * pointer recurs), into a copy that lives until sd_xr_close.  *len: in, strlen; out, the
  * copy's.
  */
@@ -382,7 +279,7 @@ xr_uri(sd_xreader *r, const xmlChar *u, uint32_t *len)
 			return (const char *) u;
 		}
 		memcpy(c, u, *len);
-		e->len = (uint32_t) xr_unescape_amp(c, *len);
+		e->len = (uint32_t) sd_xml_unescape_amp(c, *len);
 		c[e->len] = '\0';
 		e->fixed = c;
 		e->orig = u;
@@ -595,7 +492,7 @@ sax_start(void *ud, const xmlChar *local, const xmlChar *prefix, const xmlChar *
 				xr_nomem(r);
 				return;
 			}
-			vlen = xr_unescape_amp(r->bytes + off, vlen);
+			vlen = sd_xml_unescape_amp(r->bytes + off, vlen);
 			r->blen = off + vlen;
 			a[i].name = xr_name(r, at[0], at[1], at[2]);
 			a[i].value = (const char *) (uintptr_t) off;
@@ -1138,79 +1035,6 @@ xr_fixup(sd_xreader *r)
 	}
 }
 
-/* Where the root element's start tag begins (len if never): the prolog (declaration, comments,
- * PIs, DOCTYPE with its internal subset) is fed in one piece, because libxml2's push parser
- * misreads a DOCTYPE cut between chunks inside a quoted literal that holds '>' (a document
- * would then be malformed or not depending on where a chunk ends).  Only a feeding boundary:
- * a wrong guess costs nothing but a bigger first chunk. */
-static size_t
-xr_prolog_end(const char *s, size_t len)
-{
-	size_t		i = 0;
-
-	for (;;)
-	{
-		const char *lt = memchr(s + i, '<', len - i);
-
-		if (!lt)
-			return len;
-		i = (size_t) (lt - s);
-		if (i + 1 >= len)
-			return len;
-		if (s[i + 1] == '?' || (i + 3 < len && memcmp(s + i, "<!--", 4) == 0))
-		{
-			const char *end = s[i + 1] == '?' ? "?>" : "-->";
-			size_t		el = strlen(end);
-			size_t		j = i + 2;
-
-			while (j + el <= len && memcmp(s + j, end, el) != 0)
-				j++;
-			if (j + el > len)
-				return len;
-			i = j + el;
-		}
-		else if (s[i + 1] == '!')
-		{
-			/* <!DOCTYPE …>: quotes, [ … ] and the comments of the internal subset */
-			size_t		j = i + 2;
-			int			depth = 0;
-			char		q = 0;
-
-			for (; j < len; j++)
-			{
-				char		c = s[j];
-
-				if (q)
-				{
-					if (c == q)
-						q = 0;
-				}
-				else if (c == '"' || c == '\'')
-					q = c;
-				else if (c == '[')
-					depth++;
-				else if (c == ']')
-					depth--;
-				else if (c == '<' && j + 3 < len && memcmp(s + j, "<!--", 4) == 0)
-				{
-					size_t		k = j + 4;
-
-					while (k + 3 <= len && memcmp(s + k, "-->", 3) != 0)
-						k++;
-					j = k + 2;
-				}
-				else if (c == '>' && depth <= 0)
-					break;
-			}
-			if (j >= len)
-				return len;
-			i = j + 1;
-		}
-		else
-			return i;
-	}
-}
-
 /* Parses chunks until events beyond q[0..qfixed) were queued (or the end, or a failure), then
  * fixes the new ones up. */
 static void
@@ -1227,7 +1051,7 @@ xr_parse(sd_xreader *r)
 
 		if (r->fed == 0)
 		{
-			size_t		p = xr_prolog_end(r->doc, r->len);
+			size_t		p = sd_xml_prolog_end(r->doc, r->len);
 
 			if (p + 1 > want)
 				want = p + 1;

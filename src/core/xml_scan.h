@@ -1,0 +1,24 @@
+/*
+ * xml_scan.h — byte scans of XML text for the XML reader (xml_scan.c): pure functions, no
+ * reader state.  Core-internal.  (sd_xml_eol, the line-end normalisation, is declared in
+ * xml_read.h, where its other users find it.)
+ */
+#ifndef SERDE_XML_SCAN_H
+#define SERDE_XML_SCAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Where the root element's start tag begins in s[0..len) (len if never): the prolog. */
+size_t		sd_xml_prolog_end(const char *s, size_t len);
+
+/* Line and column (1-based, characters; a UTF-8 BOM takes no column; CR LF is one line end) of
+ * byte `to` of doc[0..len), counted forward from byte `from` (<= to), whose position *line and
+ * *column hold on entry (byte 0 is 1:1). */
+void		sd_xml_count_position(const char *doc, size_t len, size_t from, size_t to,
+								  uint32_t *line, uint32_t *column);
+
+/* Every "&#38;" of v[0..n) turned back into '&', in place; the new length. */
+size_t		sd_xml_unescape_amp(char *v, size_t n);
+
+#endif							/* SERDE_XML_SCAN_H */

@@ -79,6 +79,9 @@ struct sd_xreader
 	uint32_t	loc_line;
 	uint32_t	loc_col;
 
+	bool		drop_after_end; /* sd_xr_options.drop_text_after_end */
+	bool		after_end;      /* the last element event was an END (text now: its parent's) */
+	bool		text_on_end;    /* sd_xr_options.text_on_end */
 	bool		terminated;     /* the final xmlParseChunk(terminate) was made */
 	bool		root_seen;
 	bool		failed_cb;      /* a callback or the error handler recorded err */
@@ -404,6 +407,7 @@ sax_start(void *ud, const xmlChar *local, const xmlChar *prefix, const xmlChar *
 		return;
 	r->depth++;
 	r->root_seen = true;
+	r->after_end = false;
 
 	/* the '<' that starts this tag: the cursor is at its '>' (or "/>"), and no '<' can occur
 	 * inside a start tag (attribute values may not hold one) */
@@ -523,6 +527,7 @@ sax_end(void *ud, const xmlChar *local, const xmlChar *prefix, const xmlChar *ur
 	e->offset = (int64_t) xr_pos(r);
 	e->text = NULL;
 	e->text_len = 0;
+	r->after_end = r->drop_after_end;
 }
 
 /* Appends character data to the batch: merged into the previous TEXT event when it is the
@@ -564,13 +569,24 @@ static void
 xr_text(sd_xreader *r, const xmlChar *ch, size_t len, bool cdata)
 {
 	sd_xev	   *last = r->h.qlen > r->qfixed ? &r->h.q[r->h.qlen - 1] : NULL;
-
-	if (last && last->kind != SD_XEV_TEXT)
-		last = NULL;
 	/* Text that libxml2 hands over in place is not copied: the event points into the document
 	 * (its TEXT marked by nns = 1 until the batch is fixed up), as long as its pieces follow
 	 * each other there; otherwise the pieces are merged in the batch's bytes as before. */
 	const char *dp = cdata ? NULL : xr_in_doc(r, ch, len);
+
+	if (last && last->kind != SD_XEV_TEXT)
+	{
+		/* after an END: on the END itself while the pieces follow each other in place */
+		if (last->kind == SD_XEV_END && r->text_on_end && dp &&
+			(last->text_len == 0 || last->text + last->text_len == dp))
+		{
+			if (last->text_len == 0)
+				last->text = dp;
+			last->text_len += len;
+			return;
+		}
+		last = NULL;
+	}
 
 	if (dp && !last)
 	{
@@ -625,7 +641,7 @@ sax_text(void *ud, const xmlChar *ch, int len)
 {
 	sd_xreader *r = ud;
 
-	if (r->failed_cb || len <= 0)
+	if (r->failed_cb || len <= 0 || r->after_end)
 		return;
 	xr_text(r, ch, (size_t) len, false);
 }
@@ -637,7 +653,7 @@ sax_cdata(void *ud, const xmlChar *ch, int len)
 {
 	sd_xreader *r = ud;
 
-	if (r->failed_cb || len <= 0)
+	if (r->failed_cb || len <= 0 || r->after_end)
 		return;
 	xr_text(r, ch, (size_t) len, true);
 }
@@ -948,6 +964,8 @@ sd_xr_open(const sd_hooks *hooks, const char *doc, size_t len, const sd_xr_optio
 	r->len = len;
 	r->chunk = opt && opt->chunk ? opt->chunk : XR_CHUNK_DEFAULT;
 	r->max_depth = opt && opt->max_depth ? opt->max_depth : SD_DEFAULT_MAX_DEPTH;
+	r->drop_after_end = opt && opt->drop_text_after_end;
+	r->text_on_end = opt && opt->text_on_end;
 	r->loc_line = 1;
 	r->loc_col = 1;
 	xr_take_spare(r);

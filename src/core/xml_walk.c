@@ -39,6 +39,7 @@ typedef struct xframe
 {
 	uint32_t	depth;          /* the element's depth */
 	uint8_t		phase;          /* 0 attributes, 1 children, 2 text given, 3 ended */
+	bool		no_text;        /* the engine's last object_next said SD_KEY_NO_TEXT */
 	uint32_t	next_attr;
 	uint32_t	nattrs;
 	sd_xattr   *attrs;          /* copies (names in the reader's dictionary, values in arena) */
@@ -317,6 +318,7 @@ xw_object_begin(sd_wcursor *cur, const sd_wtok *tok)
 	f->ns = c->elem_ns;
 	f->nns = c->elem.nns;
 	f->text_len = 0;
+	f->no_text = false;
 	c->nframes++;
 	c->at_elem = false;
 	return 1;
@@ -351,6 +353,7 @@ xw_object_next(sd_wcursor *cur, sd_wkey *key, sd_wtok *tok, const sd_member *exp
 	xframe	   *f = &c->frames[c->nframes - 1];
 	const sd_xev *ev;
 
+	f->no_text = (want & SD_KEY_NO_TEXT) != 0;
 	if (f->phase == 0)
 	{
 		if (f->next_attr < f->nattrs)
@@ -402,8 +405,12 @@ xw_object_next(sd_wcursor *cur, sd_wkey *key, sd_wtok *tok, const sd_member *exp
 				elem_token(c, tok);
 				return 1;
 			}
-			/* the END of this element */
+			/* the END of this element; the text after it (the reader's text_on_end) is its
+			 * parent's */
 			c->last_end = ev->offset;
+			if (ev->text_len && c->nframes >= 2 && !f[-1].no_text &&
+				frame_text(c, f - 1, ev->text, ev->text_len) < 0)
+				return -1;
 			break;
 		}
 		f->phase = 2;
@@ -557,6 +564,10 @@ xw_skip_fast(sd_wcursor *cur, const sd_wtok *tok, uint32_t room)
 		if (ev->kind == SD_XEV_END && ev->depth == depth)
 		{
 			c->last_end = ev->offset;
+			/* the text after it is the open element's (the reader's text_on_end) */
+			if (ev->text_len && c->nframes >= 1 && !c->frames[c->nframes - 1].no_text &&
+				frame_text(c, &c->frames[c->nframes - 1], ev->text, ev->text_len) < 0)
+				return -1;
 			return 1;
 		}
 	}
@@ -664,9 +675,9 @@ static const sd_walker_ops xml_ops = {
 
 sd_xcursor *
 sd_xml_walker_open(sd_decoder *d, const char *doc, size_t len, const sd_limits *limits,
-				   sd_error *err)
+				   bool leaf_text_only, sd_error *err)
 {
-	sd_xr_options o = {0, 0, 0};
+	sd_xr_options o = {0, 0, 0, leaf_text_only, true};
 
 	if (limits)
 	{
@@ -823,6 +834,7 @@ sd_xml_walker_batch_begin(sd_xcursor *c)
 	c->frames[0].ns = c->batch_ns;
 	c->frames[0].nns = ev->nns;
 	c->frames[0].text_len = 0;
+	c->frames[0].no_text = true;	/* the root's own text is no item's */
 	c->nframes = 1;
 	c->at_elem = false;
 	return 1;

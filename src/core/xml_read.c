@@ -50,6 +50,10 @@ struct sd_xreader
 	size_t		blen;
 	size_t		bcap;
 	uint32_t	qfixed;         /* q[0..qfixed) hold pointers (fixed up), the rest offsets */
+	uint32_t   *fix;            /* the batch's events that hold offsets (a START with attributes
+								 * or namespace declarations, a TEXT in bytes): xr_fixup's work */
+	uint32_t	nfix;
+	uint32_t	fix_cap;
 	/* lookahead (sd_xr_peek) past the batch: the buffers the kept events point into */
 	void	  **retired;
 	uint32_t	nretired;
@@ -307,45 +311,73 @@ xr_len(sd_xreader *r, const xmlChar *s)
 	return r->lens[h].len;
 }
 
-static sd_xname
-xr_name(sd_xreader *r, const xmlChar *local, const xmlChar *prefix, const xmlChar *uri)
+/* A namespace URI other than the last one seen: its length, unescaped (xr_uri), remembered. */
+static __attribute__((noinline)) void
+xr_name_uri(sd_xreader *r, sd_xname *n, const xmlChar *uri)
 {
-	sd_xname	n;
-
-	n.local = (const char *) local;
-	n.local_len = local ? xr_len(r, local) : 0;
-	n.prefix = (const char *) prefix;
-	n.prefix_len = prefix ? xr_len(r, prefix) : 0;
-	n.uri = (const char *) uri;
-	if (!uri)
-		n.uri_len = 0;
-	else if (uri == r->uri_last)
-	{
-		n.uri = r->uri_last_fixed;
-		n.uri_len = r->uri_last_len;
-	}
-	else
-	{
-		n.uri_len = (uint32_t) strlen((const char *) uri);
-		n.uri = xr_uri(r, uri, &n.uri_len);
-		r->uri_last = uri;
-		r->uri_last_fixed = n.uri;
-		r->uri_last_len = n.uri_len;
-	}
-	if (n.uri && n.uri_len == 0)
-		n.uri = NULL;
-	return n;
+	n->uri_len = (uint32_t) strlen((const char *) uri);
+	n->uri = xr_uri(r, uri, &n->uri_len);
+	r->uri_last = uri;
+	r->uri_last_fixed = n->uri;
+	r->uri_last_len = n->uri_len;
 }
 
-static sd_xev *
-xr_push(sd_xreader *r, sd_xev_kind kind)
+/* *n = the name (lengths from the cache, the URI as the document means it; "" is none). */
+static inline __attribute__((always_inline)) void
+xr_name(sd_xreader *r, sd_xname *n, const xmlChar *local, const xmlChar *prefix,
+		const xmlChar *uri)
 {
-	if (r->h.qlen == r->qcap &&
-		!xr_grow(r, (void **) &r->h.q, &r->qcap, r->h.qlen + 1, sizeof(sd_xev)))
+	n->local = (const char *) local;
+	n->local_len = local ? xr_len(r, local) : 0;
+	n->prefix = (const char *) prefix;
+	n->prefix_len = prefix ? xr_len(r, prefix) : 0;
+	if (!uri)
+	{
+		n->uri = NULL;
+		n->uri_len = 0;
+		return;
+	}
+	if (uri == r->uri_last)
+	{
+		n->uri = r->uri_last_fixed;
+		n->uri_len = r->uri_last_len;
+	}
+	else
+		xr_name_uri(r, n, uri);
+	if (n->uri_len == 0)
+		n->uri = NULL;
+}
+
+/* Event q[i] of the batch holds offsets: xr_fixup turns them into pointers. */
+static inline bool
+xr_mark_fix(sd_xreader *r, uint32_t i)
+{
+	if (__builtin_expect(r->nfix == r->fix_cap, 0) &&
+		!xr_grow(r, (void **) &r->fix, &r->fix_cap, r->nfix + 1, sizeof(uint32_t)))
 	{
 		xr_nomem(r);
-		return NULL;
+		return false;
 	}
+	r->fix[r->nfix++] = i;
+	return true;
+}
+
+static __attribute__((noinline)) bool
+xr_push_grow(sd_xreader *r)
+{
+	if (!xr_grow(r, (void **) &r->h.q, &r->qcap, r->h.qlen + 1, sizeof(sd_xev)))
+	{
+		xr_nomem(r);
+		return false;
+	}
+	return true;
+}
+
+static inline __attribute__((always_inline)) sd_xev *
+xr_push(sd_xreader *r, sd_xev_kind kind)
+{
+	if (__builtin_expect(r->h.qlen == r->qcap, 0) && !xr_push_grow(r))
+		return NULL;
 	sd_xev	   *e = &r->h.q[r->h.qlen++];
 
 	/* every field is set by the caller or here (no memset of the whole event) */
@@ -447,7 +479,9 @@ sax_start(void *ud, const xmlChar *local, const xmlChar *prefix, const xmlChar *
 		return;
 	e->depth = r->depth;
 	e->offset = (int64_t) lt;
-	e->name = xr_name(r, local, prefix, uri);
+	xr_name(r, &e->name, local, prefix, uri);
+	if ((nb_ns > 0 || nb_attrs > 0) && !xr_mark_fix(r, r->h.qlen - 1))
+		return;
 	e->text = NULL;
 	e->text_len = 0;
 	r->names[r->depth - 1] = e->name;
@@ -498,7 +532,7 @@ sax_start(void *ud, const xmlChar *local, const xmlChar *prefix, const xmlChar *
 			}
 			vlen = sd_xml_unescape_amp(r->bytes + off, vlen);
 			r->blen = off + vlen;
-			a[i].name = xr_name(r, at[0], at[1], at[2]);
+			xr_name(r, &a[i].name, at[0], at[1], at[2]);
 			a[i].value = (const char *) (uintptr_t) off;
 			a[i].value_len = vlen;
 			a[i].offset = -1;
@@ -548,10 +582,11 @@ xr_in_doc(const sd_xreader *r, const xmlChar *ch, size_t len)
 	return at + len <= r->len ? r->doc + at : NULL;
 }
 
-/* A TEXT event at the current depth: its text in place in the document (nns = 1) or an offset
- * into the batch's bytes (nns = 0, fixed up with the batch). */
+/* A TEXT event at the current depth: its text in place in the document (inb false) or an
+ * offset into the batch's bytes (inb: marked by nns = 1 and on the fix list until the batch is
+ * fixed up). */
 static void
-xr_push_text(sd_xreader *r, const char *text, size_t len, int nns)
+xr_push_text(sd_xreader *r, const char *text, size_t len, bool inb)
 {
 	sd_xev	   *e = xr_push(r, SD_XEV_TEXT);
 
@@ -562,7 +597,11 @@ xr_push_text(sd_xreader *r, const char *text, size_t len, int nns)
 	memset(&e->name, 0, sizeof(e->name));
 	e->text = text;
 	e->text_len = len;
-	e->nns = nns;
+	if (inb)
+	{
+		e->nns = 1;
+		xr_mark_fix(r, r->h.qlen - 1);
+	}
 }
 
 static void
@@ -570,8 +609,9 @@ xr_text(sd_xreader *r, const xmlChar *ch, size_t len, bool cdata)
 {
 	sd_xev	   *last = r->h.qlen > r->qfixed ? &r->h.q[r->h.qlen - 1] : NULL;
 	/* Text that libxml2 hands over in place is not copied: the event points into the document
-	 * (its TEXT marked by nns = 1 until the batch is fixed up), as long as its pieces follow
-	 * each other there; otherwise the pieces are merged in the batch's bytes as before. */
+	 * (a TEXT in the batch's bytes is marked by nns = 1 until the batch is fixed up), as long as
+	 * its pieces follow each other there; otherwise the pieces are merged in the batch's bytes
+	 * as before. */
 	const char *dp = cdata ? NULL : xr_in_doc(r, ch, len);
 
 	if (last && last->kind != SD_XEV_TEXT)
@@ -590,15 +630,15 @@ xr_text(sd_xreader *r, const xmlChar *ch, size_t len, bool cdata)
 
 	if (dp && !last)
 	{
-		xr_push_text(r, dp, len, 1);
+		xr_push_text(r, dp, len, false);
 		return;
 	}
-	if (dp && last->nns && last->text + last->text_len == dp)
+	if (dp && !last->nns && last->text + last->text_len == dp)
 	{
 		last->text_len += len;
 		return;
 	}
-	if (last && last->nns)
+	if (last && !last->nns)
 	{
 		/* the piece before was in place: into the bytes, for this one to join it */
 		size_t		o = xr_bytes(r, last->text, last->text_len);
@@ -609,7 +649,9 @@ xr_text(sd_xreader *r, const xmlChar *ch, size_t len, bool cdata)
 			return;
 		}
 		last->text = (const char *) (uintptr_t) o;
-		last->nns = 0;
+		last->nns = 1;
+		if (!xr_mark_fix(r, r->h.qlen - 1))
+			return;
 	}
 	size_t		off = xr_bytes(r, (const char *) ch, len);
 
@@ -631,7 +673,7 @@ xr_text(sd_xreader *r, const xmlChar *ch, size_t len, bool cdata)
 		last->text_len += len;
 		return;
 	}
-	xr_push_text(r, (const char *) (uintptr_t) off, len, 0);
+	xr_push_text(r, (const char *) (uintptr_t) off, len, true);
 }
 
 /* Text, entity and character references: libxml2 has normalised the line ends already (CR LF
@@ -856,7 +898,8 @@ typedef struct xr_spare			/* the buffers of sd_xreader and their capacities */
 	sd_xnsdecl *ns;
 	sd_xname   *names;
 	char	   *bytes;
-	uint32_t	qcap, acap, ncap, names_cap;
+	uint32_t   *fix;
+	uint32_t	qcap, acap, ncap, names_cap, fix_cap;
 	size_t		bcap;
 } xr_spare;
 
@@ -883,6 +926,8 @@ xr_take_spare(sd_xreader *r)
 	r->names_cap = xr_kept.names_cap;
 	r->bytes = xr_kept.bytes;
 	r->bcap = xr_kept.bcap;
+	r->fix = xr_kept.fix;
+	r->fix_cap = xr_kept.fix_cap;
 	memset(&xr_kept, 0, sizeof(xr_kept));
 }
 
@@ -912,6 +957,7 @@ xr_leave_spare(sd_xreader *r)
 	XR_KEEP(ns, ncap, sizeof(sd_xnsdecl) * r->ncap);
 	XR_KEEP(names, names_cap, sizeof(sd_xname) * r->names_cap);
 	XR_KEEP(bytes, bcap, r->bcap);
+	XR_KEEP(fix, fix_cap, sizeof(uint32_t) * r->fix_cap);
 #undef XR_KEEP
 #undef XR_KEEP2
 }
@@ -1025,16 +1071,15 @@ sd_xr_open(const sd_hooks *hooks, const char *doc, size_t len, const sd_xr_optio
 static void
 xr_fixup(sd_xreader *r)
 {
-	for (uint32_t i = r->qfixed; i < r->h.qlen; i++)
+	/* only the events on the fix list hold offsets: the others are final as queued */
+	for (uint32_t j = 0; j < r->nfix; j++)
 	{
-		sd_xev	   *e = &r->h.q[i];
+		sd_xev	   *e = &r->h.q[r->fix[j]];
 
 		if (e->kind == SD_XEV_TEXT)
 		{
-			if (e->nns)
-				e->nns = 0;		/* in place: a pointer into the document already */
-			else
-				e->text = r->bytes + (uintptr_t) e->text;
+			e->text = r->bytes + (uintptr_t) e->text;
+			e->nns = 0;
 		}
 		else if (e->kind == SD_XEV_START)
 		{
@@ -1102,6 +1147,7 @@ xr_parse(sd_xreader *r)
 		xr_fixup(r);
 		r->qfixed = r->h.qlen;
 	}
+	r->nfix = 0;
 }
 
 static void

@@ -570,7 +570,7 @@ sax_end(void *ud, const xmlChar *local, const xmlChar *prefix, const xmlChar *ur
 /* Character data ch[0..len) in the document when libxml2 handed it over in place (its input
  * holds the document's bytes as they are: the encoding is ignored); NULL when it comes from
  * elsewhere (an entity's or a character reference's replacement, a buffer of its own). */
-static const char *
+static inline const char *
 xr_in_doc(const sd_xreader *r, const xmlChar *ch, size_t len)
 {
 	xmlParserInputPtr in = r->ctxt->input;
@@ -585,7 +585,7 @@ xr_in_doc(const sd_xreader *r, const xmlChar *ch, size_t len)
 /* A TEXT event at the current depth: its text in place in the document (inb false) or an
  * offset into the batch's bytes (inb: marked by nns = 1 and on the fix list until the batch is
  * fixed up). */
-static void
+static inline __attribute__((always_inline)) void
 xr_push_text(sd_xreader *r, const char *text, size_t len, bool inb)
 {
 	sd_xev	   *e = xr_push(r, SD_XEV_TEXT);
@@ -604,15 +604,44 @@ xr_push_text(sd_xreader *r, const char *text, size_t len, bool inb)
 	}
 }
 
-static void
+static __attribute__((noinline)) void
+xr_text_slow(sd_xreader *r, const xmlChar *ch, size_t len, bool cdata, const char *dp);
+
+/* Text that libxml2 hands over in place is not copied: the event points into the document (a
+ * TEXT in the batch's bytes is marked by nns = 1 until the batch is fixed up), as long as its
+ * pieces follow each other there; otherwise the pieces are merged in the batch's bytes as
+ * before.  The common cases inline (in place, after a START or on an END), the rest in
+ * xr_text_slow. */
+static inline __attribute__((always_inline)) void
 xr_text(sd_xreader *r, const xmlChar *ch, size_t len, bool cdata)
 {
-	sd_xev	   *last = r->h.qlen > r->qfixed ? &r->h.q[r->h.qlen - 1] : NULL;
-	/* Text that libxml2 hands over in place is not copied: the event points into the document
-	 * (a TEXT in the batch's bytes is marked by nns = 1 until the batch is fixed up), as long as
-	 * its pieces follow each other there; otherwise the pieces are merged in the batch's bytes
-	 * as before. */
 	const char *dp = cdata ? NULL : xr_in_doc(r, ch, len);
+
+	if (__builtin_expect(dp != NULL, 1))
+	{
+		sd_xev	   *last = r->h.qlen > r->qfixed ? &r->h.q[r->h.qlen - 1] : NULL;
+
+		if (!last || last->kind == SD_XEV_START)
+		{
+			xr_push_text(r, dp, len, false);
+			return;
+		}
+		if (last->kind == SD_XEV_END && r->text_on_end &&
+			(last->text_len == 0 || last->text + last->text_len == dp))
+		{
+			if (last->text_len == 0)
+				last->text = dp;
+			last->text_len += len;
+			return;
+		}
+	}
+	xr_text_slow(r, ch, len, cdata, dp);
+}
+
+static __attribute__((noinline)) void
+xr_text_slow(sd_xreader *r, const xmlChar *ch, size_t len, bool cdata, const char *dp)
+{
+	sd_xev	   *last = r->h.qlen > r->qfixed ? &r->h.q[r->h.qlen - 1] : NULL;
 
 	if (last && last->kind != SD_XEV_TEXT)
 	{
@@ -1261,12 +1290,6 @@ sd_xr_next(sd_xreader *r, sd_xev *ev, sd_error *err)
 	if (rc == 1)
 		*ev = *e;
 	return rc;
-}
-
-bool
-sd_xr_queued(const sd_xreader *r)
-{
-	return r->h.state == 0 && r->h.qpos < r->h.qlen;
 }
 
 int

@@ -153,7 +153,13 @@ int			sd_xr_next_ref(sd_xreader *r, const sd_xev **ev, sd_error *err);
 
 /* Whether the next sd_xr_next will hand out an event already queued: the strings of the
  * events handed out so far then stay where they are (no chunk is fed before it). */
-bool		sd_xr_queued(const sd_xreader *r);
+static inline bool
+sd_xr_queued(const sd_xreader *r)
+{
+	const sd_xr_head *h = (const sd_xr_head *) r;	/* the reader begins with its head */
+
+	return h->state == 0 && h->qpos < h->qlen;
+}
 
 /* Lookahead without consuming: the event n places after the one sd_xr_next would return next
  * (n = 0: that one), valid until the next sd_xr_next or sd_xr_peek.  Reads on past the current

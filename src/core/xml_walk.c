@@ -14,7 +14,9 @@
  *   - keys carry the local name, the namespace URI and the prefix as written; namespace
  *     declarations are not members;
  *   - values: attribute values and text are SD_J_STRING tokens with SD_TOK_XML_TEXT, copied
- *     into the decoder's arena (valid until the document is released);
+ *     into the decoder's arena or, a leaf's text found in place, pointing into the document
+ *     (not NUL-terminated there, as a jsonb string is not): valid until the document is
+ *     released;
  *   - skip_fast skips an element without walking it (the reader checks well-formedness and
  *     depth of everything it reads anyway); capture gives an element as a standalone element (from
  *     its '<' to the end of its end tag, with the namespace declarations it needs: xml_capture.c)
@@ -418,8 +420,12 @@ xw_object_next(sd_wcursor *cur, sd_wkey *key, sd_wtok *tok, const sd_member *exp
 			plen = f->text_len;	/* (a pending piece: the frame holds no text) */
 		if (plen > 0)
 		{
-			char	   *s = sd_arena_strndup(&c->d->arena, pend ? pend : f->text, plen);
+			/* a leaf's one piece in the document itself (in place: the reader's text as
+			 * written) lives as long as the document, like the arena: no copy */
+			const char *s = pend;
 
+			if (!pend || pend < c->doc || pend + plen > c->doc + c->len)
+				s = sd_arena_strndup(&c->d->arena, pend ? pend : f->text, plen);
 			if (!s)
 				return xw_nomem(c);
 			memset(key, 0, sizeof(*key));

@@ -172,6 +172,21 @@ xr_pos(const sd_xreader *r)
 	return p > r->len ? r->len : p;
 }
 
+/* Character data ch[0..len) in the document when libxml2 handed it over in place (its input
+ * holds the document's bytes as they are: the encoding is ignored); NULL when it comes from
+ * elsewhere (an entity's or a character reference's replacement, a buffer of its own). */
+static inline const char *
+xr_in_doc(const sd_xreader *r, const xmlChar *ch, size_t len)
+{
+	xmlParserInputPtr in = r->ctxt->input;
+
+	if (!in || !in->base || !in->end || ch < in->base || ch + len > in->end)
+		return NULL;
+	size_t		at = (size_t) in->consumed + (size_t) (ch - in->base);
+
+	return at + len <= r->len ? r->doc + at : NULL;
+}
+
 /* A CDATA piece ch[0..len) ending in CR: whether the document's byte after that CR is an LF
  * (libxml2 may cut a section's content into pieces anywhere, between CR and LF too: the LF
  * then starts the next piece).  The piece points into the parser's input, which holds the
@@ -428,6 +443,35 @@ xr_attr_positions(sd_xreader *r, size_t lt, size_t end, sd_xattr *a, int n)
 	}
 }
 
+/* While a batch is filled, an attribute value in place in the document (a pointer, not an
+ * offset into the bytes) is marked in its value_len (a document is under 2 GB). */
+#define XR_VALUE_IN_DOC ((size_t) 1 << 62)
+
+/* The offset of an attribute's name from its value in place at dv: back over the opening
+ * quote, the '=' and the whitespace around it, then the qualified name as written; -1 when
+ * the bytes are not so (xr_attr_positions then scans the tag). */
+static int64_t
+xr_attr_name_at(const sd_xreader *r, const char *dv, const sd_xname *n)
+{
+	const char *s = r->doc;
+	size_t		p = (size_t) (dv - s);
+	size_t		qlen = n->local_len + (n->prefix ? n->prefix_len + 1 : 0);
+
+	if (p < 2 || (s[p - 1] != '"' && s[p - 1] != '\''))
+		return -1;
+	p--;
+	while (p > 0 && sd_is_ws(s[p - 1]))
+		p--;
+	if (p == 0 || s[p - 1] != '=')
+		return -1;
+	p--;
+	while (p > 0 && sd_is_ws(s[p - 1]))
+		p--;
+	if (qlen > p || memcmp(s + p - n->local_len, n->local, n->local_len) != 0)
+		return -1;
+	return (int64_t) (p - qlen);
+}
+
 static void
 sax_start(void *ud, const xmlChar *local, const xmlChar *prefix, const xmlChar *uri,
 		  int nb_ns, const xmlChar **namespaces, int nb_attrs, int nb_defaulted,
@@ -519,10 +563,26 @@ sax_start(void *ud, const xmlChar *local, const xmlChar *prefix, const xmlChar *
 		e->attrs = (const sd_xattr *) (uintptr_t) r->alen;
 		e->nattrs = (uint32_t) nb_attrs;
 		r->alen += nb_attrs;
+		bool		scan = false;
+
 		for (int i = 0; i < nb_attrs; i++)
 		{
 			const xmlChar **at = attributes + 5 * i;
 			size_t		vlen = (size_t) (at[4] - at[3]);
+			const char *dv = xr_in_doc(r, at[3], vlen);
+
+			xr_name(r, &a[i].name, at[0], at[1], at[2]);
+			if (dv)
+			{
+				/* in place (libxml2 hands a value over in its input when it holds only
+				 * printable ASCII without '&' or '<': nothing to normalise or unescape): the
+				 * document's bytes, marked for xr_fixup; its name found back from it */
+				a[i].value = dv;
+				a[i].value_len = vlen | XR_VALUE_IN_DOC;
+				a[i].offset = xr_attr_name_at(r, dv, &a[i].name);
+				scan |= a[i].offset < 0;
+				continue;
+			}
 			size_t		off = xr_bytes(r, (const char *) at[3], vlen);
 
 			if (off == SIZE_MAX)
@@ -532,12 +592,13 @@ sax_start(void *ud, const xmlChar *local, const xmlChar *prefix, const xmlChar *
 			}
 			vlen = sd_xml_unescape_amp(r->bytes + off, vlen);
 			r->blen = off + vlen;
-			xr_name(r, &a[i].name, at[0], at[1], at[2]);
 			a[i].value = (const char *) (uintptr_t) off;
 			a[i].value_len = vlen;
 			a[i].offset = -1;
+			scan = true;
 		}
-		xr_attr_positions(r, lt, end, a, nb_attrs);
+		if (scan)
+			xr_attr_positions(r, lt, end, a, nb_attrs);
 		for (int i = 0; i < nb_attrs; i++)
 			if (a[i].offset < 0)
 				a[i].offset = (int64_t) lt;
@@ -567,20 +628,6 @@ sax_end(void *ud, const xmlChar *local, const xmlChar *prefix, const xmlChar *ur
 /* Appends character data to the batch: merged into the previous TEXT event when it is the
  * last one queued, else a new TEXT event.  `cdata`: the bytes are the document's own (a CDATA
  * section's content, handed over as written) and their line ends are normalised here. */
-/* Character data ch[0..len) in the document when libxml2 handed it over in place (its input
- * holds the document's bytes as they are: the encoding is ignored); NULL when it comes from
- * elsewhere (an entity's or a character reference's replacement, a buffer of its own). */
-static inline const char *
-xr_in_doc(const sd_xreader *r, const xmlChar *ch, size_t len)
-{
-	xmlParserInputPtr in = r->ctxt->input;
-
-	if (!in || !in->base || !in->end || ch < in->base || ch + len > in->end)
-		return NULL;
-	size_t		at = (size_t) in->consumed + (size_t) (ch - in->base);
-
-	return at + len <= r->len ? r->doc + at : NULL;
-}
 
 /* A TEXT event at the current depth: its text in place in the document (inb false) or an
  * offset into the batch's bytes (inb: marked by nns = 1 and on the fix list until the batch is
@@ -1117,7 +1164,12 @@ xr_fixup(sd_xreader *r)
 				sd_xattr   *a = r->attrs + (uintptr_t) e->attrs;
 
 				for (uint32_t k = 0; k < e->nattrs; k++)
-					a[k].value = r->bytes + (uintptr_t) a[k].value;
+				{
+					if (a[k].value_len & XR_VALUE_IN_DOC)
+						a[k].value_len &= ~XR_VALUE_IN_DOC;	/* a pointer already */
+					else
+						a[k].value = r->bytes + (uintptr_t) a[k].value;
+				}
 				e->attrs = a;
 			}
 			else

@@ -152,9 +152,13 @@ xw_take_element(sd_xcursor *c, const sd_xev *ev)
 			return xw_nomem(c);
 		for (uint32_t i = 0; i < ev->nattrs; i++)
 		{
-			a[i] = ev->attrs[i];
-			char	   *v = sd_arena_strndup(&c->d->arena, ev->attrs[i].value, ev->attrs[i].value_len);
+			const char *v = ev->attrs[i].value;
 
+			a[i] = ev->attrs[i];
+			/* a value in place in the document lives as long as it (xw_object_next's leaf
+			 * text too); one in the reader's bytes lives until its next batch */
+			if (v < c->doc || v + a[i].value_len > c->doc + c->len)
+				v = sd_arena_strndup(&c->d->arena, v, a[i].value_len);
 			if (!v)
 				return xw_nomem(c);
 			a[i].value = v;

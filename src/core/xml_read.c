@@ -69,9 +69,14 @@ struct sd_xreader
 		uint32_t	len;
 	}			lens[64];
 	/* the last namespace URI's length (libxml2 interns names: the same pointer recurs) */
-	const xmlChar *uri_last;
-	const char *uri_last_fixed;	/* ... as handed out (xr_uri) */
-	uint32_t	uri_last_len;
+	/* namespace URIs' lengths and forms as handed out (xr_uri) by libxml2's pointer (interned:
+	 * the same pointer recurs), a direct-mapped cache of 8 slots */
+	struct
+	{
+		const xmlChar *s;
+		const char *fixed;
+		uint32_t	len;
+	}			uris_seen[8];
 	/* namespace URIs that held '&' (libxml2 gives it as "&#38;"), unescaped copies by the
 	 * dictionary's pointer: an open-addressing table of cap_uris (a power of two) slots */
 	struct xr_urient *uris;
@@ -332,9 +337,11 @@ xr_name_uri(sd_xreader *r, sd_xname *n, const xmlChar *uri)
 {
 	n->uri_len = (uint32_t) strlen((const char *) uri);
 	n->uri = xr_uri(r, uri, &n->uri_len);
-	r->uri_last = uri;
-	r->uri_last_fixed = n->uri;
-	r->uri_last_len = n->uri_len;
+	uint32_t	h = (uint32_t) (((uint64_t) (uintptr_t) uri * 0x9E3779B97F4A7C15ull) >> 61);
+
+	r->uris_seen[h].s = uri;
+	r->uris_seen[h].fixed = n->uri;
+	r->uris_seen[h].len = n->uri_len;
 }
 
 /* *n = the name (lengths from the cache, the URI as the document means it; "" is none). */
@@ -352,10 +359,12 @@ xr_name(sd_xreader *r, sd_xname *n, const xmlChar *local, const xmlChar *prefix,
 		n->uri_len = 0;
 		return;
 	}
-	if (uri == r->uri_last)
+	uint32_t	h = (uint32_t) (((uint64_t) (uintptr_t) uri * 0x9E3779B97F4A7C15ull) >> 61);
+
+	if (r->uris_seen[h].s == uri)
 	{
-		n->uri = r->uri_last_fixed;
-		n->uri_len = r->uri_last_len;
+		n->uri = r->uris_seen[h].fixed;
+		n->uri_len = r->uris_seen[h].len;
 	}
 	else
 		xr_name_uri(r, n, uri);
@@ -467,7 +476,9 @@ xr_attr_name_at(const sd_xreader *r, const char *dv, const sd_xname *n)
 	p--;
 	while (p > 0 && sd_is_ws(s[p - 1]))
 		p--;
-	if (qlen > p || memcmp(s + p - n->local_len, n->local, n->local_len) != 0)
+	/* (the name as written: its first and last bytes, a cheap check of the arithmetic) */
+	if (qlen > p || n->local_len == 0 || s[p - 1] != n->local[n->local_len - 1] ||
+		s[p - qlen] != (n->prefix ? n->prefix[0] : n->local[0]))
 		return -1;
 	return (int64_t) (p - qlen);
 }

@@ -152,10 +152,18 @@ sd_xml_prolog_end(const char *s, size_t len)
 			size_t		el = strlen(end);
 			size_t		j = i + 2;
 
-			while (j + el <= len && memcmp(s + j, end, el) != 0)
+			/* the terminator's last byte ('>') found by memchr, then the bytes before it */
+			for (;;)
+			{
+				const char *gt = j + el - 1 < len ? memchr(s + j + el - 1, '>', len - (j + el - 1)) : NULL;
+
+				if (!gt)
+					return len;
+				j = (size_t) (gt - s) - (el - 1);
+				if (memcmp(s + j, end, el) == 0)
+					break;
 				j++;
-			if (j + el > len)
-				return len;
+			}
 			i = j + el;
 		}
 		else if (s[i + 1] == '!')

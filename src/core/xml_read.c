@@ -415,73 +415,9 @@ xr_push(sd_xreader *r, sd_xev_kind kind)
 
 /* ---- SAX callbacks (userData is the reader) ------------------------------------------------- */
 
-/* The offsets of the attribute names written in the start tag at doc[lt..end): xmlns ones are
- * skipped (libxml2 hands them over as namespaces), so the k-th one found is attribute k. */
-static void
-xr_attr_positions(sd_xreader *r, size_t lt, size_t end, sd_xattr *a, int n)
-{
-	const char *s = r->doc;
-	size_t		i = lt + 1;
-	int			k = 0;
-
-	while (i < end && !sd_is_ws(s[i]) && s[i] != '>' && s[i] != '/')
-		i++;                    /* the element's name */
-	while (k < n && i < end)
-	{
-		while (i < end && sd_is_ws(s[i]))
-			i++;
-		if (i >= end || s[i] == '>' || s[i] == '/')
-			break;
-		size_t		name = i;
-
-		while (i < end && s[i] != '=' && !sd_is_ws(s[i]))
-			i++;
-		bool		xmlns = (i - name == 5 && memcmp(s + name, "xmlns", 5) == 0) ||
-			(i - name > 6 && memcmp(s + name, "xmlns:", 6) == 0);
-
-		while (i < end && s[i] != '"' && s[i] != '\'')
-			i++;
-		if (i >= end)
-			break;
-		char		q = s[i++];
-		const char *close = memchr(s + i, q, end - i);
-
-		i = close ? (size_t) (close - s) + 1 : end + 1;
-		if (!xmlns)
-			a[k++].offset = (int64_t) name;
-	}
-}
-
 /* While a batch is filled, an attribute value in place in the document (a pointer, not an
  * offset into the bytes) is marked in its value_len (a document is under 2 GB). */
 #define XR_VALUE_IN_DOC ((size_t) 1 << 62)
-
-/* The offset of an attribute's name from its value in place at dv: back over the opening
- * quote, the '=' and the whitespace around it, then the qualified name as written; -1 when
- * the bytes are not so (xr_attr_positions then scans the tag). */
-static int64_t
-xr_attr_name_at(const sd_xreader *r, const char *dv, const sd_xname *n)
-{
-	const char *s = r->doc;
-	size_t		p = (size_t) (dv - s);
-	size_t		qlen = n->local_len + (n->prefix ? n->prefix_len + 1 : 0);
-
-	if (p < 2 || (s[p - 1] != '"' && s[p - 1] != '\''))
-		return -1;
-	p--;
-	while (p > 0 && sd_is_ws(s[p - 1]))
-		p--;
-	if (p == 0 || s[p - 1] != '=')
-		return -1;
-	p--;
-	while (p > 0 && sd_is_ws(s[p - 1]))
-		p--;
-	/* (the name as written: its first and last bytes, a cheap check of the arithmetic) */
-	if (qlen > p || n->local_len == 0 || s[p - 1] != n->local[n->local_len - 1] ||
-		s[p - qlen] != (n->prefix ? n->prefix[0] : n->local[0]))
-		return -1;
-	return (int64_t) (p - qlen);
-}
 
 static void
 sax_start(void *ud, const xmlChar *local, const xmlChar *prefix, const xmlChar *uri,
@@ -590,7 +526,7 @@ sax_start(void *ud, const xmlChar *local, const xmlChar *prefix, const xmlChar *
 				 * document's bytes, marked for xr_fixup; its name found back from it */
 				a[i].value = dv;
 				a[i].value_len = vlen | XR_VALUE_IN_DOC;
-				a[i].offset = xr_attr_name_at(r, dv, &a[i].name);
+				a[i].offset = sd_xml_attr_name_at(r->doc, (size_t) (dv - r->doc), &a[i].name);
 				scan |= a[i].offset < 0;
 				continue;
 			}
@@ -609,7 +545,7 @@ sax_start(void *ud, const xmlChar *local, const xmlChar *prefix, const xmlChar *
 			scan = true;
 		}
 		if (scan)
-			xr_attr_positions(r, lt, end, a, nb_attrs);
+			sd_xml_attr_offsets(r->doc, lt, end, a, nb_attrs);
 		for (int i = 0; i < nb_attrs; i++)
 			if (a[i].offset < 0)
 				a[i].offset = (int64_t) lt;
@@ -635,10 +571,6 @@ sax_end(void *ud, const xmlChar *local, const xmlChar *prefix, const xmlChar *ur
 	e->text_len = 0;
 	r->after_end = r->drop_after_end;
 }
-
-/* Appends character data to the batch: merged into the previous TEXT event when it is the
- * last one queued, else a new TEXT event.  `cdata`: the bytes are the document's own (a CDATA
- * section's content, handed over as written) and their line ends are normalised here. */
 
 /* A TEXT event at the current depth: its text in place in the document (inb false) or an
  * offset into the batch's bytes (inb: marked by nns = 1 and on the fix list until the batch is
@@ -988,6 +920,7 @@ typedef struct xr_spare			/* the buffers of sd_xreader and their capacities */
 	uint32_t   *fix;
 	uint32_t	qcap, acap, ncap, names_cap, fix_cap;
 	size_t		bcap;
+	xmlParserCtxtPtr ctxt;		/* libxml2's parser context (xr_keep_ctxt) */
 } xr_spare;
 
 static _Thread_local xr_spare xr_kept;
@@ -1015,7 +948,57 @@ xr_take_spare(sd_xreader *r)
 	r->bcap = xr_kept.bcap;
 	r->fix = xr_kept.fix;
 	r->fix_cap = xr_kept.fix_cap;
+	xmlParserCtxtPtr c = xr_kept.ctxt;	/* (taken by xr_take_ctxt) */
+
 	memset(&xr_kept, 0, sizeof(xr_kept));
+	xr_kept.ctxt = c;
+}
+
+/* At most this many names in a kept parser context's dictionary (it grows with the names of
+ * every document the context reads). */
+#define XR_DICT_KEEP_MAX 4096
+
+/*
+ * The parser context is kept too, as the floor's SAX2 loop keeps its own (bench/pgfloor): no
+ * context, dictionary and tables made and freed per document.  Only after a document read to its
+ * end, well-formed, with no internal subset (no attribute types or defaults declared: nothing of
+ * it can reach the next document), and while its dictionary is small; xmlCtxtResetPush (at the
+ * next sd_xr_open) clears everything else (stacks, input, well-formedness, counts, errors).
+ */
+static bool
+xr_keep_ctxt(sd_xreader *r)
+{
+	xmlParserCtxtPtr c = r->ctxt;
+
+	if (!xr_plain_hooks(&r->hooks) || xr_kept.ctxt || !r->terminated || r->failed_cb ||
+		!c->wellFormed || !c->nsWellFormed || c->attsDefault || c->attsSpecial ||
+		c->inputNr != 1 || c->nameNr != 0 || !c->dict || xmlDictSize(c->dict) > XR_DICT_KEEP_MAX)
+		return false;
+	c->userData = NULL;
+	xr_kept.ctxt = c;
+	r->ctxt = NULL;
+	return true;
+}
+
+/* The thread's kept parser context, reset for a new document, or NULL. */
+static xmlParserCtxtPtr
+xr_take_ctxt(sd_xreader *r)
+{
+	xmlParserCtxtPtr c = xr_kept.ctxt;
+
+	if (!c || !xr_plain_hooks(&r->hooks))
+		return NULL;
+	xr_kept.ctxt = NULL;
+	if (xmlCtxtResetPush(c, NULL, 0, NULL, NULL) != 0)
+	{
+		xmlFreeParserCtxt(c);
+		return NULL;
+	}
+	/* as xmlCreatePushParserCtxt without a first chunk: the encoding (a BOM) is found at the
+	 * first chunk */
+	c->charset = XML_CHAR_ENCODING_NONE;
+	c->userData = r;
+	return c;
 }
 
 /* Keeps *buf (of `bytes` bytes) for the next reader, or frees it (too large, or one is kept). */
@@ -1128,7 +1111,9 @@ sd_xr_open(const sd_hooks *hooks, const char *doc, size_t len, const sd_xr_optio
 
 	xmlInitParser();
 	xr_enter(r, &saved);
-	r->ctxt = xmlCreatePushParserCtxt(s, r, NULL, 0, NULL);
+	r->ctxt = xr_take_ctxt(r);
+	if (!r->ctxt)
+		r->ctxt = xmlCreatePushParserCtxt(s, r, NULL, 0, NULL);
 	if (r->ctxt)
 	{
 		xmlCtxtUseOptions(r->ctxt, XML_PARSE_NONET | XML_PARSE_IGNORE_ENC);
@@ -1413,7 +1398,8 @@ sd_xr_close(sd_xreader *r)
 		if (r->ctxt->myDoc)
 			xmlFreeDoc(r->ctxt->myDoc);     /* the parser context does not own it */
 		r->ctxt->myDoc = NULL;
-		xmlFreeParserCtxt(r->ctxt);
+		if (!xr_keep_ctxt(r))
+			xmlFreeParserCtxt(r->ctxt);
 		xr_leave(&saved);
 	}
 	xr_leave_spare(r);

@@ -1,8 +1,9 @@
 /*
  * xml_scan.c — byte scans of XML text for the XML reader (xml_read.c), pure functions of the
  * bytes they are given (no reader, no libxml2): where the prolog ends (the first chunk's
- * boundary), line-end normalisation, line and column counting for errors, and the "&#38;" that
- * libxml2 writes back into attribute values and namespace URIs.
+ * boundary), line-end normalisation, line and column counting for errors, the "&#38;" that
+ * libxml2 writes back into attribute values and namespace URIs, and where a start tag's
+ * attribute names are.
  */
 #include "xml_scan.h"
 #include "xml_read.h"
@@ -206,4 +207,68 @@ sd_xml_prolog_end(const char *s, size_t len)
 		else
 			return i;
 	}
+}
+
+/* The offsets of the attribute names written in the start tag at doc[lt..end): xmlns ones are
+ * skipped (libxml2 hands them over as namespaces), so the k-th one found is attribute k. */
+void
+sd_xml_attr_offsets(const char *doc, size_t lt, size_t end, sd_xattr *a, int n)
+{
+	const char *s = doc;
+	size_t		i = lt + 1;
+	int			k = 0;
+
+	while (i < end && !sd_is_ws(s[i]) && s[i] != '>' && s[i] != '/')
+		i++;                    /* the element's name */
+	while (k < n && i < end)
+	{
+		while (i < end && sd_is_ws(s[i]))
+			i++;
+		if (i >= end || s[i] == '>' || s[i] == '/')
+			break;
+		size_t		name = i;
+
+		while (i < end && s[i] != '=' && !sd_is_ws(s[i]))
+			i++;
+		bool		xmlns = (i - name == 5 && memcmp(s + name, "xmlns", 5) == 0) ||
+			(i - name > 6 && memcmp(s + name, "xmlns:", 6) == 0);
+
+		while (i < end && s[i] != '"' && s[i] != '\'')
+			i++;
+		if (i >= end)
+			break;
+		char		q = s[i++];
+		const char *close = memchr(s + i, q, end - i);
+
+		i = close ? (size_t) (close - s) + 1 : end + 1;
+		if (!xmlns)
+			a[k++].offset = (int64_t) name;
+	}
+}
+
+/* The offset of an attribute's name from its value in place at dv: back over the opening
+ * quote, the '=' and the whitespace around it, then the qualified name as written; -1 when
+ * the bytes are not so (xr_attr_positions then scans the tag). */
+int64_t
+sd_xml_attr_name_at(const char *doc, size_t at, const sd_xname *n)
+{
+	const char *s = doc;
+	size_t		p = at;
+	size_t		qlen = n->local_len + (n->prefix ? n->prefix_len + 1 : 0);
+
+	if (p < 2 || (s[p - 1] != '"' && s[p - 1] != '\''))
+		return -1;
+	p--;
+	while (p > 0 && sd_is_ws(s[p - 1]))
+		p--;
+	if (p == 0 || s[p - 1] != '=')
+		return -1;
+	p--;
+	while (p > 0 && sd_is_ws(s[p - 1]))
+		p--;
+	/* (the name as written: its first and last bytes, a cheap check of the arithmetic) */
+	if (qlen > p || n->local_len == 0 || s[p - 1] != n->local[n->local_len - 1] ||
+		s[p - qlen] != (n->prefix ? n->prefix[0] : n->local[0]))
+		return -1;
+	return (int64_t) (p - qlen);
 }

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "xml_read.h"
+
 /* Where the root element's start tag begins in s[0..len) (len if never): the prolog. */
 size_t		sd_xml_prolog_end(const char *s, size_t len);
 
@@ -20,5 +22,15 @@ void		sd_xml_count_position(const char *doc, size_t len, size_t from, size_t to,
 
 /* Every "&#38;" of v[0..n) turned back into '&', in place; the new length. */
 size_t		sd_xml_unescape_amp(char *v, size_t n);
+
+/* The offsets of the attribute names written in the start tag at doc[lt..end) into a[0..n)
+ * (xmlns ones skipped: libxml2 hands them over as namespaces, so the k-th one found is
+ * attribute k); an attribute not found keeps its offset. */
+void		sd_xml_attr_offsets(const char *doc, size_t lt, size_t end, sd_xattr *a, int n);
+
+/* The offset of an attribute's name n from its value found in place at doc[at]: back over the
+ * opening quote, the '=' and the whitespace around it, then the qualified name as written; -1
+ * when the bytes are not so. */
+int64_t		sd_xml_attr_name_at(const char *doc, size_t at, const sd_xname *n);
 
 #endif							/* SERDE_XML_SCAN_H */

@@ -30,7 +30,29 @@ void		sd_xml_attr_offsets(const char *doc, size_t lt, size_t end, sd_xattr *a, i
 
 /* The offset of an attribute's name n from its value found in place at doc[at]: back over the
  * opening quote, the '=' and the whitespace around it, then the qualified name as written; -1
- * when the bytes are not so. */
-int64_t		sd_xml_attr_name_at(const char *doc, size_t at, const sd_xname *n);
+ * when the bytes are not so (inline: once per attribute of every start tag). */
+static inline int64_t
+sd_xml_attr_name_at(const char *doc, size_t at, const sd_xname *n)
+{
+	const char *s = doc;
+	size_t		p = at;
+	size_t		qlen = n->local_len + (n->prefix ? n->prefix_len + 1 : 0);
+
+	if (p < 2 || (s[p - 1] != '"' && s[p - 1] != '\''))
+		return -1;
+	p--;
+	while (p > 0 && (s[p - 1] == ' ' || s[p - 1] == '\t' || s[p - 1] == '\n' || s[p - 1] == '\r'))
+		p--;
+	if (p == 0 || s[p - 1] != '=')
+		return -1;
+	p--;
+	while (p > 0 && (s[p - 1] == ' ' || s[p - 1] == '\t' || s[p - 1] == '\n' || s[p - 1] == '\r'))
+		p--;
+	/* (the name as written: its first and last bytes, a cheap check of the arithmetic) */
+	if (qlen > p || n->local_len == 0 || s[p - 1] != n->local[n->local_len - 1] ||
+		s[p - qlen] != (n->prefix ? n->prefix[0] : n->local[0]))
+		return -1;
+	return (int64_t) (p - qlen);
+}
 
 #endif							/* SERDE_XML_SCAN_H */

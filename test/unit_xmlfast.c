@@ -1,8 +1,9 @@
 /*
  * unit_xmlfast.c - the XML fast paths of issue 23 round 4, each against its fallback:
- *   - the reader's text_on_end (text after an end tag on the END event, a piece that does not
- *     continue it in the document as a TEXT after it) and drop_text_after_end: the same text,
- *     piece for piece, as the plain stream, at every chunk size;
+ *   - the reader's text_on_end / text_on_start (text after an end / start tag on that END /
+ *     START event, a piece that does not continue it in the document as a TEXT after it) and
+ *     drop_text_after_end: the same text, piece for piece, as the plain stream, at every chunk
+ *     size;
  *   - attribute values in place in the document (not copied, names located back from the value)
  *     and values that are not (entities, tabs, non-ASCII): the same values and offsets;
  *   - the parser context kept for the thread's next document (NULL hooks) against a fresh one
@@ -54,13 +55,15 @@ my_free(void *ud, void *p)
 #define F_DROP 2				/* sd_xr_options.drop_text_after_end */
 #define F_STRIP 4				/* the rendering leaves out text after an END */
 #define F_OWN_HOOKS 8			/* malloc hooks of our own: no context kept */
+#define F_ON_START 16			/* sd_xr_options.text_on_start */
 
 /* The stream of doc as text, consecutive text pieces (TEXT events and an END's text) joined. */
 static const char *
 stream(const char *doc, size_t len, size_t chunk, int flags)
 {
 	sd_hooks	h = {my_alloc, my_realloc, my_free, NULL, NULL};
-	sd_xr_options o = {0, 0, chunk, (flags & F_DROP) != 0, (flags & F_ON_END) != 0};
+	sd_xr_options o = {0, 0, chunk, (flags & F_DROP) != 0, (flags & F_ON_END) != 0,
+	(flags & F_ON_START) != 0};
 	sd_error	err;
 	sd_xreader *r = sd_xr_open((flags & F_OWN_HOOKS) ? &h : NULL, doc, len, &o, &err);
 	sd_xev		ev;
@@ -141,6 +144,14 @@ stream(const char *doc, size_t len, size_t chunk, int flags)
 				fput(&o_, num, strlen(num));
 			}
 			fput(&o_, ">", 1);
+			if (ev.text_len && plen + ev.text_len < sizeof(pend))
+			{
+				memcpy(pend + plen, ev.text, ev.text_len);
+				plen += ev.text_len;
+			}
+			/* without the option, a START carries no text */
+			if (ev.text_len && !(flags & F_ON_START))
+				fput(&o_, "!START-TEXT!", 12);
 			continue;
 		}
 		snprintf(num, sizeof(num), "</%.*s@%lld>", (int) ev.name.local_len, ev.name.local,
@@ -223,15 +234,17 @@ test_streams(void)
 
 			/* the fallback: plain TEXT events, a fresh parser context */
 			strcpy(base, stream(doc, len, ch, F_OWN_HOOKS));
-			CHECK(strstr(base, "!END-TEXT!") == NULL);
-			/* text on the END: the same text, piece for piece */
+			CHECK(strstr(base, "!END-TEXT!") == NULL && strstr(base, "!START-TEXT!") == NULL);
+			/* text on the END and on the START: the same text, piece for piece */
 			CHECK_STR(stream(doc, len, ch, F_OWN_HOOKS | F_ON_END), base);
+			CHECK_STR(stream(doc, len, ch, F_OWN_HOOKS | F_ON_START), base);
+			CHECK_STR(stream(doc, len, ch, F_OWN_HOOKS | F_ON_END | F_ON_START), base);
 			/* the kept context (twice: the second reuses it) */
 			CHECK_STR(stream(doc, len, ch, 0), base);
-			CHECK_STR(stream(doc, len, ch, F_ON_END), base);
+			CHECK_STR(stream(doc, len, ch, F_ON_END | F_ON_START), base);
 			/* text after end tags left out: the plain stream without it */
 			strcpy(base, stream(doc, len, ch, F_OWN_HOOKS | F_STRIP));
-			CHECK_STR(stream(doc, len, ch, F_DROP | F_ON_END), base);
+			CHECK_STR(stream(doc, len, ch, F_DROP | F_ON_END | F_ON_START), base);
 			CHECK_STR(stream(doc, len, ch, F_DROP), base);
 		}
 	}
@@ -353,6 +366,28 @@ test_leaf_text_only(void)
 	}
 }
 
+/* A union's tag as a child element (object_find): its text on the START, the rest after it */
+static void
+test_tag_text(void)
+{
+	const sd_type *card = ut_composite("xfcard", "number:text");
+	const sd_type *bank = ut_composite("xfbank", "iban:text");
+	const sd_type *pay = ut_composite("xfpay", "amount:int4,card:xfcard,bank:xfbank");
+	const char *o = "{\"xml\": {\"root\": \"pay\"}, \"unknown\": \"reject\", \"tag\": \"kind\","
+		" \"variants\": {\"card\": \"card\", \"bank\": \"bank\"}}";
+
+	(void) card;
+	(void) bank;
+	CHECK_STR(ut_decode_xml(pay, o, "<pay><kind>card</kind><amount>5</amount><number>4242</number></pay>"),
+			  "{amount:5,card:{number:'4242'},bank:null}");
+	CHECK_STR(ut_decode_xml(pay, o, "<pay><amount>5</amount><kind>ca&#114;d</kind><number>1</number></pay>"),
+			  "{amount:5,card:{number:'1'},bank:null}");
+	CHECK_STR(ut_decode_xml(pay, o, "<pay><kind>ba<![CDATA[nk]]></kind><amount>7</amount><iban>DE</iban></pay>"),
+			  "{amount:7,card:null,bank:{iban:'DE'}}");
+	CHECK_STR(ut_decode_xml(pay, o, "<pay><kind>&#99;ard</kind><amount>7</amount><number>2</number></pay>"),
+			  "{amount:7,card:{number:'2'},bank:null}");
+}
+
 void		unit_xmlfast(void);
 
 void
@@ -361,4 +396,5 @@ unit_xmlfast(void)
 	test_streams();
 	test_dictionary_bound();
 	test_leaf_text_only();
+	test_tag_text();
 }

@@ -91,6 +91,7 @@ struct sd_xreader
 	bool		drop_after_end; /* sd_xr_options.drop_text_after_end */
 	bool		after_end;      /* the last element event was an END (text now: its parent's) */
 	bool		text_on_end;    /* sd_xr_options.text_on_end */
+	bool		text_on_start;  /* sd_xr_options.text_on_start */
 	bool		terminated;     /* the final xmlParseChunk(terminate) was made */
 	bool		root_seen;
 	bool		failed_cb;      /* a callback or the error handler recorded err */
@@ -611,17 +612,20 @@ xr_text(sd_xreader *r, const xmlChar *ch, size_t len, bool cdata)
 	{
 		sd_xev	   *last = r->h.qlen > r->qfixed ? &r->h.q[r->h.qlen - 1] : NULL;
 
-		if (!last || last->kind == SD_XEV_START)
-		{
-			xr_push_text(r, dp, len, false);
-			return;
-		}
-		if (last->kind == SD_XEV_END && r->text_on_end &&
+		/* on the START or END before it (text_on_start / text_on_end), while the pieces
+		 * follow each other in the document */
+		if (last && (last->kind == SD_XEV_END ? r->text_on_end :
+					 last->kind == SD_XEV_START && r->text_on_start) &&
 			(last->text_len == 0 || last->text + last->text_len == dp))
 		{
 			if (last->text_len == 0)
 				last->text = dp;
 			last->text_len += len;
+			return;
+		}
+		if (!last || last->kind == SD_XEV_START)
+		{
+			xr_push_text(r, dp, len, false);
 			return;
 		}
 	}
@@ -1082,6 +1086,7 @@ sd_xr_open(const sd_hooks *hooks, const char *doc, size_t len, const sd_xr_optio
 	r->max_depth = opt && opt->max_depth ? opt->max_depth : SD_DEFAULT_MAX_DEPTH;
 	r->drop_after_end = opt && opt->drop_text_after_end;
 	r->text_on_end = opt && opt->text_on_end;
+	r->text_on_start = opt && opt->text_on_start;
 	r->loc_line = 1;
 	r->loc_col = 1;
 	xr_take_spare(r);

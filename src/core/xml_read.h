@@ -88,7 +88,8 @@ typedef struct sd_xev
 	const sd_xnsdecl *ns;       /* START: namespace declarations on this element */
 	uint32_t	nattrs;
 	uint32_t	nns;
-	const char *text;           /* TEXT; END: the text after it (sd_xr_options.text_on_end) */
+	const char *text;           /* TEXT; END: the text after it (sd_xr_options.text_on_end);
+								 * START: the text after it (text_on_start) */
 	size_t		text_len;
 } sd_xev;
 
@@ -134,6 +135,11 @@ typedef struct sd_xr_options
 	 * does not continue it there comes as a TEXT event after the END, as before.  The text is
 	 * the parent's: a walker adds it to the element around the one that ended (xml_walk.c). */
 	bool		text_on_end;
+	/* The same for the text right after a start tag (an element's first text, before any child
+	 * element): on that START event (its text / text_len, in the document); a piece that does
+	 * not continue it there comes as a TEXT event after the START.  The text is the element's
+	 * own: a reader of the events joins it with the TEXTs that follow. */
+	bool		text_on_start;
 } sd_xr_options;
 
 /* Opens a reader over doc[0..len) (borrowed: it must outlive the reader).  NULL with err on a

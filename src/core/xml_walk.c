@@ -42,6 +42,9 @@ typedef struct xframe
 	uint32_t	depth;          /* the element's depth */
 	uint8_t		phase;          /* 0 attributes, 1 children, 2 text given, 3 ended */
 	bool		no_text;        /* the engine's last object_next said SD_KEY_NO_TEXT */
+	const char *stext;          /* its first text, on its START (the reader's text_on_start):
+								 * in the document, not yet read */
+	size_t		stext_len;
 	uint32_t	next_attr;
 	uint32_t	nattrs;
 	sd_xattr   *attrs;          /* copies (names in the reader's dictionary, values in arena) */
@@ -325,6 +328,8 @@ xw_object_begin(sd_wcursor *cur, const sd_wtok *tok)
 	f->nns = c->elem.nns;
 	f->text_len = 0;
 	f->no_text = false;
+	f->stext = c->elem.text;
+	f->stext_len = c->elem.text_len;
 	c->nframes++;
 	c->at_elem = false;
 	return 1;
@@ -380,6 +385,17 @@ xw_object_next(sd_wcursor *cur, sd_wkey *key, sd_wtok *tok, const sd_member *exp
 		const char *pend = NULL;
 		size_t		plen = 0;
 
+		if (f->stext_len)
+		{
+			/* the text on its START: in the document, so it stays where it is whatever the
+			 * reader does next (pending like a leaf's one piece) */
+			if (!(want & SD_KEY_NO_TEXT))
+			{
+				pend = f->stext;
+				plen = f->stext_len;
+			}
+			f->stext_len = 0;
+		}
 		for (;;)
 		{
 			if (xw_next(c, &ev) < 0)
@@ -480,11 +496,27 @@ xw_object_find(sd_wcursor *cur, const char *name, size_t len, unsigned kinds, sd
 			continue;
 		const sd_xev *tx;
 		int64_t		off = ev->offset;
+		const char *st = ev->text;	/* its first text on the START (text_on_start) */
+		size_t		stl = ev->text_len;
 
 		if ((pr = sd_xr_peek(c->r, i + 1, &tx, &err)) < 0 && pr != -2)
 			return xw_fail(c, &err);
-		if (pr == 1 && tx->kind == SD_XEV_TEXT)
+		if (pr == 1 && tx->kind == SD_XEV_TEXT && stl)
+		{
+			/* a piece on the START, the rest after it: joined */
+			char	   *j = sd_arena_alloc(&c->d->arena, stl + tx->text_len + 1);
+
+			if (!j)
+				return xw_nomem(c);
+			memcpy(j, st, stl);
+			memcpy(j + stl, tx->text, tx->text_len);
+			j[stl + tx->text_len] = '\0';
+			text_token(tok, j, stl + tx->text_len, off);
+		}
+		else if (pr == 1 && tx->kind == SD_XEV_TEXT)
 			text_token(tok, tx->text, tx->text_len, off);
+		else if (stl)
+			text_token(tok, st, stl, off);
 		else
 			text_token(tok, "", 0, off);
 		tok->flags |= SD_TOK_XML_ELEMENT;
@@ -687,7 +719,7 @@ sd_xcursor *
 sd_xml_walker_open(sd_decoder *d, const char *doc, size_t len, const sd_limits *limits,
 				   bool leaf_text_only, sd_error *err)
 {
-	sd_xr_options o = {0, 0, 0, leaf_text_only, true};
+	sd_xr_options o = {0, 0, 0, leaf_text_only, true, true};
 
 	if (limits)
 	{
@@ -845,6 +877,7 @@ sd_xml_walker_batch_begin(sd_xcursor *c)
 	c->frames[0].nns = ev->nns;
 	c->frames[0].text_len = 0;
 	c->frames[0].no_text = true;	/* the root's own text is no item's */
+	c->frames[0].stext_len = 0;
 	c->nframes = 1;
 	c->at_elem = false;
 	return 1;

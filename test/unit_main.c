@@ -5,7 +5,7 @@
 int unit_passed = 0;
 int unit_failed = 0;
 
-#define UNIT_GROUPS(X) X(scalar) X(jtree) X(compile) X(decode) X(lookup) X(events) X(xmlplan) X(xmlread) X(xmlwalk) X(xmldecode) X(readonly) X(jwrite) X(descriptor) X(errors) X(defaults) X(decimal) X(xmlhard) X(scale) X(oneof) X(infer) X(formats) X(batch) X(jsonwalk)
+#define UNIT_GROUPS(X) X(scalar) X(jtree) X(compile) X(decode) X(lookup) X(events) X(xmlplan) X(xmlread) X(xmlwalk) X(xmldecode) X(xmlfast) X(readonly) X(jwrite) X(descriptor) X(errors) X(defaults) X(decimal) X(xmlhard) X(scale) X(oneof) X(infer) X(formats) X(batch) X(jsonwalk)
 #define DECLARE(name) void unit_##name(void);
 UNIT_GROUPS(DECLARE)
 

@@ -123,7 +123,7 @@ walk_doc(const char *doc)
 	sd_hooks	h = {0};
 	sd_decoder *d = sd_decoder_create(&h);
 	sd_error	err;
-	sd_xcursor *x = sd_xml_walker_open(d, doc, strlen(doc), NULL, &err);
+	sd_xcursor *x = sd_xml_walker_open(d, doc, strlen(doc), NULL, false, &err);
 
 	out[0] = '\0';
 	if (!x)
@@ -185,7 +185,7 @@ test_text_across_batches(void)
 		sd_hooks	h = {0};
 		sd_decoder *d = sd_decoder_create(&h);
 		sd_error	err;
-		sd_xcursor *x = sd_xml_walker_open(d, doc, len, NULL, &err);
+		sd_xcursor *x = sd_xml_walker_open(d, doc, len, NULL, false, &err);
 		sd_wcursor *c = sd_xml_walker_cursor(x);
 		const sd_walker_ops *ops = c->ops;
 		sd_wtok		t,
@@ -251,7 +251,7 @@ test_interned_names(void)
 	sd_hooks	h = {0};
 	sd_decoder *d = sd_decoder_create(&h);
 	sd_error	err;
-	sd_xcursor *x = sd_xml_walker_open(d, doc, len, NULL, &err);
+	sd_xcursor *x = sd_xml_walker_open(d, doc, len, NULL, false, &err);
 	sd_wcursor *c = sd_xml_walker_cursor(x);
 	const sd_walker_ops *ops = c->ops;
 	sd_wtok		t;
@@ -343,7 +343,7 @@ unit_xmlwalk(void)
 		sd_decoder *d = sd_decoder_create(&h);
 		sd_error	err;
 		const char *doc = "<r>\n  <v a='1'/>\n</r>";
-		sd_xcursor *x = sd_xml_walker_open(d, doc, strlen(doc), NULL, &err);
+		sd_xcursor *x = sd_xml_walker_open(d, doc, strlen(doc), NULL, false, &err);
 		uint32_t	l,
 					col;
 

@@ -1281,6 +1281,7 @@ sd_compile_ex(const char *shape_name, const char *options_json, size_t options_l
 			goto fail;
 	}
 	plan->root = root;
+	plan->xml_leaf_text_only = sd_xml_leaf_text_only(root);
 	/* decoders keep their key-order prediction per plan, keyed by uid, starting from this copy */
 	plan->uid = __atomic_add_fetch(&plan_uids, 1, __ATOMIC_RELAXED);
 	plan->nfollow = c.nfollow;

@@ -950,9 +950,12 @@ xml_member(Eng *e, const sd_members *ms, const sd_wkey *k)
 			memset(e->xmc, 0, sizeof(sd_xmcache));
 		if (e->xmc)
 		{
-			/* every bit of the pointers counts: libxml2 packs short names a few bytes apart */
-			uint64_t	h = ((uint64_t) (uintptr_t) k->s ^ ((uint64_t) (uintptr_t) k->ns << 1) ^
-							 ((uint64_t) (uintptr_t) ms << 2) ^ k->xml_kind) * 0x9E3779B97F4A7C15ull;
+			/* every bit of the pointers counts: libxml2 packs short names a few bytes apart;
+			 * each pointer multiplied on its own (XORed first, nearby pointers cancelled out
+			 * and names collided) */
+			uint64_t	h = (uint64_t) (uintptr_t) k->s * 0x9E3779B97F4A7C15ull ^
+				(uint64_t) (uintptr_t) k->ns * 0xC2B2AE3D27D4EB4Full ^
+				((uint64_t) (uintptr_t) ms + k->xml_kind) * 0x165667B19E3779F9ull;
 
 			h >>= 64 - XMC_BITS;
 			__typeof__(e->xmc->slot[0]) *c = &e->xmc->slot[h];

@@ -62,7 +62,13 @@ struct sd_plan
 	uint64_t	uid;            /* process-unique, never reused: keys a decoder's per-plan state */
 	uint32_t	nfollow;        /* key-order prediction slots: the sum of every table's n + 1 */
 	const int16_t *follow_init; /* their initial values: each table's members in their own order */
+	bool		xml_leaf_text_only; /* XML: no text of an element with children is ever read
+									 * (xml_textuse.c): the reader may drop it */
 };
+
+/* Whether decoding from `root` reads no text of an element that has child elements (no text
+ * member, no `extra`, no `xml` column anywhere below it): xml_textuse.c. */
+bool		sd_xml_leaf_text_only(const sd_node *root);
 
 /* ---- defaults compiled once (defaults.c) ----------------------------------------------------
  * values[i] is the JSON of plan->defaults[i] (a tree in the plan's arena, which the values may

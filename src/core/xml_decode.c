@@ -77,7 +77,9 @@ xml_run(sd_decoder *d, const sd_plan *plan, const sd_node *node, const char *doc
 	d->pairs_len = 0;
 	d->jev_len = 0;
 	sd_arena_reset(&d->arena);
-	xc = sd_xml_walker_open(d, doc, len, limits ? &lim : NULL, err);
+	/* the plan's fact holds for what its root reaches (another node: every text kept) */
+	xc = sd_xml_walker_open(d, doc, len, limits ? &lim : NULL,
+							(!node || node == sd_plan_root(plan)) && plan->xml_leaf_text_only, err);
 	if (!xc)
 		return false;
 	cur = sd_xml_walker_cursor(xc);

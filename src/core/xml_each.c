@@ -96,7 +96,9 @@ sd_each_begin_xml(sd_decoder *d, const sd_plan *plan, const sd_node *node, const
 	d->pairs_len = 0;
 	d->jev_len = 0;
 	sd_arena_reset(&d->arena);
-	if (!(x->xc = sd_xml_walker_open(d, doc, len, &lim, err)))
+	if (!(x->xc = sd_xml_walker_open(d, doc, len, &lim,
+									 (!node || node == sd_plan_root(plan)) && plan->xml_leaf_text_only,
+									 err)))
 	{
 		sd_hook_free(&d->hooks, x);
 		return false;
@@ -325,7 +327,7 @@ sd_each_xml_recheck(sd_decoder *d, int max_errors, const sd_found **found, int *
 	d->pairs_len = 0;
 	d->jev_len = 0;
 	sd_arena_reset(&d->arena);
-	if (!(y.xc = sd_xml_walker_open(d, d->each_input, d->each_len, &d->each_limits, &err)))
+	if (!(y.xc = sd_xml_walker_open(d, d->each_input, d->each_len, &d->each_limits, false, &err)))
 		return (*n = sd_engine_found_fatal(d, &err, false, found, total, root)), -1;
 	if (sd_xml_walker_batch_begin(y.xc) < 0)
 		goto failed;

@@ -10,6 +10,7 @@
 #include "xml_read.h"
 #include "internal.h"
 #include "xml_messages.h"
+#include "xml_scan.h"
 
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
@@ -49,6 +50,10 @@ struct sd_xreader
 	size_t		blen;
 	size_t		bcap;
 	uint32_t	qfixed;         /* q[0..qfixed) hold pointers (fixed up), the rest offsets */
+	uint32_t   *fix;            /* the batch's events that hold offsets (a START with attributes
+								 * or namespace declarations, a TEXT in bytes): xr_fixup's work */
+	uint32_t	nfix;
+	uint32_t	fix_cap;
 	/* lookahead (sd_xr_peek) past the batch: the buffers the kept events point into */
 	void	  **retired;
 	uint32_t	nretired;
@@ -64,9 +69,14 @@ struct sd_xreader
 		uint32_t	len;
 	}			lens[64];
 	/* the last namespace URI's length (libxml2 interns names: the same pointer recurs) */
-	const xmlChar *uri_last;
-	const char *uri_last_fixed;	/* ... as handed out (xr_uri) */
-	uint32_t	uri_last_len;
+	/* namespace URIs' lengths and forms as handed out (xr_uri) by libxml2's pointer (interned:
+	 * the same pointer recurs), a direct-mapped cache of 8 slots */
+	struct
+	{
+		const xmlChar *s;
+		const char *fixed;
+		uint32_t	len;
+	}			uris_seen[8];
 	/* namespace URIs that held '&' (libxml2 gives it as "&#38;"), unescaped copies by the
 	 * dictionary's pointer: an open-addressing table of cap_uris (a power of two) slots */
 	struct xr_urient *uris;
@@ -78,6 +88,10 @@ struct sd_xreader
 	uint32_t	loc_line;
 	uint32_t	loc_col;
 
+	bool		drop_after_end; /* sd_xr_options.drop_text_after_end */
+	bool		after_end;      /* the last element event was an END (text now: its parent's) */
+	bool		text_on_end;    /* sd_xr_options.text_on_end */
+	bool		text_on_start;  /* sd_xr_options.text_on_start */
 	bool		terminated;     /* the final xmlParseChunk(terminate) was made */
 	bool		root_seen;
 	bool		failed_cb;      /* a callback or the error handler recorded err */
@@ -164,28 +178,19 @@ xr_pos(const sd_xreader *r)
 	return p > r->len ? r->len : p;
 }
 
-/*
- * sd_xml_eol (xml_read.h): CR LF -> LF and a lone CR -> LF in s[0..n), in place; a CR that
- * ends s is dropped when `last_cr_pairs` says the byte after it is an LF (the caller hands
- * that LF over next).  Returns the new length.
- */
-size_t
-sd_xml_eol(char *s, size_t n, bool last_cr_pairs)
+/* Character data ch[0..len) in the document when libxml2 handed it over in place (its input
+ * holds the document's bytes as they are: the encoding is ignored); NULL when it comes from
+ * elsewhere (an entity's or a character reference's replacement, a buffer of its own). */
+static inline const char *
+xr_in_doc(const sd_xreader *r, const xmlChar *ch, size_t len)
 {
-	char	   *cr = memchr(s, '\r', n);
+	xmlParserInputPtr in = r->ctxt->input;
 
-	if (!cr)
-		return n;
-	size_t		o = (size_t) (cr - s);
+	if (!in || !in->base || !in->end || ch < in->base || ch + len > in->end)
+		return NULL;
+	size_t		at = (size_t) in->consumed + (size_t) (ch - in->base);
 
-	for (size_t i = o; i < n; i++)
-	{
-		if (s[i] != '\r')
-			s[o++] = s[i];
-		else if (!(i + 1 < n ? s[i + 1] == '\n' : last_cr_pairs))
-			s[o++] = '\n';		/* a lone CR (of CR LF, the LF stays) */
-	}
-	return o;
+	return at + len <= r->len ? r->doc + at : NULL;
 }
 
 /* A CDATA piece ch[0..len) ending in CR: whether the document's byte after that CR is an LF
@@ -219,61 +224,10 @@ sd_xr_locate(sd_xreader *r, int64_t offset, uint32_t *line, uint32_t *column)
 		r->loc_line = 1;
 		r->loc_col = 1;
 	}
-	const unsigned char *s = (const unsigned char *) r->doc;
-	size_t		i = r->loc_off;
-	uint32_t	ln = r->loc_line,
-				col = r->loc_col;
-
-	/* a UTF-8 BOM takes no column */
-	if (i == 0 && r->len >= 3 && s[0] == 0xEF && s[1] == 0xBB && s[2] == 0xBF && to >= 3)
-		i = 3;
-	for (; i < to; i++)
-	{
-		/* eight bytes at a time while they hold no line end: a column per byte that is not a
-		 * UTF-8 continuation byte (10xxxxxx) */
-		while (to - i >= 8)
-		{
-			uint64_t	x,
-						a,
-						b,
-						cont;
-
-			memcpy(&x, s + i, 8);
-			a = x ^ 0x0a0a0a0a0a0a0a0aULL;
-			b = x ^ 0x0d0d0d0d0d0d0d0dULL;
-			if (((a - 0x0101010101010101ULL) & ~a & 0x8080808080808080ULL) |
-				((b - 0x0101010101010101ULL) & ~b & 0x8080808080808080ULL))
-				break;
-			cont = x & ~(x << 1) & 0x8080808080808080ULL;
-			/* the count of marked bytes: each is 0 or 1 after >> 7, the multiply sums them into
-			 * the top byte (no popcount instruction: this file is built for every x86-64) */
-			col += 8 - (uint32_t) (((cont >> 7) * 0x0101010101010101ULL) >> 56);
-			i += 8;
-		}
-		if (i >= to)
-			break;
-		unsigned char c = s[i];
-
-		if (c == '\n')
-		{
-			ln++;
-			col = 1;
-		}
-		else if (c == '\r')
-		{
-			if (i + 1 < r->len && s[i + 1] == '\n')
-				continue;       /* CR LF: one line end, counted at the LF */
-			ln++;
-			col = 1;
-		}
-		else if ((c & 0xC0) != 0x80)
-			col++;
-	}
-	r->loc_off = i;
-	r->loc_line = ln;
-	r->loc_col = col;
-	*line = ln;
-	*column = col;
+	sd_xml_count_position(r->doc, r->len, r->loc_off, to, &r->loc_line, &r->loc_col);
+	r->loc_off = to;
+	*line = r->loc_line;
+	*column = r->loc_col;
 }
 
 bool
@@ -292,35 +246,6 @@ sd_xr_document(const sd_xreader *r, size_t *len)
 {
 	*len = r->len;
 	return r->doc;
-}
-
-/*
- * Without entity substitution (XML_PARSE_NOENT is never set), libxml2 hands an attribute value
- * over with every '&' it decoded (from &amp;, &#38;, &#x26;) written back as "&#38;", so that a
- * tree builder keeps it escaped.  Every '&' in such a value starts "&#38;" (other references
- * are replaced, and entities other than the predefined ones are refused): turn them back into
- * '&'.  Returns the new length (the value shrinks in place).
- */
-static size_t
-xr_unescape_amp(char *v, size_t n)
-{
-	char	   *amp = memchr(v, '&', n);
-
-	if (!amp)
-		return n;
-	size_t		o = (size_t) (amp - v);
-
-	for (size_t i = o; i < n;)
-	{
-		if (v[i] == '&' && i + 5 <= n && memcmp(v + i, "&#38;", 5) == 0)
-		{
-			v[o++] = '&';
-			i += 5;
-		}
-		else
-			v[o++] = v[i++];
-	}
-	return o;
 }
 
 typedef struct xr_urient
@@ -343,7 +268,7 @@ xr_uri_slot(const xr_urient *t, uint32_t cap, const xmlChar *u)
 /*
  * A namespace URI as the document means it.  Without entity substitution libxml2 hands a
  * namespace URI over with every '&' it decoded written as "&#38;", as it does attribute values
- * (xr_unescape_amp): a URI with '&' is turned back, once per string of libxml2's (the same
+ * (sd_xml_unescape_amp): a URI with '&' is turned back, once per string of libxml2's (the same
  * pointer recurs), into a copy that lives until sd_xr_close.  *len: in, strlen; out, the
  * copy's.
  */
@@ -382,7 +307,7 @@ xr_uri(sd_xreader *r, const xmlChar *u, uint32_t *len)
 			return (const char *) u;
 		}
 		memcpy(c, u, *len);
-		e->len = (uint32_t) xr_unescape_amp(c, *len);
+		e->len = (uint32_t) sd_xml_unescape_amp(c, *len);
 		c[e->len] = '\0';
 		e->fixed = c;
 		e->orig = u;
@@ -407,45 +332,77 @@ xr_len(sd_xreader *r, const xmlChar *s)
 	return r->lens[h].len;
 }
 
-static sd_xname
-xr_name(sd_xreader *r, const xmlChar *local, const xmlChar *prefix, const xmlChar *uri)
+/* A namespace URI other than the last one seen: its length, unescaped (xr_uri), remembered. */
+static __attribute__((noinline)) void
+xr_name_uri(sd_xreader *r, sd_xname *n, const xmlChar *uri)
 {
-	sd_xname	n;
+	n->uri_len = (uint32_t) strlen((const char *) uri);
+	n->uri = xr_uri(r, uri, &n->uri_len);
+	uint32_t	h = (uint32_t) (((uint64_t) (uintptr_t) uri * 0x9E3779B97F4A7C15ull) >> 61);
 
-	n.local = (const char *) local;
-	n.local_len = local ? xr_len(r, local) : 0;
-	n.prefix = (const char *) prefix;
-	n.prefix_len = prefix ? xr_len(r, prefix) : 0;
-	n.uri = (const char *) uri;
-	if (!uri)
-		n.uri_len = 0;
-	else if (uri == r->uri_last)
-	{
-		n.uri = r->uri_last_fixed;
-		n.uri_len = r->uri_last_len;
-	}
-	else
-	{
-		n.uri_len = (uint32_t) strlen((const char *) uri);
-		n.uri = xr_uri(r, uri, &n.uri_len);
-		r->uri_last = uri;
-		r->uri_last_fixed = n.uri;
-		r->uri_last_len = n.uri_len;
-	}
-	if (n.uri && n.uri_len == 0)
-		n.uri = NULL;
-	return n;
+	r->uris_seen[h].s = uri;
+	r->uris_seen[h].fixed = n->uri;
+	r->uris_seen[h].len = n->uri_len;
 }
 
-static sd_xev *
-xr_push(sd_xreader *r, sd_xev_kind kind)
+/* *n = the name (lengths from the cache, the URI as the document means it; "" is none). */
+static inline __attribute__((always_inline)) void
+xr_name(sd_xreader *r, sd_xname *n, const xmlChar *local, const xmlChar *prefix,
+		const xmlChar *uri)
 {
-	if (r->h.qlen == r->qcap &&
-		!xr_grow(r, (void **) &r->h.q, &r->qcap, r->h.qlen + 1, sizeof(sd_xev)))
+	n->local = (const char *) local;
+	n->local_len = local ? xr_len(r, local) : 0;
+	n->prefix = (const char *) prefix;
+	n->prefix_len = prefix ? xr_len(r, prefix) : 0;
+	if (!uri)
+	{
+		n->uri = NULL;
+		n->uri_len = 0;
+		return;
+	}
+	uint32_t	h = (uint32_t) (((uint64_t) (uintptr_t) uri * 0x9E3779B97F4A7C15ull) >> 61);
+
+	if (r->uris_seen[h].s == uri)
+	{
+		n->uri = r->uris_seen[h].fixed;
+		n->uri_len = r->uris_seen[h].len;
+	}
+	else
+		xr_name_uri(r, n, uri);
+	if (n->uri_len == 0)
+		n->uri = NULL;
+}
+
+/* Event q[i] of the batch holds offsets: xr_fixup turns them into pointers. */
+static inline bool
+xr_mark_fix(sd_xreader *r, uint32_t i)
+{
+	if (__builtin_expect(r->nfix == r->fix_cap, 0) &&
+		!xr_grow(r, (void **) &r->fix, &r->fix_cap, r->nfix + 1, sizeof(uint32_t)))
 	{
 		xr_nomem(r);
-		return NULL;
+		return false;
 	}
+	r->fix[r->nfix++] = i;
+	return true;
+}
+
+static __attribute__((noinline)) bool
+xr_push_grow(sd_xreader *r)
+{
+	if (!xr_grow(r, (void **) &r->h.q, &r->qcap, r->h.qlen + 1, sizeof(sd_xev)))
+	{
+		xr_nomem(r);
+		return false;
+	}
+	return true;
+}
+
+static inline __attribute__((always_inline)) sd_xev *
+xr_push(sd_xreader *r, sd_xev_kind kind)
+{
+	if (__builtin_expect(r->h.qlen == r->qcap, 0) && !xr_push_grow(r))
+		return NULL;
 	sd_xev	   *e = &r->h.q[r->h.qlen++];
 
 	/* every field is set by the caller or here (no memset of the whole event) */
@@ -459,42 +416,9 @@ xr_push(sd_xreader *r, sd_xev_kind kind)
 
 /* ---- SAX callbacks (userData is the reader) ------------------------------------------------- */
 
-/* The offsets of the attribute names written in the start tag at doc[lt..end): xmlns ones are
- * skipped (libxml2 hands them over as namespaces), so the k-th one found is attribute k. */
-static void
-xr_attr_positions(sd_xreader *r, size_t lt, size_t end, sd_xattr *a, int n)
-{
-	const char *s = r->doc;
-	size_t		i = lt + 1;
-	int			k = 0;
-
-	while (i < end && !sd_is_ws(s[i]) && s[i] != '>' && s[i] != '/')
-		i++;                    /* the element's name */
-	while (k < n && i < end)
-	{
-		while (i < end && sd_is_ws(s[i]))
-			i++;
-		if (i >= end || s[i] == '>' || s[i] == '/')
-			break;
-		size_t		name = i;
-
-		while (i < end && s[i] != '=' && !sd_is_ws(s[i]))
-			i++;
-		bool		xmlns = (i - name == 5 && memcmp(s + name, "xmlns", 5) == 0) ||
-			(i - name > 6 && memcmp(s + name, "xmlns:", 6) == 0);
-
-		while (i < end && s[i] != '"' && s[i] != '\'')
-			i++;
-		if (i >= end)
-			break;
-		char		q = s[i++];
-		const char *close = memchr(s + i, q, end - i);
-
-		i = close ? (size_t) (close - s) + 1 : end + 1;
-		if (!xmlns)
-			a[k++].offset = (int64_t) name;
-	}
-}
+/* While a batch is filled, an attribute value in place in the document (a pointer, not an
+ * offset into the bytes) is marked in its value_len (a document is under 2 GB). */
+#define XR_VALUE_IN_DOC ((size_t) 1 << 62)
 
 static void
 sax_start(void *ud, const xmlChar *local, const xmlChar *prefix, const xmlChar *uri,
@@ -507,6 +431,7 @@ sax_start(void *ud, const xmlChar *local, const xmlChar *prefix, const xmlChar *
 		return;
 	r->depth++;
 	r->root_seen = true;
+	r->after_end = false;
 
 	/* the '<' that starts this tag: the cursor is at its '>' (or "/>"), and no '<' can occur
 	 * inside a start tag (attribute values may not hold one) */
@@ -546,7 +471,9 @@ sax_start(void *ud, const xmlChar *local, const xmlChar *prefix, const xmlChar *
 		return;
 	e->depth = r->depth;
 	e->offset = (int64_t) lt;
-	e->name = xr_name(r, local, prefix, uri);
+	xr_name(r, &e->name, local, prefix, uri);
+	if ((nb_ns > 0 || nb_attrs > 0) && !xr_mark_fix(r, r->h.qlen - 1))
+		return;
 	e->text = NULL;
 	e->text_len = 0;
 	r->names[r->depth - 1] = e->name;
@@ -584,10 +511,26 @@ sax_start(void *ud, const xmlChar *local, const xmlChar *prefix, const xmlChar *
 		e->attrs = (const sd_xattr *) (uintptr_t) r->alen;
 		e->nattrs = (uint32_t) nb_attrs;
 		r->alen += nb_attrs;
+		bool		scan = false;
+
 		for (int i = 0; i < nb_attrs; i++)
 		{
 			const xmlChar **at = attributes + 5 * i;
 			size_t		vlen = (size_t) (at[4] - at[3]);
+			const char *dv = xr_in_doc(r, at[3], vlen);
+
+			xr_name(r, &a[i].name, at[0], at[1], at[2]);
+			if (dv)
+			{
+				/* in place (libxml2 hands a value over in its input when it holds only
+				 * printable ASCII without '&' or '<': nothing to normalise or unescape): the
+				 * document's bytes, marked for xr_fixup; its name found back from it */
+				a[i].value = dv;
+				a[i].value_len = vlen | XR_VALUE_IN_DOC;
+				a[i].offset = sd_xml_attr_name_at(r->doc, (size_t) (dv - r->doc), &a[i].name);
+				scan |= a[i].offset < 0;
+				continue;
+			}
 			size_t		off = xr_bytes(r, (const char *) at[3], vlen);
 
 			if (off == SIZE_MAX)
@@ -595,14 +538,15 @@ sax_start(void *ud, const xmlChar *local, const xmlChar *prefix, const xmlChar *
 				xr_nomem(r);
 				return;
 			}
-			vlen = xr_unescape_amp(r->bytes + off, vlen);
+			vlen = sd_xml_unescape_amp(r->bytes + off, vlen);
 			r->blen = off + vlen;
-			a[i].name = xr_name(r, at[0], at[1], at[2]);
 			a[i].value = (const char *) (uintptr_t) off;
 			a[i].value_len = vlen;
 			a[i].offset = -1;
+			scan = true;
 		}
-		xr_attr_positions(r, lt, end, a, nb_attrs);
+		if (scan)
+			sd_xml_attr_offsets(r->doc, lt, end, a, nb_attrs);
 		for (int i = 0; i < nb_attrs; i++)
 			if (a[i].offset < 0)
 				a[i].offset = (int64_t) lt;
@@ -626,30 +570,14 @@ sax_end(void *ud, const xmlChar *local, const xmlChar *prefix, const xmlChar *ur
 	e->offset = (int64_t) xr_pos(r);
 	e->text = NULL;
 	e->text_len = 0;
+	r->after_end = r->drop_after_end;
 }
 
-/* Appends character data to the batch: merged into the previous TEXT event when it is the
- * last one queued, else a new TEXT event.  `cdata`: the bytes are the document's own (a CDATA
- * section's content, handed over as written) and their line ends are normalised here. */
-/* Character data ch[0..len) in the document when libxml2 handed it over in place (its input
- * holds the document's bytes as they are: the encoding is ignored); NULL when it comes from
- * elsewhere (an entity's or a character reference's replacement, a buffer of its own). */
-static const char *
-xr_in_doc(const sd_xreader *r, const xmlChar *ch, size_t len)
-{
-	xmlParserInputPtr in = r->ctxt->input;
-
-	if (!in || !in->base || !in->end || ch < in->base || ch + len > in->end)
-		return NULL;
-	size_t		at = (size_t) in->consumed + (size_t) (ch - in->base);
-
-	return at + len <= r->len ? r->doc + at : NULL;
-}
-
-/* A TEXT event at the current depth: its text in place in the document (nns = 1) or an offset
- * into the batch's bytes (nns = 0, fixed up with the batch). */
-static void
-xr_push_text(sd_xreader *r, const char *text, size_t len, int nns)
+/* A TEXT event at the current depth: its text in place in the document (inb false) or an
+ * offset into the batch's bytes (inb: marked by nns = 1 and on the fix list until the batch is
+ * fixed up). */
+static inline __attribute__((always_inline)) void
+xr_push_text(sd_xreader *r, const char *text, size_t len, bool inb)
 {
 	sd_xev	   *e = xr_push(r, SD_XEV_TEXT);
 
@@ -660,32 +588,80 @@ xr_push_text(sd_xreader *r, const char *text, size_t len, int nns)
 	memset(&e->name, 0, sizeof(e->name));
 	e->text = text;
 	e->text_len = len;
-	e->nns = nns;
+	if (inb)
+	{
+		e->nns = 1;
+		xr_mark_fix(r, r->h.qlen - 1);
+	}
 }
 
-static void
+static __attribute__((noinline)) void
+xr_text_slow(sd_xreader *r, const xmlChar *ch, size_t len, bool cdata, const char *dp);
+
+/* Text that libxml2 hands over in place is not copied: the event points into the document (a
+ * TEXT in the batch's bytes is marked by nns = 1 until the batch is fixed up), as long as its
+ * pieces follow each other there; otherwise the pieces are merged in the batch's bytes as
+ * before.  The common cases inline (in place, after a START or on an END), the rest in
+ * xr_text_slow. */
+static inline __attribute__((always_inline)) void
 xr_text(sd_xreader *r, const xmlChar *ch, size_t len, bool cdata)
+{
+	const char *dp = cdata ? NULL : xr_in_doc(r, ch, len);
+
+	if (__builtin_expect(dp != NULL, 1))
+	{
+		sd_xev	   *last = r->h.qlen > r->qfixed ? &r->h.q[r->h.qlen - 1] : NULL;
+
+		/* on the START or END before it (text_on_start / text_on_end), while the pieces
+		 * follow each other in the document */
+		if (last && (last->kind == SD_XEV_END ? r->text_on_end :
+					 last->kind == SD_XEV_START && r->text_on_start) &&
+			(last->text_len == 0 || last->text + last->text_len == dp))
+		{
+			if (last->text_len == 0)
+				last->text = dp;
+			last->text_len += len;
+			return;
+		}
+		if (!last || last->kind == SD_XEV_START)
+		{
+			xr_push_text(r, dp, len, false);
+			return;
+		}
+	}
+	xr_text_slow(r, ch, len, cdata, dp);
+}
+
+static __attribute__((noinline)) void
+xr_text_slow(sd_xreader *r, const xmlChar *ch, size_t len, bool cdata, const char *dp)
 {
 	sd_xev	   *last = r->h.qlen > r->qfixed ? &r->h.q[r->h.qlen - 1] : NULL;
 
 	if (last && last->kind != SD_XEV_TEXT)
+	{
+		/* after an END: on the END itself while the pieces follow each other in place */
+		if (last->kind == SD_XEV_END && r->text_on_end && dp &&
+			(last->text_len == 0 || last->text + last->text_len == dp))
+		{
+			if (last->text_len == 0)
+				last->text = dp;
+			last->text_len += len;
+			return;
+		}
 		last = NULL;
-	/* Text that libxml2 hands over in place is not copied: the event points into the document
-	 * (its TEXT marked by nns = 1 until the batch is fixed up), as long as its pieces follow
-	 * each other there; otherwise the pieces are merged in the batch's bytes as before. */
-	const char *dp = cdata ? NULL : xr_in_doc(r, ch, len);
+	}
 
 	if (dp && !last)
 	{
-		xr_push_text(r, dp, len, 1);
+		xr_push_text(r, dp, len, false);
 		return;
 	}
-	if (dp && last->nns && last->text + last->text_len == dp)
+	if (dp && !last->nns && last->text + last->text_len == dp)
 	{
 		last->text_len += len;
 		return;
 	}
-	if (last && last->nns)
+	if (last && !last->nns)
 	{
 		/* the piece before was in place: into the bytes, for this one to join it */
 		size_t		o = xr_bytes(r, last->text, last->text_len);
@@ -696,7 +672,9 @@ xr_text(sd_xreader *r, const xmlChar *ch, size_t len, bool cdata)
 			return;
 		}
 		last->text = (const char *) (uintptr_t) o;
-		last->nns = 0;
+		last->nns = 1;
+		if (!xr_mark_fix(r, r->h.qlen - 1))
+			return;
 	}
 	size_t		off = xr_bytes(r, (const char *) ch, len);
 
@@ -718,7 +696,7 @@ xr_text(sd_xreader *r, const xmlChar *ch, size_t len, bool cdata)
 		last->text_len += len;
 		return;
 	}
-	xr_push_text(r, (const char *) (uintptr_t) off, len, 0);
+	xr_push_text(r, (const char *) (uintptr_t) off, len, true);
 }
 
 /* Text, entity and character references: libxml2 has normalised the line ends already (CR LF
@@ -728,7 +706,7 @@ sax_text(void *ud, const xmlChar *ch, int len)
 {
 	sd_xreader *r = ud;
 
-	if (r->failed_cb || len <= 0)
+	if (r->failed_cb || len <= 0 || r->after_end)
 		return;
 	xr_text(r, ch, (size_t) len, false);
 }
@@ -740,7 +718,7 @@ sax_cdata(void *ud, const xmlChar *ch, int len)
 {
 	sd_xreader *r = ud;
 
-	if (r->failed_cb || len <= 0)
+	if (r->failed_cb || len <= 0 || r->after_end)
 		return;
 	xr_text(r, ch, (size_t) len, true);
 }
@@ -943,8 +921,10 @@ typedef struct xr_spare			/* the buffers of sd_xreader and their capacities */
 	sd_xnsdecl *ns;
 	sd_xname   *names;
 	char	   *bytes;
-	uint32_t	qcap, acap, ncap, names_cap;
+	uint32_t   *fix;
+	uint32_t	qcap, acap, ncap, names_cap, fix_cap;
 	size_t		bcap;
+	xmlParserCtxtPtr ctxt;		/* libxml2's parser context (xr_keep_ctxt) */
 } xr_spare;
 
 static _Thread_local xr_spare xr_kept;
@@ -970,7 +950,59 @@ xr_take_spare(sd_xreader *r)
 	r->names_cap = xr_kept.names_cap;
 	r->bytes = xr_kept.bytes;
 	r->bcap = xr_kept.bcap;
+	r->fix = xr_kept.fix;
+	r->fix_cap = xr_kept.fix_cap;
+	xmlParserCtxtPtr c = xr_kept.ctxt;	/* (taken by xr_take_ctxt) */
+
 	memset(&xr_kept, 0, sizeof(xr_kept));
+	xr_kept.ctxt = c;
+}
+
+/* At most this many names in a kept parser context's dictionary (it grows with the names of
+ * every document the context reads). */
+#define XR_DICT_KEEP_MAX 4096
+
+/*
+ * The parser context is kept too, as the floor's SAX2 loop keeps its own (bench/pgfloor): no
+ * context, dictionary and tables made and freed per document.  Only after a document read to its
+ * end, well-formed, with no internal subset (no attribute types or defaults declared: nothing of
+ * it can reach the next document), and while its dictionary is small; xmlCtxtResetPush (at the
+ * next sd_xr_open) clears everything else (stacks, input, well-formedness, counts, errors).
+ */
+static bool
+xr_keep_ctxt(sd_xreader *r)
+{
+	xmlParserCtxtPtr c = r->ctxt;
+
+	if (!xr_plain_hooks(&r->hooks) || xr_kept.ctxt || !r->terminated || r->failed_cb ||
+		!c->wellFormed || !c->nsWellFormed || c->attsDefault || c->attsSpecial ||
+		c->inputNr != 1 || c->nameNr != 0 || !c->dict || xmlDictSize(c->dict) > XR_DICT_KEEP_MAX)
+		return false;
+	c->userData = NULL;
+	xr_kept.ctxt = c;
+	r->ctxt = NULL;
+	return true;
+}
+
+/* The thread's kept parser context, reset for a new document, or NULL. */
+static xmlParserCtxtPtr
+xr_take_ctxt(sd_xreader *r)
+{
+	xmlParserCtxtPtr c = xr_kept.ctxt;
+
+	if (!c || !xr_plain_hooks(&r->hooks))
+		return NULL;
+	xr_kept.ctxt = NULL;
+	if (xmlCtxtResetPush(c, NULL, 0, NULL, NULL) != 0)
+	{
+		xmlFreeParserCtxt(c);
+		return NULL;
+	}
+	/* as xmlCreatePushParserCtxt without a first chunk: the encoding (a BOM) is found at the
+	 * first chunk */
+	c->charset = XML_CHAR_ENCODING_NONE;
+	c->userData = r;
+	return c;
 }
 
 /* Keeps *buf (of `bytes` bytes) for the next reader, or frees it (too large, or one is kept). */
@@ -999,6 +1031,7 @@ xr_leave_spare(sd_xreader *r)
 	XR_KEEP(ns, ncap, sizeof(sd_xnsdecl) * r->ncap);
 	XR_KEEP(names, names_cap, sizeof(sd_xname) * r->names_cap);
 	XR_KEEP(bytes, bcap, r->bcap);
+	XR_KEEP(fix, fix_cap, sizeof(uint32_t) * r->fix_cap);
 #undef XR_KEEP
 #undef XR_KEEP2
 }
@@ -1051,6 +1084,9 @@ sd_xr_open(const sd_hooks *hooks, const char *doc, size_t len, const sd_xr_optio
 	r->len = len;
 	r->chunk = opt && opt->chunk ? opt->chunk : XR_CHUNK_DEFAULT;
 	r->max_depth = opt && opt->max_depth ? opt->max_depth : SD_DEFAULT_MAX_DEPTH;
+	r->drop_after_end = opt && opt->drop_text_after_end;
+	r->text_on_end = opt && opt->text_on_end;
+	r->text_on_start = opt && opt->text_on_start;
 	r->loc_line = 1;
 	r->loc_col = 1;
 	xr_take_spare(r);
@@ -1080,7 +1116,9 @@ sd_xr_open(const sd_hooks *hooks, const char *doc, size_t len, const sd_xr_optio
 
 	xmlInitParser();
 	xr_enter(r, &saved);
-	r->ctxt = xmlCreatePushParserCtxt(s, r, NULL, 0, NULL);
+	r->ctxt = xr_take_ctxt(r);
+	if (!r->ctxt)
+		r->ctxt = xmlCreatePushParserCtxt(s, r, NULL, 0, NULL);
 	if (r->ctxt)
 	{
 		xmlCtxtUseOptions(r->ctxt, XML_PARSE_NONET | XML_PARSE_IGNORE_ENC);
@@ -1110,16 +1148,15 @@ sd_xr_open(const sd_hooks *hooks, const char *doc, size_t len, const sd_xr_optio
 static void
 xr_fixup(sd_xreader *r)
 {
-	for (uint32_t i = r->qfixed; i < r->h.qlen; i++)
+	/* only the events on the fix list hold offsets: the others are final as queued */
+	for (uint32_t j = 0; j < r->nfix; j++)
 	{
-		sd_xev	   *e = &r->h.q[i];
+		sd_xev	   *e = &r->h.q[r->fix[j]];
 
 		if (e->kind == SD_XEV_TEXT)
 		{
-			if (e->nns)
-				e->nns = 0;		/* in place: a pointer into the document already */
-			else
-				e->text = r->bytes + (uintptr_t) e->text;
+			e->text = r->bytes + (uintptr_t) e->text;
+			e->nns = 0;
 		}
 		else if (e->kind == SD_XEV_START)
 		{
@@ -1128,86 +1165,18 @@ xr_fixup(sd_xreader *r)
 				sd_xattr   *a = r->attrs + (uintptr_t) e->attrs;
 
 				for (uint32_t k = 0; k < e->nattrs; k++)
-					a[k].value = r->bytes + (uintptr_t) a[k].value;
+				{
+					if (a[k].value_len & XR_VALUE_IN_DOC)
+						a[k].value_len &= ~XR_VALUE_IN_DOC;	/* a pointer already */
+					else
+						a[k].value = r->bytes + (uintptr_t) a[k].value;
+				}
 				e->attrs = a;
 			}
 			else
 				e->attrs = NULL;
 			e->ns = e->nns ? r->ns + (uintptr_t) e->ns : NULL;
 		}
-	}
-}
-
-/* Where the root element's start tag begins (len if never): the prolog (declaration, comments,
- * PIs, DOCTYPE with its internal subset) is fed in one piece, because libxml2's push parser
- * misreads a DOCTYPE cut between chunks inside a quoted literal that holds '>' (a document
- * would then be malformed or not depending on where a chunk ends).  Only a feeding boundary:
- * a wrong guess costs nothing but a bigger first chunk. */
-static size_t
-xr_prolog_end(const char *s, size_t len)
-{
-	size_t		i = 0;
-
-	for (;;)
-	{
-		const char *lt = memchr(s + i, '<', len - i);
-
-		if (!lt)
-			return len;
-		i = (size_t) (lt - s);
-		if (i + 1 >= len)
-			return len;
-		if (s[i + 1] == '?' || (i + 3 < len && memcmp(s + i, "<!--", 4) == 0))
-		{
-			const char *end = s[i + 1] == '?' ? "?>" : "-->";
-			size_t		el = strlen(end);
-			size_t		j = i + 2;
-
-			while (j + el <= len && memcmp(s + j, end, el) != 0)
-				j++;
-			if (j + el > len)
-				return len;
-			i = j + el;
-		}
-		else if (s[i + 1] == '!')
-		{
-			/* <!DOCTYPE …>: quotes, [ … ] and the comments of the internal subset */
-			size_t		j = i + 2;
-			int			depth = 0;
-			char		q = 0;
-
-			for (; j < len; j++)
-			{
-				char		c = s[j];
-
-				if (q)
-				{
-					if (c == q)
-						q = 0;
-				}
-				else if (c == '"' || c == '\'')
-					q = c;
-				else if (c == '[')
-					depth++;
-				else if (c == ']')
-					depth--;
-				else if (c == '<' && j + 3 < len && memcmp(s + j, "<!--", 4) == 0)
-				{
-					size_t		k = j + 4;
-
-					while (k + 3 <= len && memcmp(s + k, "-->", 3) != 0)
-						k++;
-					j = k + 2;
-				}
-				else if (c == '>' && depth <= 0)
-					break;
-			}
-			if (j >= len)
-				return len;
-			i = j + 1;
-		}
-		else
-			return i;
 	}
 }
 
@@ -1227,7 +1196,7 @@ xr_parse(sd_xreader *r)
 
 		if (r->fed == 0)
 		{
-			size_t		p = xr_prolog_end(r->doc, r->len);
+			size_t		p = sd_xml_prolog_end(r->doc, r->len);
 
 			if (p + 1 > want)
 				want = p + 1;
@@ -1260,6 +1229,7 @@ xr_parse(sd_xreader *r)
 		xr_fixup(r);
 		r->qfixed = r->h.qlen;
 	}
+	r->nfix = 0;
 }
 
 static void
@@ -1375,12 +1345,6 @@ sd_xr_next(sd_xreader *r, sd_xev *ev, sd_error *err)
 	return rc;
 }
 
-bool
-sd_xr_queued(const sd_xreader *r)
-{
-	return r->h.state == 0 && r->h.qpos < r->h.qlen;
-}
-
 int
 sd_xr_next_ref(sd_xreader *r, const sd_xev **ev, sd_error *err)
 {
@@ -1439,7 +1403,8 @@ sd_xr_close(sd_xreader *r)
 		if (r->ctxt->myDoc)
 			xmlFreeDoc(r->ctxt->myDoc);     /* the parser context does not own it */
 		r->ctxt->myDoc = NULL;
-		xmlFreeParserCtxt(r->ctxt);
+		if (!xr_keep_ctxt(r))
+			xmlFreeParserCtxt(r->ctxt);
 		xr_leave(&saved);
 	}
 	xr_leave_spare(r);

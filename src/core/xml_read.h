@@ -88,7 +88,8 @@ typedef struct sd_xev
 	const sd_xnsdecl *ns;       /* START: namespace declarations on this element */
 	uint32_t	nattrs;
 	uint32_t	nns;
-	const char *text;           /* TEXT */
+	const char *text;           /* TEXT; END: the text after it (sd_xr_options.text_on_end);
+								 * START: the text after it (text_on_start) */
 	size_t		text_len;
 } sd_xev;
 
@@ -123,6 +124,22 @@ typedef struct sd_xr_options
 	uint32_t	max_depth;      /* 0: SD_DEFAULT_MAX_DEPTH */
 	uint64_t	max_document_bytes; /* 0: SD_DEFAULT_MAX_DOCUMENT_BYTES */
 	size_t		chunk;          /* bytes fed per call; 0: the default (tests use tiny ones) */
+	/* Leave out the character data that follows an end tag (up to the next start or end tag:
+	 * text of an element that has child elements, between them or after the last one), as if
+	 * the document had none there: for a reader whose consumer never reads such text (a plan's
+	 * sd_plan.xml_leaf_text_only).  Text before an element's first child stays. */
+	bool		drop_text_after_end;
+	/* Text that follows an end tag and lies in the document as written (no entity or character
+	 * reference, no CDATA, no CR: what libxml2 hands over in place) rides on that END event
+	 * (its text / text_len, in the document) instead of a TEXT event of its own; a piece that
+	 * does not continue it there comes as a TEXT event after the END, as before.  The text is
+	 * the parent's: a walker adds it to the element around the one that ended (xml_walk.c). */
+	bool		text_on_end;
+	/* The same for the text right after a start tag (an element's first text, before any child
+	 * element): on that START event (its text / text_len, in the document); a piece that does
+	 * not continue it there comes as a TEXT event after the START.  The text is the element's
+	 * own: a reader of the events joins it with the TEXTs that follow. */
+	bool		text_on_start;
 } sd_xr_options;
 
 /* Opens a reader over doc[0..len) (borrowed: it must outlive the reader).  NULL with err on a
@@ -142,7 +159,13 @@ int			sd_xr_next_ref(sd_xreader *r, const sd_xev **ev, sd_error *err);
 
 /* Whether the next sd_xr_next will hand out an event already queued: the strings of the
  * events handed out so far then stay where they are (no chunk is fed before it). */
-bool		sd_xr_queued(const sd_xreader *r);
+static inline bool
+sd_xr_queued(const sd_xreader *r)
+{
+	const sd_xr_head *h = (const sd_xr_head *) r;	/* the reader begins with its head */
+
+	return h->state == 0 && h->qpos < h->qlen;
+}
 
 /* Lookahead without consuming: the event n places after the one sd_xr_next would return next
  * (n = 0: that one), valid until the next sd_xr_next or sd_xr_peek.  Reads on past the current

@@ -14,7 +14,9 @@
  *   - keys carry the local name, the namespace URI and the prefix as written; namespace
  *     declarations are not members;
  *   - values: attribute values and text are SD_J_STRING tokens with SD_TOK_XML_TEXT, copied
- *     into the decoder's arena (valid until the document is released);
+ *     into the decoder's arena or, a leaf's text found in place, pointing into the document
+ *     (not NUL-terminated there, as a jsonb string is not): valid until the document is
+ *     released;
  *   - skip_fast skips an element without walking it (the reader checks well-formedness and
  *     depth of everything it reads anyway); capture gives an element as a standalone element (from
  *     its '<' to the end of its end tag, with the namespace declarations it needs: xml_capture.c)
@@ -39,6 +41,10 @@ typedef struct xframe
 {
 	uint32_t	depth;          /* the element's depth */
 	uint8_t		phase;          /* 0 attributes, 1 children, 2 text given, 3 ended */
+	bool		no_text;        /* the engine's last object_next said SD_KEY_NO_TEXT */
+	const char *stext;          /* its first text, on its START (the reader's text_on_start):
+								 * in the document, not yet read */
+	size_t		stext_len;
 	uint32_t	next_attr;
 	uint32_t	nattrs;
 	sd_xattr   *attrs;          /* copies (names in the reader's dictionary, values in arena) */
@@ -149,9 +155,13 @@ xw_take_element(sd_xcursor *c, const sd_xev *ev)
 			return xw_nomem(c);
 		for (uint32_t i = 0; i < ev->nattrs; i++)
 		{
-			a[i] = ev->attrs[i];
-			char	   *v = sd_arena_strndup(&c->d->arena, ev->attrs[i].value, ev->attrs[i].value_len);
+			const char *v = ev->attrs[i].value;
 
+			a[i] = ev->attrs[i];
+			/* a value in place in the document lives as long as it (xw_object_next's leaf
+			 * text too); one in the reader's bytes lives until its next batch */
+			if (v < c->doc || v + a[i].value_len > c->doc + c->len)
+				v = sd_arena_strndup(&c->d->arena, v, a[i].value_len);
 			if (!v)
 				return xw_nomem(c);
 			a[i].value = v;
@@ -317,6 +327,9 @@ xw_object_begin(sd_wcursor *cur, const sd_wtok *tok)
 	f->ns = c->elem_ns;
 	f->nns = c->elem.nns;
 	f->text_len = 0;
+	f->no_text = false;
+	f->stext = c->elem.text;
+	f->stext_len = c->elem.text_len;
 	c->nframes++;
 	c->at_elem = false;
 	return 1;
@@ -351,6 +364,7 @@ xw_object_next(sd_wcursor *cur, sd_wkey *key, sd_wtok *tok, const sd_member *exp
 	xframe	   *f = &c->frames[c->nframes - 1];
 	const sd_xev *ev;
 
+	f->no_text = (want & SD_KEY_NO_TEXT) != 0;
 	if (f->phase == 0)
 	{
 		if (f->next_attr < f->nattrs)
@@ -371,6 +385,17 @@ xw_object_next(sd_wcursor *cur, sd_wkey *key, sd_wtok *tok, const sd_member *exp
 		const char *pend = NULL;
 		size_t		plen = 0;
 
+		if (f->stext_len)
+		{
+			/* the text on its START: in the document, so it stays where it is whatever the
+			 * reader does next (pending like a leaf's one piece) */
+			if (!(want & SD_KEY_NO_TEXT))
+			{
+				pend = f->stext;
+				plen = f->stext_len;
+			}
+			f->stext_len = 0;
+		}
 		for (;;)
 		{
 			if (xw_next(c, &ev) < 0)
@@ -402,8 +427,12 @@ xw_object_next(sd_wcursor *cur, sd_wkey *key, sd_wtok *tok, const sd_member *exp
 				elem_token(c, tok);
 				return 1;
 			}
-			/* the END of this element */
+			/* the END of this element; the text after it (the reader's text_on_end) is its
+			 * parent's */
 			c->last_end = ev->offset;
+			if (ev->text_len && c->nframes >= 2 && !f[-1].no_text &&
+				frame_text(c, f - 1, ev->text, ev->text_len) < 0)
+				return -1;
 			break;
 		}
 		f->phase = 2;
@@ -411,8 +440,12 @@ xw_object_next(sd_wcursor *cur, sd_wkey *key, sd_wtok *tok, const sd_member *exp
 			plen = f->text_len;	/* (a pending piece: the frame holds no text) */
 		if (plen > 0)
 		{
-			char	   *s = sd_arena_strndup(&c->d->arena, pend ? pend : f->text, plen);
+			/* a leaf's one piece in the document itself (in place: the reader's text as
+			 * written) lives as long as the document, like the arena: no copy */
+			const char *s = pend;
 
+			if (!pend || pend < c->doc || pend + plen > c->doc + c->len)
+				s = sd_arena_strndup(&c->d->arena, pend ? pend : f->text, plen);
 			if (!s)
 				return xw_nomem(c);
 			memset(key, 0, sizeof(*key));
@@ -463,11 +496,27 @@ xw_object_find(sd_wcursor *cur, const char *name, size_t len, unsigned kinds, sd
 			continue;
 		const sd_xev *tx;
 		int64_t		off = ev->offset;
+		const char *st = ev->text;	/* its first text on the START (text_on_start) */
+		size_t		stl = ev->text_len;
 
 		if ((pr = sd_xr_peek(c->r, i + 1, &tx, &err)) < 0 && pr != -2)
 			return xw_fail(c, &err);
-		if (pr == 1 && tx->kind == SD_XEV_TEXT)
+		if (pr == 1 && tx->kind == SD_XEV_TEXT && stl)
+		{
+			/* a piece on the START, the rest after it: joined */
+			char	   *j = sd_arena_alloc(&c->d->arena, stl + tx->text_len + 1);
+
+			if (!j)
+				return xw_nomem(c);
+			memcpy(j, st, stl);
+			memcpy(j + stl, tx->text, tx->text_len);
+			j[stl + tx->text_len] = '\0';
+			text_token(tok, j, stl + tx->text_len, off);
+		}
+		else if (pr == 1 && tx->kind == SD_XEV_TEXT)
 			text_token(tok, tx->text, tx->text_len, off);
+		else if (stl)
+			text_token(tok, st, stl, off);
 		else
 			text_token(tok, "", 0, off);
 		tok->flags |= SD_TOK_XML_ELEMENT;
@@ -557,6 +606,10 @@ xw_skip_fast(sd_wcursor *cur, const sd_wtok *tok, uint32_t room)
 		if (ev->kind == SD_XEV_END && ev->depth == depth)
 		{
 			c->last_end = ev->offset;
+			/* the text after it is the open element's (the reader's text_on_end) */
+			if (ev->text_len && c->nframes >= 1 && !c->frames[c->nframes - 1].no_text &&
+				frame_text(c, &c->frames[c->nframes - 1], ev->text, ev->text_len) < 0)
+				return -1;
 			return 1;
 		}
 	}
@@ -664,9 +717,9 @@ static const sd_walker_ops xml_ops = {
 
 sd_xcursor *
 sd_xml_walker_open(sd_decoder *d, const char *doc, size_t len, const sd_limits *limits,
-				   sd_error *err)
+				   bool leaf_text_only, sd_error *err)
 {
-	sd_xr_options o = {0, 0, 0};
+	sd_xr_options o = {0, 0, 0, leaf_text_only, true, true};
 
 	if (limits)
 	{
@@ -823,6 +876,8 @@ sd_xml_walker_batch_begin(sd_xcursor *c)
 	c->frames[0].ns = c->batch_ns;
 	c->frames[0].nns = ev->nns;
 	c->frames[0].text_len = 0;
+	c->frames[0].no_text = true;	/* the root's own text is no item's */
+	c->frames[0].stext_len = 0;
 	c->nframes = 1;
 	c->at_elem = false;
 	return 1;

@@ -10,9 +10,11 @@
 typedef struct sd_xcursor sd_xcursor;
 
 /* A cursor over doc[0..len) (borrowed) at its root element; strings go to d's arena.  NULL with
- * err on a limit, a NUL byte or OOM. */
+ * err on a limit, a NUL byte or OOM.  leaf_text_only: the consumer never reads the text of an
+ * element that has child elements (sd_plan.xml_leaf_text_only): the reader leaves out the text
+ * after end tags (xml_read.h, drop_text_after_end), so such an element may show less text. */
 sd_xcursor *sd_xml_walker_open(sd_decoder *d, const char *doc, size_t len,
-							   const sd_limits *limits, sd_error *err);
+							   const sd_limits *limits, bool leaf_text_only, sd_error *err);
 sd_wcursor *sd_xml_walker_cursor(sd_xcursor *c);
 /* The reader's error (XML, with line and column) after an op returned -1. */
 const sd_error *sd_xml_walker_error(const sd_xcursor *c);

@@ -243,7 +243,7 @@ walker_walk(const uint8_t *data, size_t size)
 	if (!d)
 		d = sd_decoder_create(&h);
 	sd_arena_reset(&d->arena);
-	sd_xcursor *x = sd_xml_walker_open(d, (const char *) data, size, &lim, &err);
+	sd_xcursor *x = sd_xml_walker_open(d, (const char *) data, size, &lim, false, &err);
 
 	if (!x)
 		return -1;

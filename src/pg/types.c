@@ -124,6 +124,7 @@ domain_chain_notnull(Oid typid)
 static void
 remember(SdTypeBuilder *b, sd_type *st, SdPgType *h)
 {
+	h->st = st;
 	b->built = lappend(b->built, h);
 	b->types = lappend(b->types, st);
 }
@@ -167,7 +168,7 @@ build_composite(SdTypeBuilder *b, sd_type *st, SdPgType *h)
 	if (tce->tupDesc == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				 errmsg("type %s is not composite", h->name)));
+				 errmsg("type %s is not composite", format_type_with_typemod(h->typid, h->typmod))));
 	h->tupdesc_id = tce->tupDesc_identifier;
 	td = h->tupdesc = CreateTupleDescCopy(tce->tupDesc);
 	cols = palloc0(sizeof(sd_column) * Max(td->natts, 1));
@@ -276,9 +277,7 @@ build_type(SdTypeBuilder *b, Oid typid, int32 typmod)
 	h->typmod = h->basetypmod = typmod;
 	h->basetyptype = typtype;
 	get_typlenbyvalalign(typid, &h->typlen, &h->typbyval, &h->typalign);
-	h->name = format_type_with_typemod(typid, typmod);
 	h->max_chars = -1;
-	st->name = h->name;
 	st->max_chars = -1;
 	st->precision = -1;
 	st->scale = -1;
@@ -377,8 +376,38 @@ build_type(SdTypeBuilder *b, Oid typid, int32 typmod)
 			}
 			break;
 	}
+	/* composites and arrays: named when a message needs it (SdPgType.name) */
+	if (st->kind == SD_K_COMPOSITE || st->kind == SD_K_ARRAY)
+		h->name = NULL;
+	else
+		h->name = format_type_with_typemod(typid, typmod);
+	st->name = h->name ? h->name : "";
 	remember(b, st, h);
 	return st;
+}
+
+bool
+pgs_types_fill_names(List *built)
+{
+	ListCell   *lc;
+	bool		any = false;
+
+	foreach(lc, built)
+	{
+		SdPgType   *h = lfirst(lc);
+
+		if (h->name == NULL)
+		{
+			char	   *name = format_type_with_typemod(h->typid, h->typmod);
+
+			/* in the plan's context, as the rest of the type */
+			h->name = MemoryContextStrdup(GetMemoryChunkContext(h), name);
+			h->st->name = h->name;
+			pfree(name);
+			any = true;
+		}
+	}
+	return any;
 }
 
 const sd_type *

@@ -677,24 +677,6 @@ pgs_plan_release(SdPgPlan *p)
 }
 
 void
-pgs_plan_names(SdPgPlan *p)
-{
-	if (!p->names_pending)
-		return;
-	PushOverrideSearchPath(p->name_path);
-	PG_TRY();
-	{
-		(void) pgs_types_fill_names(p->types);
-	}
-	PG_FINALLY();
-	{
-		PopOverrideSearchPath();
-	}
-	PG_END_TRY();
-	p->names_pending = false;
-}
-
-void
 pgs_plan_count_hit(void)
 {
 	n_hits++;

@@ -2,12 +2,14 @@
  * types.c — describes PostgreSQL types to the core: builds the sd_type tree of a type OID and
  * typmod (with the PostgreSQL details a conversion needs hung on sd_type.host), and later tells
  * whether the types a plan was built from are still the same (composite tuple descriptors,
- * enum labels, domain NOT NULL, existence).
+ * enum labels, domain NOT NULL, existence); formats the names of composite and array types
+ * when a message first needs them (SdPgType.name).
  */
 #include "postgres.h"
 
 #include "access/htup_details.h"
 #include "access/transam.h"
+#include "catalog/namespace.h"
 #include "catalog/pg_enum.h"
 #include "catalog/pg_type.h"
 #include "miscadmin.h"
@@ -564,4 +566,23 @@ pgs_types_check(List *built)
 		}
 	}
 	return SD_TYPES_SAME;
+}
+
+/* pgs_types_fill_names for a plan's types, with the search path the plan was built with. */
+void
+pgs_plan_names(SdPgPlan *p)
+{
+	if (!p->names_pending)
+		return;
+	PushOverrideSearchPath(p->name_path);
+	PG_TRY();
+	{
+		(void) pgs_types_fill_names(p->types);
+	}
+	PG_FINALLY();
+	{
+		PopOverrideSearchPath();
+	}
+	PG_END_TRY();
+	p->names_pending = false;
 }

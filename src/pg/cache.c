@@ -533,8 +533,8 @@ build_plan(SdPgPlan *p, const char *shape, Oid typid, int32 typmod, const char *
 	foreach(lc, b.built)
 		if (((SdPgType *) lfirst(lc))->name == NULL)
 			p->names_pending = true;
-	if (p->names_pending)
-		p->name_path = GetOverrideSearchPath(p->cxt);
+	if (p->names_pending && namespace_search_path)
+		p->name_path = pstrdup(namespace_search_path);
 
 	p->ndefaults = sd_plan_ndefaults(p->plan);
 	p->defaults = palloc0(sizeof(Datum) * Max(p->ndefaults, 1));

@@ -197,8 +197,8 @@ typedef struct SdPgPlan
 	int			ntypedeps;		/* the composite types reached, with their shapes */
 	SdTypeDep  *typedeps;
 	List	   *types;			/* SdPgType * of every type used (identity checks) */
-	struct OverrideSearchPath *name_path;	/* the search path of the build, for the names
-											 * formatted later (pgs_plan_names) */
+	char	   *name_path;		/* search_path of the build, for the names formatted later
+								 * (pgs_plan_names) */
 	bool		names_pending;
 	uint64		catalog_gen;	/* generations at which the plan was last validated */
 	uint64		type_gen;

@@ -16,6 +16,7 @@
 #include "storage/procarray.h"
 #include "utils/builtins.h"
 #include "utils/catcache.h"
+#include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/syscache.h"
@@ -568,21 +569,28 @@ pgs_types_check(List *built)
 	return SD_TYPES_SAME;
 }
 
-/* pgs_types_fill_names for a plan's types, with the search path the plan was built with. */
+/*
+ * pgs_types_fill_names for a plan's types, under the search path the plan was built with (the
+ * setting's text, as a function's SET clause applies it), so that the names read as when they
+ * were formatted while building.
+ */
 void
 pgs_plan_names(SdPgPlan *p)
 {
+	int			nest;
+
 	if (!p->names_pending)
 		return;
-	PushOverrideSearchPath(p->name_path);
-	PG_TRY();
-	{
+	if (p->name_path == NULL || strcmp(p->name_path, namespace_search_path) == 0)
 		(void) pgs_types_fill_names(p->types);
-	}
-	PG_FINALLY();
+	else
 	{
-		PopOverrideSearchPath();
+		/* an error on the way is undone with the (sub)transaction, as for a SET clause */
+		nest = NewGUCNestLevel();
+		(void) set_config_option("search_path", p->name_path, PGC_USERSET, PGC_S_SESSION,
+								 GUC_ACTION_SAVE, true, 0, false);
+		(void) pgs_types_fill_names(p->types);
+		AtEOXact_GUC(true, nest);
 	}
-	PG_END_TRY();
 	p->names_pending = false;
 }

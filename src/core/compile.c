@@ -1182,7 +1182,7 @@ sd_compile_ex(const char *shape_name, const char *options_json, size_t options_l
 		return NULL;
 	}
 	memset(plan, 0, sizeof(*plan));
-	memset(&c, 0, sizeof(c));
+	memset(&c, 0, offsetof(cctx, memos));
 	c.plan = plan;
 	c.a = &arena;
 	c.err = err;
@@ -1209,6 +1209,7 @@ sd_compile_ex(const char *shape_name, const char *options_json, size_t options_l
 	{
 		if (target->kind == SD_K_COMPOSITE)
 		{
+			memset(&c.memos[0], 0, sizeof(c.memos[0]));
 			c.memos[0].shape = plan->shape;
 			c.memos[0].kind = SD_K_COMPOSITE;
 			c.memos[0].node = root;

@@ -30,6 +30,8 @@ sd_apply_rename(sd_arena *a, const char *col, const char *style)
 	char	   *out = sd_arena_alloc(a, n + 1);
 	size_t		o = 0;
 	bool		up = style && strcmp(style, "pascal") == 0;
+	bool		upper,
+				kebab;
 
 	if (!out)
 		return NULL;
@@ -38,13 +40,16 @@ sd_apply_rename(sd_arena *a, const char *col, const char *style)
 		memcpy(out, col, n + 1);
 		return out;
 	}
+	/* the style once, not per character (a plan compiles a rename per column) */
+	upper = strcmp(style, "upper") == 0;
+	kebab = !upper && strcmp(style, "kebab") == 0;
 	for (size_t i = 0; i < n; i++)
 	{
 		char		ch = col[i];
 
-		if (strcmp(style, "upper") == 0)
+		if (upper)
 			out[o++] = (ch >= 'a' && ch <= 'z') ? (char) (ch - 32) : ch;
-		else if (strcmp(style, "kebab") == 0)
+		else if (kebab)
 			out[o++] = ch == '_' ? '-' : ch;
 		else if (ch == '_' && o > 0)
 			up = true;

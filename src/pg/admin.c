@@ -31,6 +31,7 @@ serde_describe(PG_FUNCTION_ARGS)
 	pgs_require_utf8();
 	name = text_to_cstring(PG_GETARG_TEXT_PP(0));
 	p = pgs_plan_for_shape(name, -1);
+	pgs_plan_names(p);			/* the type names a description prints */
 	desc = sd_plan_describe(p->plan, &len);
 	if (desc == NULL)
 	{

@@ -10,6 +10,7 @@
  */
 #include "postgres.h"
 
+#include "catalog/namespace.h"
 #include "catalog/pg_type.h"
 #include "common/hashfn.h"
 #include "miscadmin.h"
@@ -267,6 +268,10 @@ collect_type_shapes(SdTypeBuilder *b, const SdShapeOverride *ov, SdResolveState 
 	ListCell   *lh,
 			   *lt;
 	Snapshot	snap;
+	Oid		   *typids;
+	List	  **found;
+	int			nfresh,
+				i;
 
 	forboth(lh, b->built, lt, b->types)
 	{
@@ -294,10 +299,19 @@ collect_type_shapes(SdTypeBuilder *b, const SdShapeOverride *ov, SdResolveState 
 	if (fresh == NIL)
 		return NIL;
 	snap = ov ? SnapshotSelf : pgs_catalog_snapshot();
+	/* the shapes of every fresh type in one scan of the catalog */
+	nfresh = list_length(fresh);
+	typids = palloc(sizeof(Oid) * nfresh);
+	found = palloc(sizeof(List *) * nfresh);
+	i = 0;
+	foreach(lh, fresh)
+		typids[i++] = ((SdTypeFound *) lfirst(lh))->typid;
+	pgs_shapes_of_types_lists(typids, nfresh, snap, found);
+	i = 0;
 	foreach(lh, fresh)
 	{
 		SdTypeFound *f = lfirst(lh);
-		List	   *names = pgs_shapes_for_type(f->typid, snap);
+		List	   *names = found[i++];
 		SdTypeDep  *dep = palloc(sizeof(SdTypeDep));
 
 		if (ov)
@@ -499,11 +513,28 @@ build_plan(SdPgPlan *p, const char *shape, Oid typid, int32 typmod, const char *
 	resolver.resolve_type = resolve_type;
 	p->plan = sd_compile_ex(p->display, options, strlen(options), p->target, &p->hooks,
 							&resolver, (size_t) pgs_max_plan_bytes, &err);
+	/*
+	 * An error may name a composite or an array type, whose names wait until needed
+	 * (SdPgType.name): name them all and compile again, which fails the same way with the
+	 * names in the message.
+	 */
+	if (p->plan == NULL && pgs_types_fill_names(b.built))
+	{
+		rs.deferred = false;
+		p->plan = sd_compile_ex(p->display, options, strlen(options), p->target, &p->hooks,
+								&resolver, (size_t) pgs_max_plan_bytes, &err);
+	}
 	/* memory, a stop (the caller's PG_CATCH drops the half-built plan), bad options: errors.c */
 	if (p->plan == NULL)
 		pgs_raise_core_error(p->display, &err, false);
 	/* types reached through referenced shapes were built after the target: keep them all */
 	p->types = b.built;
+	/* the names left for later are formatted with the search path of this build */
+	foreach(lc, b.built)
+		if (((SdPgType *) lfirst(lc))->name == NULL)
+			p->names_pending = true;
+	if (p->names_pending && namespace_search_path)
+		p->name_path = pstrdup(namespace_search_path);
 
 	p->ndefaults = sd_plan_ndefaults(p->plan);
 	p->defaults = palloc0(sizeof(Datum) * Max(p->ndefaults, 1));

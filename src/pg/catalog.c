@@ -249,19 +249,20 @@ pgs_referenced_shapes(Jsonb *options)
 }
 
 /*
- * For each of n types, the names of the shapes whose target it is, sorted and joined with ", "
- * ("" for none), read in one scan of the catalog (a plan's dependencies on the shapes of the
- * types it reaches: cache.c).
+ * For each of n types, the names of the shapes whose target it is, sorted (NIL for none), read
+ * in one scan of the catalog: a plan build asks this for every composite type it reaches
+ * (cache.c), and one scan per type was most of a first decode's catalog reading.
  */
 void
-pgs_shapes_of_types(const Oid *typids, int n, Snapshot snap, char **joined)
+pgs_shapes_of_types_lists(const Oid *typids, int n, Snapshot snap, List **names)
 {
 	Relation	rel = table_open(pgs_shapes_relid(), AccessShareLock);
 	ShapeCols	c;
 	SysScanDesc scan;
 	HeapTuple	tup;
-	List	  **names = palloc0(sizeof(List *) * Max(n, 1));
 
+	for (int i = 0; i < n; i++)
+		names[i] = NIL;
 	shape_cols(rel, &c);
 	scan = systable_beginscan(rel, InvalidOid, false, snap, 0, NULL);
 	while (HeapTupleIsValid(tup = systable_getnext(scan)))
@@ -269,16 +270,35 @@ pgs_shapes_of_types(const Oid *typids, int n, Snapshot snap, char **joined)
 		bool		tnull,
 					nnull;
 		Datum		t = pgs_heap_attr(tup, c.target, RelationGetDescr(rel), &tnull);
-		Datum		d = pgs_heap_attr(tup, c.name, RelationGetDescr(rel), &nnull);
+		Datum		d;
 
-		if (tnull || nnull)
+		if (tnull)
 			continue;
 		for (int i = 0; i < n; i++)
 			if (typids[i] == DatumGetObjectId(t))
-				names[i] = lappend(names[i], TextDatumGetCString(d));
+			{
+				d = pgs_heap_attr(tup, c.name, RelationGetDescr(rel), &nnull);
+				if (!nnull)
+					names[i] = lappend(names[i], TextDatumGetCString(d));
+			}
 	}
 	systable_endscan(scan);
 	table_close(rel, AccessShareLock);
+	for (int i = 0; i < n; i++)
+		list_sort(names[i], cmp_cstring);
+}
+
+/*
+ * For each of n types, the names of the shapes whose target it is, sorted and joined with ", "
+ * ("" for none), read in one scan of the catalog (a plan's dependencies on the shapes of the
+ * types it reaches: cache.c).
+ */
+void
+pgs_shapes_of_types(const Oid *typids, int n, Snapshot snap, char **joined)
+{
+	List	  **names = palloc0(sizeof(List *) * Max(n, 1));
+
+	pgs_shapes_of_types_lists(typids, n, snap, names);
 	for (int i = 0; i < n; i++)
 		joined[i] = pgs_join_names(names[i]);
 }

@@ -397,7 +397,10 @@ callsite_plan_named(SdCallSite *cs, FunctionCallInfo fcinfo, int argno, NamedChe
 	}
 	if (check == CHECK_TARGET && p->target_typid != cs->argtype)
 	{
-		char	   *have = pstrdup(p->target->name);
+		char	   *have;
+
+		pgs_plan_names(p);
+		have = pstrdup(p->target->name);
 
 		pgs_plan_release(p);
 		ereport(ERROR,
@@ -407,7 +410,10 @@ callsite_plan_named(SdCallSite *cs, FunctionCallInfo fcinfo, int argno, NamedChe
 	}
 	if (check == CHECK_COMPOSITE && pgs_host(p->target)->basetyptype != TYPTYPE_COMPOSITE)
 	{
-		char	   *have = pstrdup(p->target->name);
+		char	   *have;
+
+		pgs_plan_names(p);
+		have = pstrdup(p->target->name);
 
 		pgs_plan_release(p);
 		ereport(ERROR,
@@ -573,6 +579,8 @@ pgs_record_map(FunctionCallInfo fcinfo, SdCallSite *cs, SdPgPlan *p, TupleDesc *
 		return NULL;
 	for (int i = 0; i < typdesc->natts; i++)
 		live += !TupleDescAttr(typdesc, i)->attisdropped;
+	if (live != rsinfo->expectedDesc->natts)
+		pgs_plan_names(p);		/* the type's name, for the message */
 	if (live != rsinfo->expectedDesc->natts)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),

@@ -48,7 +48,14 @@ typedef struct SdPgType
 	int16		typlen;
 	bool		typbyval;
 	char		typalign;
-	const char *name;			/* format_type_with_typemod of the declared type */
+	/*
+	 * format_type_with_typemod of the declared type.  NULL for a composite or an array until
+	 * a message or serde_describe needs it (pgs_plan_names): only compile errors, describe and
+	 * a few errors print those names, and formatting them (a search-path visibility probe per
+	 * type) was a large part of a backend's first decode.  Their sd_type.name is "" meanwhile.
+	 */
+	const char *name;
+	sd_type    *st;				/* the sd_type this describes */
 	/* domains */
 	bool		is_domain;
 	bool		dom_notnull;	/* any domain in the chain is NOT NULL (identity check) */
@@ -106,6 +113,8 @@ extern void pgs_domain_ref_update(MemoryContext plan_cxt, SdPgType *h);
 
 /* Compares the identities of the types in `built` with the current catalog. */
 extern SdTypesCheck pgs_types_check(List *built);
+/* Formats the names left for later (SdPgType.name) of the types in built; true if any was. */
+extern bool pgs_types_fill_names(List *built);
 
 static inline SdPgType *
 pgs_host(const sd_type *t)
@@ -139,6 +148,8 @@ extern bool pgs_type_exists_in(Oid typid, Snapshot snap);
 extern List *pgs_referenced_shapes(Jsonb *options);
 /* joined[i]: the shapes whose target is typids[i], sorted, joined with ", " (one scan). */
 extern void pgs_shapes_of_types(const Oid *typids, int n, Snapshot snap, char **joined);
+/* names[i]: the same, as sorted lists (NIL for none), one scan */
+extern void pgs_shapes_of_types_lists(const Oid *typids, int n, Snapshot snap, List **names);
 /* names sorted (in place) and joined with ", "; "" for none */
 extern char *pgs_join_names(List *names);
 /* name as a message shows it: longer than SD_SHAPE_NAME_MAX bytes (no such shape can exist), cut
@@ -186,6 +197,9 @@ typedef struct SdPgPlan
 	int			ntypedeps;		/* the composite types reached, with their shapes */
 	SdTypeDep  *typedeps;
 	List	   *types;			/* SdPgType * of every type used (identity checks) */
+	char	   *name_path;		/* search_path of the build, for the names formatted later
+								 * (pgs_plan_names) */
+	bool		names_pending;
 	uint64		catalog_gen;	/* generations at which the plan was last validated */
 	uint64		type_gen;
 	SdSnapMark	verified;		/* the snapshot of the last read of the versions */
@@ -227,6 +241,9 @@ extern SdPgPlan *pgs_plan_for_shape(const char *name, int32 typmod);
  * caller. */
 extern SdPgPlan *pgs_plan_for_type(Oid typid, int32 typmod);
 extern void pgs_plan_release(SdPgPlan *plan);
+/* Formats the type names the plan left for later (SdPgType.name), with the build's search path:
+ * before a message or a description prints them. */
+extern void pgs_plan_names(SdPgPlan *plan);
 /* Counts a use of a plan held by a call site. */
 extern void pgs_plan_count_hit(void);
 

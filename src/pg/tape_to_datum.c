@@ -398,6 +398,7 @@ conv_fail(SdConvert *cx, const ConvFrame *f, const sd_val *v, int sqlstate, cons
 static void
 conv_internal(SdConvert *cx, const sd_node *node, const sd_val *v)
 {
+	pgs_plan_names(cx->plan);
 	elog(ERROR, "serde: %s: unexpected tape value %d for type %s",
 		 cx->plan->display, (int) v->tag, node->type->name);
 }

@@ -2,18 +2,21 @@
  * types.c — describes PostgreSQL types to the core: builds the sd_type tree of a type OID and
  * typmod (with the PostgreSQL details a conversion needs hung on sd_type.host), and later tells
  * whether the types a plan was built from are still the same (composite tuple descriptors,
- * enum labels, domain NOT NULL, existence).
+ * enum labels, domain NOT NULL, existence); formats the names of composite and array types
+ * when a message first needs them (SdPgType.name).
  */
 #include "postgres.h"
 
 #include "access/htup_details.h"
 #include "access/transam.h"
+#include "catalog/namespace.h"
 #include "catalog/pg_enum.h"
 #include "catalog/pg_type.h"
 #include "miscadmin.h"
 #include "storage/procarray.h"
 #include "utils/builtins.h"
 #include "utils/catcache.h"
+#include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/syscache.h"
@@ -124,6 +127,7 @@ domain_chain_notnull(Oid typid)
 static void
 remember(SdTypeBuilder *b, sd_type *st, SdPgType *h)
 {
+	h->st = st;
 	b->built = lappend(b->built, h);
 	b->types = lappend(b->types, st);
 }
@@ -167,7 +171,7 @@ build_composite(SdTypeBuilder *b, sd_type *st, SdPgType *h)
 	if (tce->tupDesc == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				 errmsg("type %s is not composite", h->name)));
+				 errmsg("type %s is not composite", format_type_with_typemod(h->typid, h->typmod))));
 	h->tupdesc_id = tce->tupDesc_identifier;
 	td = h->tupdesc = CreateTupleDescCopy(tce->tupDesc);
 	cols = palloc0(sizeof(sd_column) * Max(td->natts, 1));
@@ -276,9 +280,7 @@ build_type(SdTypeBuilder *b, Oid typid, int32 typmod)
 	h->typmod = h->basetypmod = typmod;
 	h->basetyptype = typtype;
 	get_typlenbyvalalign(typid, &h->typlen, &h->typbyval, &h->typalign);
-	h->name = format_type_with_typemod(typid, typmod);
 	h->max_chars = -1;
-	st->name = h->name;
 	st->max_chars = -1;
 	st->precision = -1;
 	st->scale = -1;
@@ -377,8 +379,38 @@ build_type(SdTypeBuilder *b, Oid typid, int32 typmod)
 			}
 			break;
 	}
+	/* composites and arrays: named when a message needs it (SdPgType.name) */
+	if (st->kind == SD_K_COMPOSITE || st->kind == SD_K_ARRAY)
+		h->name = NULL;
+	else
+		h->name = format_type_with_typemod(typid, typmod);
+	st->name = h->name ? h->name : "";
 	remember(b, st, h);
 	return st;
+}
+
+bool
+pgs_types_fill_names(List *built)
+{
+	ListCell   *lc;
+	bool		any = false;
+
+	foreach(lc, built)
+	{
+		SdPgType   *h = lfirst(lc);
+
+		if (h->name == NULL)
+		{
+			char	   *name = format_type_with_typemod(h->typid, h->typmod);
+
+			/* in the plan's context, as the rest of the type */
+			h->name = MemoryContextStrdup(GetMemoryChunkContext(h), name);
+			h->st->name = h->name;
+			pfree(name);
+			any = true;
+		}
+	}
+	return any;
 }
 
 const sd_type *
@@ -535,4 +567,30 @@ pgs_types_check(List *built)
 		}
 	}
 	return SD_TYPES_SAME;
+}
+
+/*
+ * pgs_types_fill_names for a plan's types, under the search path the plan was built with (the
+ * setting's text, as a function's SET clause applies it), so that the names read as when they
+ * were formatted while building.
+ */
+void
+pgs_plan_names(SdPgPlan *p)
+{
+	int			nest;
+
+	if (!p->names_pending)
+		return;
+	if (p->name_path == NULL || strcmp(p->name_path, namespace_search_path) == 0)
+		(void) pgs_types_fill_names(p->types);
+	else
+	{
+		/* an error on the way is undone with the (sub)transaction, as for a SET clause */
+		nest = NewGUCNestLevel();
+		(void) set_config_option("search_path", p->name_path, PGC_USERSET, PGC_S_SESSION,
+								 GUC_ACTION_SAVE, true, 0, false);
+		(void) pgs_types_fill_names(p->types);
+		AtEOXact_GUC(true, nest);
+	}
+	p->names_pending = false;
 }

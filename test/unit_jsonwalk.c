@@ -8,7 +8,10 @@
  * blanks), containers begun and walked, skipped by the engine's recovery (peeked, not walked),
  * skipped whole (skip_fast: unknown members) or with their events (skip_events: jsonb), kept as
  * text (capture: json), the union's tag found ahead (object_find), the end of the root (finish),
- * and a batch's array parsed whole (each_open / each_next); deep nesting and huge numbers.
+ * and a batch's array parsed whole (each_open / each_next); deep nesting and huge numbers;
+ * unknown members rejected by the key filter or passing it, passed over inside the walker
+ * (SD_KEY_SKIP) or not (containers, errors, `unknown: reject`, `extra`): expected texts
+ * taken from the build of 66968fc, before both.
  *
  * UT_JSONWALK_PRINT=1 ./test/unit_runner prints the table's actual texts (to re-take them).
  */
@@ -35,7 +38,9 @@ q(const char *s)
 typedef struct jw_case
 {
 	int			line;
-	char		target;         /* 'W' the composite, 'U' the union, 'I' an int4, 'L' an int4[] */
+	char		target;         /* 'W' the composite, 'U' the union, 'I' an int4, 'L' an int4[],
+								 * 'R' the composite rejecting unknown members, 'X' with
+								 * `extra` (column k) */
 	char		mode;           /* 'd' decode, 'c' serde_errors' check */
 	const char *doc;            /* ' for " */
 	const char *want;
@@ -69,6 +74,35 @@ static const jw_case cases[] = {
 	C('W', 'c', "{'zz' :1,'a' : 2,'zz' :3}", "ERROR 22032 $.a: expected string, found number 2 @15 || ERROR 22032 $.a: expected string, found number 2 @15"),
 	C('W', 'd', "{'n':1,'a' :'x','n' :2}", "ERROR 22030 $.n: duplicate member @16 || ERROR 22030 $.n: duplicate member @16"),
 	C('W', 'c', "{'n':1,'zz':0,'\\u006e' :2,'a':'x','a'\n:'y'}", "ERROR 22030 $.n: duplicate member @14 | ERROR 22030 $.a: duplicate member @34 || ERROR 22030 $.n: duplicate member @14"),
+	/* unknown members: names no member has rejected by the table's key filter (length, first
+	 * and last byte: 'zz', 'q', 'x'), names that pass it and are no member ('A', 'N', 'B': the
+	 * bits of 'a', 'n', 'b'); ignored ones with a scalar value passed over inside the walker (up
+	 * to 63 in a row), the others (containers, a value error, 'reject', 'extra') as before */
+	C('W', 'd', "{'zz':1,'A':'s','q':true,'N':null,'a':'x','x':-1.5e2,'B':false,'n':2,'zzz':'a\\nb'}", "{a:'x',n:2,b:null,o:null,l:null,j:null,k:null,f:null,m:null} || ok"),
+	C('W', 'c', "{'zz':1,'A':'s','q':true,'N':null,'a':'x','x':-1.5e2,'B':false,'n':2,'zzz':'a\\nb'}", "ok || {a:'x',n:2,b:null,o:null,l:null,j:null,k:null,f:null,m:null}"),
+	C('W', 'd', "{'zz':1,'q':[1,{'x':2}],'x':{'y':'z'},'a':'x','e':'\\u00e9','A':{}}", "{a:'x',n:null,b:null,o:null,l:null,j:null,k:null,f:null,m:null} || ok"),
+	C('W', 'd', "{'u0':1,'u1':'s','u2':true,'u3':null,'u4':-2.5e3,'u5':'e\\n','u6':false,'u7':1,'u8':'s','u9':true,'u10':null,'u11':-2.5e3,'u12':'e\\n','u13':false,'u14':1,'u15':'s','u16':true,'u17':null,'u18':-2.5e3,'u19':'e\\n','u20':false,'u21':1,'u22':'s','u23':true,'u24':null,'u25':-2.5e3,'u26':'e\\n','u27':false,'u28':1,'u29':'s','u30':true,'u31':null,'u32':-2.5e3,'u33':'e\\n','u34':false,'u35':1,'u36':'s','u37':true,'u38':null,'u39':-2.5e3,'u40':'e\\n','u41':false,'u42':1,'u43':'s','u44':true,'u45':null,'u46':-2.5e3,'u47':'e\\n','u48':false,'u49':1,'u50':'s','u51':true,'u52':null,'u53':-2.5e3,'u54':'e\\n','u55':false,'u56':1,'u57':'s','u58':true,'u59':null,'u60':-2.5e3,'u61':'e\\n','u62':false,'u63':1,'u64':'s','u65':true,'u66':null,'u67':-2.5e3,'u68':'e\\n','u69':false,'a':'x','n':3}", "{a:'x',n:3,b:null,o:null,l:null,j:null,k:null,f:null,m:null} || ok"),
+	C('W', 'd', "{'u0':0,'u1':1,'u2':2,'u3':3,'u4':4,'u5':5,'u6':6,'u7':7,'u8':8,'u9':9,'u10':10,'u11':11,'u12':12,'u13':13,'u14':14,'u15':15,'u16':16,'u17':17,'u18':18,'u19':19,'u20':20,'u21':21,'u22':22,'u23':23,'u24':24,'u25':25,'u26':26,'u27':27,'u28':28,'u29':29,'u30':30,'u31':31,'u32':32,'u33':33,'u34':34,'u35':35,'u36':36,'u37':37,'u38':38,'u39':39,'u40':40,'u41':41,'u42':42,'u43':43,'u44':44,'u45':45,'u46':46,'u47':47,'u48':48,'u49':49,'u50':50,'u51':51,'u52':52,'u53':53,'u54':54,'u55':55,'u56':56,'u57':57,'u58':58,'u59':59,'u60':60,'u61':61,'u62':62,'zz':tru,'a':'x'}", "ERROR 22P02 $: malformed JSON: invalid literal @553 || ERROR 22P02 $: malformed JSON: invalid literal @553"),
+	C('W', 'd', "{'u0':0,'u1':1,'u2':2,'u3':3,'u4':4,'u5':5,'u6':6,'u7':7,'u8':8,'u9':9,'u10':10,'u11':11,'u12':12,'u13':13,'u14':14,'u15':15,'u16':16,'u17':17,'u18':18,'u19':19,'u20':20,'u21':21,'u22':22,'u23':23,'u24':24,'u25':25,'u26':26,'u27':27,'u28':28,'u29':29,'u30':30,'u31':31,'u32':32,'u33':33,'u34':34,'u35':35,'u36':36,'u37':37,'u38':38,'u39':39,'u40':40,'u41':41,'u42':42,'u43':43,'u44':44,'u45':45,'u46':46,'u47':47,'u48':48,'u49':49,'u50':50,'u51':51,'u52':52,'u53':53,'u54':54,'u55':55,'u56':56,'u57':57,'u58':58,'u59':59,'u60':60,'u61':61,'u62':62,'q':1,'zz':1x,'a':'x'}", "ERROR 22P02 $: malformed JSON: expected ',' or '}' @560 || ERROR 22P02 $: malformed JSON: expected ',' or '}' @560"),
+	C('W', 'c', "{'u0':0,'u1':1,'u2':2,'u3':3,'u4':4,'u5':5,'u6':6,'u7':7,'u8':8,'u9':9,'u10':10,'u11':11,'u12':12,'u13':13,'u14':14,'u15':15,'u16':16,'u17':17,'u18':18,'u19':19,'u20':20,'u21':21,'u22':22,'u23':23,'u24':24,'u25':25,'u26':26,'u27':27,'u28':28,'u29':29,'u30':30,'u31':31,'u32':32,'u33':33,'u34':34,'u35':35,'u36':36,'u37':37,'u38':38,'u39':39,'u40':40,'u41':41,'u42':42,'u43':43,'u44':44,'u45':45,'u46':46,'u47':47,'u48':48,'u49':49,'u50':50,'u51':51,'u52':52,'u53':53,'u54':54,'u55':55,'u56':56,'u57':57,'u58':58,'u59':59,'u60':60,'u61':61,'u62':62,'q':1,'zz':'\\q','a':'x'}", "ERROR 22P02 $: malformed JSON: bad escape in a string @560 || ERROR 22P02 $: malformed JSON: bad escape in a string @560"),
+	C('W', 'd', "{'zz':1,'q':nul,'a':'x'}", "ERROR 22P02 $: malformed JSON: invalid literal @12 || ERROR 22P02 $: malformed JSON: invalid literal @12"),
+	C('W', 'd', "{'zz':1,'q':2 'a':'x'}", "ERROR 22P02 $: malformed JSON: expected ',' or '}' @14 || ERROR 22P02 $: malformed JSON: expected ',' or '}' @14"),
+	C('W', 'd', "{'zz':1,'q':2,}", "ERROR 22P02 $: malformed JSON: expected a member name @14 || ERROR 22P02 $: malformed JSON: expected a member name @14"),
+	C('W', 'd', "{'zz':1,'q':2", "ERROR 22P02 $: malformed JSON: unexpected end of input @13 || ERROR 22P02 $: malformed JSON: unexpected end of input @13"),
+	C('W', 'd', "{'zz':1,'q':'a", "ERROR 22P02 $: malformed JSON: unterminated string @14 || ERROR 22P02 $: malformed JSON: unterminated string @14"),
+	C('W', 'd', "{'zz':1,'q':2}", "{a:null,n:null,b:null,o:null,l:null,j:null,k:null,f:null,m:null} || ok"),
+	C('W', 'd', "{'a':'x','zz':1,'q':'w','a':'y'}", "ERROR 22030 $.a: duplicate member @24 || ERROR 22030 $.a: duplicate member @24"),
+	C('W', 'c', "{'a':1,'zz':1,'q':'w','n':'y','x':-0,'n':3}", "ERROR 22032 $.a: expected string, found number 1 @5 | ERROR 22032 $.n: expected integer, found string \"y\" @26 | ERROR 22030 $.n: duplicate member @37 || ERROR 22032 $.a: expected string, found number 1 @5"),
+	C('W', 'd', "{'o':{'zz':1,'x':'y','q':2},'zz':3}", "{a:null,n:null,b:null,o:{x:'y'},l:null,j:null,k:null,f:null,m:null} || ok"),
+	C('W', 'd', "{'zz':123456789012345678901234567890,'q':1e400,'x':-0.0e-0,'a':'x'}", "{a:'x',n:null,b:null,o:null,l:null,j:null,k:null,f:null,m:null} || ok"),
+	C('W', 'd', "{'z\\u007a':1,'\\u0041':2,'\\u0061':'x'}", "{a:'x',n:null,b:null,o:null,l:null,j:null,k:null,f:null,m:null} || ok"),
+	C('U', 'd', "{'zz':1,'q':'w','kind':'o','x':'y','zzz':null}", "{kind:'o',v1:{x:'y'},v2:null} || ok"),
+	C('U', 'd', "{'zz':1,'q':'w','kind':'k','y':3,'x':'y'}", "{kind:'k',v1:null,v2:{y:3}} || ok"),
+	C('R', 'd', "{'a':'x','zz':1,'n':2}", "ERROR 2203E $.zz: unknown member @9 || ERROR 2203E $.zz: unknown member @9"),
+	C('R', 'c', "{'a':'x','zz':1,'A':'s','q':[1],'n':2}", "ERROR 2203E $.zz: unknown member @9 | ERROR 2203E $.A: unknown member @16 | ERROR 2203E $.q: unknown member @24 || ERROR 2203E $.zz: unknown member @9"),
+	C('R', 'd', "{'a':'x','n':2}", "{a:'x',n:2,b:null,o:null,l:null,j:null,k:null,f:null,m:null} || ok"),
+	C('X', 'd', "{'a':'x','zz':1,'A':'s','q':[1],'n':2,'x':'\\u00e9'}", "{a:'x',n:2,b:null,o:null,l:null,j:null,k:J{\"zz\":1,\"A\":\"s\",\"q\":[1],\"x\":\"\\u00e9\"},f:null,m:null} || ok"),
+	C('X', 'c', "{'zz':1,'a':'x','q':tru}", "ERROR 22P02 $: malformed JSON: invalid literal @20 || ERROR 22P02 $: malformed JSON: invalid literal @20"),
 	/* string values: in place, unescaped, long, empty */
 	C('W', 'd', "{'a':'x\\ny\\u00e9\\ud83d\\ude00\\\\'}", "{a:'x\012y\303\251\360\237\230\200\\',n:null,b:null,o:null,l:null,j:null,k:null,f:null,m:null} || ok"),
 	C('W', 'd', "{'a':'0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789'}", "{a:'0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789',n:null,b:null,o:null,l:null,j:null,k:null,f:null,m:null} || ok"),
@@ -225,7 +259,7 @@ static const jw_case cases[] = {
 };
 
 static const sd_type *tw, *tu, *ti, *tl;
-static sd_plan *pw, *pu, *pi, *pl;
+static sd_plan *pw, *pu, *pi, *pl, *pr, *px;
 
 static sd_plan *
 plan_of(const sd_type *t, const char *opts)
@@ -253,6 +287,8 @@ setup(void)
 	pu = plan_of(tu, "{'optional':true,'tag':'kind','variants':{'o':'v1','k':'v2'}}");
 	pi = plan_of(ti, "{}");
 	pl = plan_of(tl, "{}");
+	pr = plan_of(tw, "{'optional':true,'unknown':'reject'}");
+	px = plan_of(tw, "{'optional':true,'extra':'k'}");
 }
 
 /* A document nested n levels deep in member `at` ("[[[...]]]"), as JSON text. */
@@ -275,7 +311,8 @@ static const char *
 run(char target, char mode, const char *doc)
 {
 	static char out[8192];
-	const sd_plan *p = target == 'W' ? pw : target == 'U' ? pu : target == 'I' ? pi : pl;
+	const sd_plan *p = target == 'W' ? pw : target == 'U' ? pu : target == 'I' ? pi :
+		target == 'R' ? pr : target == 'X' ? px : pl;
 	size_t		n;
 
 	if (mode == 'c')
@@ -375,7 +412,7 @@ unit_jsonwalk(void)
 	bool		print = getenv("UT_JSONWALK_PRINT") != NULL;
 
 	setup();
-	if (!pw || !pu || !pi || !pl)
+	if (!pw || !pu || !pi || !pl || !pr || !px)
 	{
 		CHECK(false);
 		return;

@@ -240,8 +240,10 @@ mb_freeze(cctx *c, const mbuild *b, const sd_node *node)
 	ms->n = b->n;
 	ms->any_flat = false;
 	ms->xml_text = false;
+	ms->key_filter = 0;
 	for (int i = 0; i < b->n; i++)
 	{
+		ms->key_filter |= (uint64_t) 1 << sd_key_filter_bit(m[i].name, m[i].len);
 		if (m[i].flat || (m[i].group && m[i].group->any_flat))
 			ms->any_flat = true;
 		if (m[i].xml_kind == SD_XML_TEXT)

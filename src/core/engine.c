@@ -991,7 +991,7 @@ decode_members(Eng *e, const sd_node *n, const sd_members *ms, uint32_t row, int
 	int16_t    *follow = NULL;
 	/* XML: an element's unmapped text is ignored (unmapped_member), so the walker need not
 	 * gather it: the rule stays here, the walker only leaves the text out */
-	unsigned	want = ms->n && !xml ? SD_KEY_HASH : xml && !ms->xml_text ? SD_KEY_NO_TEXT : 0;
+	unsigned	want = ms->n && !xml ? SD_KEY_HASH | SD_KEY_FILTER : xml && !ms->xml_text ? SD_KEY_NO_TEXT : 0;
 	sd_wkey		k;
 	sd_wtok		t;
 	int			r;
@@ -1007,6 +1007,12 @@ decode_members(Eng *e, const sd_node *n, const sd_members *ms, uint32_t row, int
 			return sd_eng_fail(e, SD_E_INTERNAL, obj_off, "member table of another plan");
 		follow = e->d->follow + ms->follow_at;	/* the decoder's prediction (sd_follow) */
 	}
+	/* an ignored unmapped member whose value is a scalar: unmapped_member would only enter
+	 * its key and skip_value it (nothing to check, nothing kept), so the walker may pass it */
+	if (!xml && ms->n && !n->reject_unknown && !(top && n->extra_col >= 0) && !e->in_jsonb && !e->ev)
+		want |= SD_KEY_SKIP;
+	k.absent = false;			/* set only by a walker that filters (SD_KEY_FILTER) */
+	k.filter = ms->key_filter;
 	if (ms->n > 256)
 	{
 		seen = (uint64_t *) sd_arena_alloc(&e->d->arena, sizeof(uint64_t) * (size_t) ((ms->n + 63) / 64));
@@ -1052,7 +1058,7 @@ decode_members(Eng *e, const sd_node *n, const sd_members *ms, uint32_t row, int
 					}
 				}
 			}
-			else if (ms->n)
+			else if (ms->n && !k.absent)
 			{
 				mi = sd_members_find(ms, k.s, k.len, k.has_hash ? k.hash : sd_hash_name(k.s, k.len));
 				if (mi >= 0 && follow)

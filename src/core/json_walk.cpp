@@ -98,6 +98,7 @@ struct Walk
 	/* sd_each over an array parsed whole: the element handed out last */
 	bool		each_started;
 	uint32_t	each_vpos;
+	uint32_t	passed;         /* members passed over in a row (SD_KEY_SKIP) */
 };
 
 /* The kernel's parser: simdjson's stage 1 (the library's active implementation), the cursor. */
@@ -382,8 +383,10 @@ end_container(Walk &w, uint32_t p)
 /* A member whose key is not the one predicted: read (unescaped when it has escapes), hashed
  * when the engine looks it up and it was read in place, then its value peeked.  Out of line,
  * reached by a tail call. */
+int			op_object_next(sd_wcursor *c, sd_wkey *k, sd_wtok *t, const sd_member *expect, unsigned want);
+
 __attribute__((noinline)) int
-member_other(Walk &w, sd_wkey *k, sd_wtok *t, uint32_t p, unsigned want)
+member_other(Walk &w, sd_wkey *k, sd_wtok *t, uint32_t p, const sd_member *expect, unsigned want)
 {
 	std::string_view key;
 	bool		in_doc;
@@ -396,11 +399,31 @@ member_other(Walk &w, sd_wkey *k, sd_wtok *t, uint32_t p, unsigned want)
 	k->s = key.data();
 	k->len = key.size();
 	k->has_hash = false;
-	if ((want & SD_KEY_HASH) && in_doc)
+	/* a name no member has (the table's filter of length, first and last bytes): no hash,
+	 * the engine skips its lookup */
+	k->absent = (want & SD_KEY_FILTER) &&
+		!((k->filter >> sd_key_filter_bit(key.data(), key.size())) & 1);
+	if ((want & SD_KEY_HASH) && in_doc && !k->absent)
 	{
 		k->hash = key_hash(key.data(), key.size());
 		k->has_hash = true;
 	}
+	if (k->absent && (want & SD_KEY_SKIP))
+	{
+		/* a member the engine ignores: its value checked (peek_in), then the next member, up
+		 * to 63 in a row (the engine's cancel polling counts the members it sees) */
+		int			r = peek_in(w, w.base, w.idx, p + 2, t);
+
+		if (r == 1 && t->kind != SD_J_OBJECT && t->kind != SD_J_ARRAY &&
+			!(t->flags & SD_TOK_NATIVE) && w.passed < 63)
+		{
+			w.passed++;
+			return op_object_next(&w.head, k, t, expect, want);
+		}
+		w.passed = 0;
+		return r;
+	}
+	w.passed = 0;
 	return peek_in(w, w.base, w.idx, p + 2, t);
 }
 
@@ -442,7 +465,7 @@ op_object_next(sd_wcursor *c, sd_wkey *k, sd_wtok *t, const sd_member *expect, u
 	/* the member the engine predicts, compared in place (the key's token, quotes included,
 	 * is at most the span to the ':') */
 	if (__builtin_expect(!expect || !key_is(raw, idx[p + 1] - kat, expect), 0))
-		return member_other(w, k, t, p, want);
+		return member_other(w, k, t, p, expect, want);
 	k->has_hash = false;
 	k->matched = true;
 	k->in_doc = true;
@@ -952,6 +975,7 @@ walk_init(Kparser *k, const char *buf, size_t len, uint32_t bias)
 	w.top = nullptr;
 	w.each_started = false;
 	w.each_vpos = 0;
+	w.passed = 0;
 }
 
 /* Stage 1 over buf[0..len) (readable up to buf + cap): the structural index, as On-Demand's

@@ -707,7 +707,20 @@ struct sd_members
 	uint32_t	follow_at;
 	bool		any_flat;       /* some member (a group's too) is a list of repeated elements */
 	bool		xml_text;       /* XML: some member is the element's text (SD_XML_TEXT) */
+	/* The members' names by sd_key_filter_bit: a key whose bit is clear is no member (a
+	 * walker may then skip its hash: object_next's SD_KEY_FILTER) */
+	uint64_t	key_filter;
 };
+
+/* A name's bit in sd_members.key_filter: its length and its first and last bytes. */
+static inline unsigned
+sd_key_filter_bit(const char *s, size_t len)
+{
+	if (len == 0)
+		return 0;
+	return (unsigned) ((size_t) (unsigned char) s[0] * 7u + (size_t) (unsigned char) s[len - 1] * 3u +
+					   len * 13u) & 63u;
+}
 
 uint32_t	sd_hash_name(const char *s, size_t len);
 int			sd_members_find(const sd_members *ms, const char *name, size_t len, uint32_t hash);

@@ -136,11 +136,14 @@ typedef struct sd_wkey
 	bool		matched;        /* equal to object_next's expect (compared in place) */
 	bool		in_doc;         /* s points into the padded document */
 	bool		has_hash;       /* hash = sd_hash_name(s, len) */
+	bool		absent;         /* SD_KEY_FILTER: filter says no member has this name (the
+								 * engine sets it false once; a walker that filters sets it) */
 	uint8_t		xml_kind;       /* sd_xml_kind (XML walkers; 0 = element otherwise) */
 	bool		interned;       /* XML: s and ns are interned for the cursor's life (the same
 								 * pointer is always the same name; the engine may cache by
 								 * pointer); false: compare bytes */
 	uint32_t	hash;
+	uint64_t	filter;         /* input (SD_KEY_FILTER): the table's key_filter */
 	const char *ns;             /* XML: namespace URI, NULL for none */
 	size_t		ns_len;
 	const char *prefix;         /* XML: the prefix as written (XPath), NULL for none */
@@ -189,6 +192,14 @@ typedef struct sd_wcursor
 #define SD_SKIP_FAST_STACK	256	/* skip_fast's stack bytes a level, at most */
 
 #define SD_KEY_HASH		1u      /* object_next's want: compute key->hash when cheap */
+#define SD_KEY_FILTER	4u      /* object_next's want: key->filter holds sd_members.key_filter;
+								 * a key whose sd_key_filter_bit is clear gets absent = true
+								 * and no hash (a walker may ignore it) */
+#define SD_KEY_SKIP		8u      /* with SD_KEY_FILTER: the engine ignores a member no name
+								 * matches (no unknown-member error, no `extra`, no events, not
+								 * in a jsonb value): a walker may pass over such a member whose
+								 * value is a checked plain scalar, up to 63 in a row, without
+								 * returning it */
 #define SD_KEY_NO_TEXT	2u      /* object_next's want (XML): the engine ignores this element's
 								 * own text (no member maps it): the walker may leave it out */
 

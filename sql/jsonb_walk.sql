@@ -86,3 +86,17 @@ SELECT serde_decode(NULL::jw_lists, '{"ints": [], "texts": [], "pts": [], "any":
 -- serde_decode_each over a jsonb array (each element is its walk's root)
 SELECT * FROM serde_decode_each(NULL::jw_pt, (SELECT pts FROM jw_arrays)::jsonb) LIMIT 3 OFFSET 31;
 SELECT count(*) FROM serde_decode_each(NULL::jw_pt, (SELECT pts FROM jw_arrays)::jsonb);
+
+-- 20 nested objects (a jsonb column validated against its own shape): the walker's frames grow
+-- past the 12 kept in its cursor, and shrink back
+CREATE TYPE jw_node AS (value int4, next jsonb, after int4);
+SELECT serde_register('JwNode', 'jw_node', '{"fields": {"next": {"shape": "JwNode", "optional": true},
+    "after": {"optional": true}}}');
+SELECT (SELECT string_agg(format('{"value": %s, "next": ', i), '' ORDER BY i) FROM generate_series(1, 20) i)
+       || '{"value": 21}' || repeat(', "after": 1}', 20) AS chain \gset
+SELECT (n).value, (n).after, jsonb_typeof((n).next) FROM (SELECT serde_decode(NULL::jw_node, :'chain'::jsonb, 'JwNode') AS n) s;
+SELECT serde_decode(NULL::jw_node, :'chain'::jsonb, 'JwNode') *= serde_decode(NULL::jw_node, :'chain', 'JwNode') AS same;
+SELECT serde_decode(NULL::jw_node, replace(:'chain', '"value": 18', '"value": "x"')::jsonb, 'JwNode');
+SELECT serde_decode(NULL::jw_node, replace(:'chain', '"value": 18', '"value": "x"'), 'JwNode');
+SELECT serde_decode(NULL::jw_node, replace(:'chain', '"value": 21}', '"value": 21, "after": []}')::jsonb, 'JwNode');
+SELECT serde_decode(NULL::jw_node, replace(:'chain', '"value": 21}', '"value": 21, "after": []}'), 'JwNode');

@@ -50,6 +50,7 @@ typedef struct Jc
 	uint32		cur_start;
 	uint32		cur_end;
 	JwFrame    *frames;
+	JwFrame    *top;			/* the innermost frame (frames[nframes - 1]), NULL when none */
 	int			nframes;
 	int			cap;
 	JwFrame		inline_frames[JW_INLINE_FRAMES];	/* the first levels: no palloc */
@@ -393,7 +394,7 @@ jw_push(Jc *c, const sd_wtok *t, bool obj)
 		c->frames = more;
 		c->cap *= 2;
 	}
-	f = &c->frames[c->nframes++];
+	f = c->top = &c->frames[c->nframes++];
 	f->jc = jc;
 	f->obj = obj;
 	f->count = count;
@@ -423,7 +424,7 @@ static int
 jw_object_next(sd_wcursor *cur, sd_wkey *k, sd_wtok *t, const sd_member *expect, unsigned want)
 {
 	Jc		   *c = (Jc *) cur;
-	JwFrame    *f = &c->frames[c->nframes - 1];
+	JwFrame    *f = c->top;
 	uint32		i = f->i;
 	const JEntry *ke,
 			   *ve;
@@ -435,6 +436,7 @@ jw_object_next(sd_wcursor *cur, sd_wkey *k, sd_wtok *t, const sd_member *expect,
 	if (i == f->count)
 	{
 		c->nframes--;
+		c->top = c->nframes ? f - 1 : NULL;
 		return 0;
 	}
 	/* the key (always a string) and the value: each ends at its offset field or its start plus
@@ -467,7 +469,7 @@ static int
 jw_array_next(sd_wcursor *cur, sd_wtok *t)
 {
 	Jc		   *c = (Jc *) cur;
-	JwFrame    *f = &c->frames[c->nframes - 1];
+	JwFrame    *f = c->top;
 	uint32		i = f->i;
 	const JEntry *je;
 	uint32		start,
@@ -476,6 +478,7 @@ jw_array_next(sd_wcursor *cur, sd_wtok *t)
 	if (i == f->count)
 	{
 		c->nframes--;
+		c->top = c->nframes ? f - 1 : NULL;
 		return 0;
 	}
 	je = &f->ch[i];
@@ -497,7 +500,7 @@ jw_object_find(sd_wcursor *cur, const char *name, size_t len, unsigned kinds, sd
 	Jc		   *c = (Jc *) cur;
 	JsonbValue	v;
 
-	if (!getKeyJsonValueFromContainer(c->frames[c->nframes - 1].jc, name, (uint32) len, &v))
+	if (!getKeyJsonValueFromContainer(c->top->jc, name, (uint32) len, &v))
 		return 0;
 	jw_tok(&v, t);
 	return 1;
@@ -615,6 +618,7 @@ jw_init(Jc *c, sd_decoder *kept, sd_limits *lim, sd_error *err)
 	c->frames = c->inline_frames;
 	c->cur_je = NULL;
 	c->nframes = 0;
+	c->top = NULL;
 	c->cap = JW_INLINE_FRAMES;
 	c->head.fail.offset = -1;
 	pgs_limits(lim);

@@ -100,3 +100,57 @@ SELECT serde_decode(NULL::jw_node, replace(:'chain', '"value": 18', '"value": "x
 SELECT serde_decode(NULL::jw_node, replace(:'chain', '"value": 18', '"value": "x"'), 'JwNode');
 SELECT serde_decode(NULL::jw_node, replace(:'chain', '"value": 21}', '"value": 21, "after": []}')::jsonb, 'JwNode');
 SELECT serde_decode(NULL::jw_node, replace(:'chain', '"value": 21}', '"value": 21, "after": []}'), 'JwNode');
+
+-- ---- members the engine ignores, passed over by the walker (walker.h SD_KEY_SKIP_BEFORE) ----
+-- With `unknown: ignore`, a member whose key sorts before the next member of the plan (jsonb's
+-- order: shorter first, then bytewise), or that follows the plan's last one, is skipped in the
+-- walker when its value is a scalar or a container whose size proves it nests within the limit;
+-- other members go to the engine.  Results and errors as from text, as before.
+CREATE TYPE jw_sparse AS (b int4, dd text, zzz jw_pt);
+SELECT serde_register('JwSparse', 'jw_sparse', '{"optional": true}');
+SELECT serde_register('JwSparseReject', 'jw_sparse', '{"optional": true, "unknown": "reject"}');
+CREATE TYPE jw_sparse_x AS (b int4, dd text, rest jsonb);
+SELECT serde_register('JwSparseExtra', 'jw_sparse_x', '{"optional": true, "extra": "rest"}');
+CREATE TABLE jw_sparse_docs (n int, body text);
+INSERT INTO jw_sparse_docs VALUES
+    -- unknown keys shorter than, as long as and longer than the next planned key; every kind
+    (1, '{"a": 1, "c": "x", "b": 2, "aa": null, "dd": "four", "de": true, "cc": false, "zz": [1, {"q": 2}],
+          "zzz": {"x": 1, "y": 2, "extra": [3]}, "zzzz": {"deep": {"er": [1, 2]}}, "longer_key": 1.5}'),
+    -- only unknown members; none; the planned ones only
+    (2, '{"q": 1, "qq": [], "qqq": {}, "qqqq": "s"}'),
+    (3, '{}'),
+    (4, '{"b": 7, "dd": "d", "zzz": {"x": 0, "y": 0}}'),
+    -- unknown members after the plan's last key (all the rest passed over)
+    (5, '{"b": 1, "dd": "x", "zzz": null, "zzzzz": 1, "zzzzzz": [[[]]], "zzzzzzz": {"a": {"b": {}}}}'),
+    -- errors: a planned member after passed-over ones, in a nested row past unknown members
+    (6, '{"a": [1], "aa": {}, "b": "two"}'),
+    (7, '{"a": 1, "zzz": {"a": 1, "w": {"v": 1}, "x": "one"}}');
+SELECT n, serde_decode(NULL::jw_sparse, body::jsonb, 'JwSparse') AS from_jsonb,
+       serde_decode(NULL::jw_sparse, body::jsonb, 'JwSparse') *= serde_decode(NULL::jw_sparse, body, 'JwSparse') AS same
+FROM jw_sparse_docs WHERE n < 6 ORDER BY n;
+SELECT serde_decode(NULL::jw_sparse, body::jsonb, 'JwSparse') FROM jw_sparse_docs WHERE n = 6;
+SELECT serde_decode(NULL::jw_sparse, body, 'JwSparse') FROM jw_sparse_docs WHERE n = 6;
+SELECT serde_decode(NULL::jw_sparse, body::jsonb, 'JwSparse') FROM jw_sparse_docs WHERE n = 7;
+SELECT serde_decode(NULL::jw_sparse, body, 'JwSparse') FROM jw_sparse_docs WHERE n = 7;
+-- the fallbacks: `unknown: reject`, `extra`, serde_errors keep every member in the engine
+SELECT serde_decode(NULL::jw_sparse, body::jsonb, 'JwSparseReject') FROM jw_sparse_docs WHERE n = 1;
+SELECT serde_decode(NULL::jw_sparse, body::jsonb, 'JwSparseReject') FROM jw_sparse_docs WHERE n = 5;
+SELECT n, serde_decode(NULL::jw_sparse_x, body::jsonb, 'JwSparseExtra') FROM jw_sparse_docs WHERE n IN (1, 2, 5) ORDER BY n;
+SELECT n, e.path, e.code, e.message FROM jw_sparse_docs, serde_errors(NULL::jw_sparse, body::jsonb, 'JwSparse') e
+WHERE n IN (6, 7) ORDER BY n, e.path;
+-- serde.max_depth: an ignored member nesting too deep is still the limit's error (its size does
+-- not prove it fits: the engine skips it and checks), one that fits by size is passed over
+SET serde.max_depth = 4;
+SELECT serde_decode(NULL::jw_sparse, '{"a": {"b": {"c": {"d": {}}}}, "b": 1}'::jsonb, 'JwSparse');
+SELECT serde_decode(NULL::jw_sparse, '{"a": {"b": {"c": {"d": {}}}}, "b": 1}', 'JwSparse');
+SELECT serde_decode(NULL::jw_sparse, '{"zzzz": [[[[1]]]], "b": 1}'::jsonb, 'JwSparse');
+SELECT serde_decode(NULL::jw_sparse, '{"zzzz": [[[[1]]]], "b": 1}', 'JwSparse');
+SELECT serde_decode(NULL::jw_sparse, '{"zzz": {"x": 1, "a": {"b": {"c": 1}}}, "b": 1}'::jsonb, 'JwSparse');
+SELECT serde_decode(NULL::jw_sparse, '{"zzz": {"x": 1, "a": {"b": {"c": 1}}}, "b": 1}', 'JwSparse');
+SELECT serde_decode(NULL::jw_sparse, '{"a": [[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]], "b": 1}'::jsonb, 'JwSparse');
+SELECT serde_decode(NULL::jw_sparse, '{"a": [[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]], "b": 1}', 'JwSparse');
+SET serde.max_depth = 1;
+SELECT serde_decode(NULL::jw_sparse, '{"a": [], "b": 1}'::jsonb, 'JwSparse');
+SELECT serde_decode(NULL::jw_sparse, '{"a": [], "b": 1}', 'JwSparse');
+SELECT serde_decode(NULL::jw_sparse, '{"a": 1, "b": 1}'::jsonb, 'JwSparse');
+RESET serde.max_depth;

@@ -975,6 +975,22 @@ xml_member(Eng *e, const sd_members *ms, const sd_wkey *k)
 							   sd_hash_name(k->s, k->len));
 }
 
+/* The room an ignored member's value has below its key, as sd_eng_skip_value's skip_fast would
+ * get it (engine_skip.c skip_room) with two skip frames' worth of stack less: a smaller room only
+ * returns more members to decode_members' rules. */
+static __attribute__((noinline)) uint32_t
+skip_before_room(Eng *e)
+{
+	char		here;
+	size_t		used = (size_t) (e->stack_start - &here);
+	size_t		left = used < e->stack_budget ? e->stack_budget - used : 0;
+	uint32_t	room = e->max_depth > e->depth + 1 ? e->max_depth - e->depth - 1 : 0;
+	size_t		by_stack = left / SD_SKIP_FAST_STACK;
+
+	by_stack = by_stack > 2 ? by_stack - 2 : 0;
+	return by_stack < room ? (uint32_t) by_stack : room;
+}
+
 /* The members of an object begun, against table ms (of node n), into the row: the one member
  * loop of every input format. */
 static bool
@@ -1007,6 +1023,16 @@ decode_members(Eng *e, const sd_node *n, const sd_members *ms, uint32_t row, int
 			return sd_eng_fail(e, SD_E_INTERNAL, obj_off, "member table of another plan");
 		follow = e->d->follow + ms->follow_at;	/* the decoder's prediction (sd_follow) */
 	}
+	/* jsonb: members this loop would only skip (unknown, ignored) may be passed over by the
+	 * walker (walker.h SD_KEY_SKIP_BEFORE; skip_before_room) */
+	bool		skip_before = order && !n->reject_unknown && !(top && n->extra_col >= 0) &&
+		!e->collect && !e->ev && !e->in_jsonb;
+
+	if (skip_before)
+	{
+		e->cur->skip_room = skip_before_room(e);
+		want |= SD_KEY_SKIP_BEFORE;
+	}
 	if (ms->n > 256)
 	{
 		seen = (uint64_t *) sd_arena_alloc(&e->d->arena, sizeof(uint64_t) * (size_t) ((ms->n + 63) / 64));
@@ -1019,7 +1045,8 @@ decode_members(Eng *e, const sd_node *n, const sd_members *ms, uint32_t row, int
 		uint32_t	depth = e->depth;
 		int			mi = follow ? follow[prev] : -1;
 
-		r = e->object_next(e->cur, &k, &t, mi >= 0 ? &ms->m[mi] : NULL, want);
+		r = e->object_next(e->cur, &k, &t, skip_before ? (pos < ms->n ? &ms->m[order[pos]] : NULL) :
+						   mi >= 0 ? &ms->m[mi] : NULL, want);
 		if (r <= 0)
 			break;
 		if (__builtin_expect(xml, 0))
@@ -1031,6 +1058,8 @@ decode_members(Eng *e, const sd_node *n, const sd_members *ms, uint32_t row, int
 			if (k.xml_kind == SD_XML_TEXT)
 				t.offset = obj_off;
 		}
+		else if (k.matched && skip_before)
+			mi = order[pos++];	/* the walker compared the key with expect, order[pos] */
 		else if (!k.matched)
 		{
 			mi = -1;

@@ -420,49 +420,116 @@ jw_array_begin(sd_wcursor *c, const sd_wtok *t)
 	return 1;
 }
 
+/*
+ * walker.h SD_KEY_SKIP_BEFORE: whether the engine would ignore the member whose key is
+ * base[kstart, kend) — its key sorts before expect's name in jsonb's order (shorter first, then
+ * bytewise: jsonb_util.c lengthCompareJsonbString), or no member of the plan is left — and its
+ * value (JEntry ve, base[vstart, vend)) is a scalar (jsonb's are valid) or a container whose
+ * size proves it nests within `room` levels (jw_len_fits, jw_skip_fast's first test): 1 pass
+ * over it; 0 return it, *matched when the key is expect's name.
+ */
+static inline int
+jw_ignored(const char *key, uint32 klen, JEntry ve, uint32 vstart, uint32 vend,
+		   const sd_member *expect, uint32 room, bool *matched)
+{
+	if (expect)
+	{
+		int			cmp;
+
+		if (klen > expect->len)
+			return 0;
+		if (klen == expect->len)
+		{
+			cmp = memcmp(key, expect->name, klen);
+			if (cmp >= 0)
+			{
+				*matched = cmp == 0;
+				return 0;
+			}
+		}
+	}
+	if (JBE_ISCONTAINER(ve) &&
+		!(vend > INTALIGN(vstart) && jw_len_fits(vend - INTALIGN(vstart), (int) Min(room, INT_MAX))))
+		return 0;
+	return 1;
+}
+
+/* The member at f->i (one left) into k and t. */
+static inline __attribute__((always_inline)) int
+jw_member(Jc *c, JwFrame *f, sd_wkey *k, sd_wtok *t, const sd_member *expect, unsigned want,
+		  bool skipping)
+{
+	for (;;)
+	{
+		uint32		i = f->i;
+		const JEntry *ke,
+				   *ve;
+		uint32		kstart,
+					kend,
+					vstart,
+					vend;
+		bool		matched = false;
+
+		if (i == f->count)
+		{
+			c->nframes--;
+			c->top = c->nframes ? f - 1 : NULL;
+			return 0;
+		}
+		/* the key (always a string) and the value: each ends at its offset field or its start
+		 * plus its length field */
+		ke = &f->ch[i];
+		ve = &f->ch[f->count + i];
+		kstart = f->koff;
+		kend = JBE_HAS_OFF(*ke) ? JBE_OFFLENFLD(*ke) : kstart + JBE_OFFLENFLD(*ke);
+		vstart = f->voff;
+		vend = JBE_HAS_OFF(*ve) ? JBE_OFFLENFLD(*ve) : vstart + JBE_OFFLENFLD(*ve);
+		f->koff = kend;
+		f->voff = vend;
+		f->i = i + 1;
+		if ((want & SD_KEY_SKIP_BEFORE) &&
+			jw_ignored(f->base + kstart, kend - kstart, *ve, vstart, vend, expect,
+					   c->head.skip_room, &matched))
+		{
+			if (!skipping)
+				return -2;		/* the caller goes on out of line */
+			if ((i & 4095) == 4095)
+				CHECK_FOR_INTERRUPTS();
+			continue;
+		}
+		k->s = f->base + kstart;
+		k->len = (size_t) (kend - kstart);
+		k->offset = -1;
+		k->matched = matched;	/* SD_KEY_SKIP_BEFORE: the key is expect's name */
+		k->in_doc = false;
+		k->has_hash = false;
+		k->xml_kind = 0;
+		c->cur_je = ve;
+		c->cur_base = f->base;
+		c->cur_start = vstart;
+		c->cur_end = vend;
+		jw_entry_tok(*ve, f->base, vstart, vend, t);
+		return 1;
+	}
+}
+
+/* object_next after a member it passed over: the rest of the run, out of line */
+static pg_noinline int
+jw_object_next_skipping(Jc *c, JwFrame *f, sd_wkey *k, sd_wtok *t, const sd_member *expect,
+						unsigned want)
+{
+	return jw_member(c, f, k, t, expect, want, true);
+}
+
 static int
 jw_object_next(sd_wcursor *cur, sd_wkey *k, sd_wtok *t, const sd_member *expect, unsigned want)
 {
 	Jc		   *c = (Jc *) cur;
-	JwFrame    *f = c->top;
-	uint32		i = f->i;
-	const JEntry *ke,
-			   *ve;
-	uint32		kstart,
-				kend,
-				vstart,
-				vend;
+	int			r = jw_member(c, c->top, k, t, expect, want, false);
 
-	if (i == f->count)
-	{
-		c->nframes--;
-		c->top = c->nframes ? f - 1 : NULL;
-		return 0;
-	}
-	/* the key (always a string) and the value: each ends at its offset field or its start plus
-	 * its length field */
-	ke = &f->ch[i];
-	ve = &f->ch[f->count + i];
-	kstart = f->koff;
-	kend = JBE_HAS_OFF(*ke) ? JBE_OFFLENFLD(*ke) : kstart + JBE_OFFLENFLD(*ke);
-	vstart = f->voff;
-	vend = JBE_HAS_OFF(*ve) ? JBE_OFFLENFLD(*ve) : vstart + JBE_OFFLENFLD(*ve);
-	f->koff = kend;
-	f->voff = vend;
-	f->i = i + 1;
-	k->s = f->base + kstart;
-	k->len = (size_t) (kend - kstart);
-	k->offset = -1;
-	k->matched = false;
-	k->in_doc = false;
-	k->has_hash = false;
-	k->xml_kind = 0;
-	c->cur_je = ve;
-	c->cur_base = f->base;
-	c->cur_start = vstart;
-	c->cur_end = vend;
-	jw_entry_tok(*ve, f->base, vstart, vend, t);
-	return 1;
+	if (__builtin_expect(r == -2, 0))
+		return jw_object_next_skipping(c, c->top, k, t, expect, want);
+	return r;
 }
 
 static int

@@ -975,22 +975,6 @@ xml_member(Eng *e, const sd_members *ms, const sd_wkey *k)
 							   sd_hash_name(k->s, k->len));
 }
 
-/* The room an ignored member's value has below its key, as sd_eng_skip_value's skip_fast would
- * get it (engine_skip.c skip_room) with two skip frames' worth of stack less: a smaller room only
- * returns more members to decode_members' rules. */
-static __attribute__((noinline)) uint32_t
-skip_before_room(Eng *e)
-{
-	char		here;
-	size_t		used = (size_t) (e->stack_start - &here);
-	size_t		left = used < e->stack_budget ? e->stack_budget - used : 0;
-	uint32_t	room = e->max_depth > e->depth + 1 ? e->max_depth - e->depth - 1 : 0;
-	size_t		by_stack = left / SD_SKIP_FAST_STACK;
-
-	by_stack = by_stack > 2 ? by_stack - 2 : 0;
-	return by_stack < room ? (uint32_t) by_stack : room;
-}
-
 /* The members of an object begun, against table ms (of node n), into the row: the one member
  * loop of every input format. */
 static bool
@@ -1024,13 +1008,13 @@ decode_members(Eng *e, const sd_node *n, const sd_members *ms, uint32_t row, int
 		follow = e->d->follow + ms->follow_at;	/* the decoder's prediction (sd_follow) */
 	}
 	/* jsonb: members this loop would only skip (unknown, ignored) may be passed over by the
-	 * walker (walker.h SD_KEY_SKIP_BEFORE; skip_before_room) */
+	 * walker (walker.h SD_KEY_SKIP_BEFORE) */
 	bool		skip_before = order && !n->reject_unknown && !(top && n->extra_col >= 0) &&
 		!e->collect && !e->ev && !e->in_jsonb;
 
 	if (skip_before)
 	{
-		e->cur->skip_room = skip_before_room(e);
+		e->cur->skip_room = sd_eng_skip_before_room(e);
 		want |= SD_KEY_SKIP_BEFORE;
 	}
 	if (ms->n > 256)

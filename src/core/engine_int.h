@@ -90,6 +90,8 @@ bool		sd_eng_kind_error(Eng *e, const sd_node *n, sd_wtok *t);
 /* ---- engine_skip.c: the validating skip ------------------------------------------------- */
 /* Walks the value of token t (peeked, at the cursor): every byte checked, depth limited. */
 bool		sd_eng_skip_value(Eng *e, const sd_wtok *t);
+/* decode_members' room for members the walker passes over (walker.h SD_KEY_SKIP_BEFORE) */
+uint32_t	sd_eng_skip_before_room(Eng *e);
 /* The members of an object already begun, walked. */
 bool		sd_eng_skip_members(Eng *e, int64_t off);
 

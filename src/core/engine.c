@@ -895,35 +895,6 @@ flat_member(Eng *e, const sd_node *n, const sd_member *m, const sd_wkey *k, sd_w
 	return true;
 }
 
-/* serde_errors: the errors found from `from` on (the object's missing members, located at the
- * object) move to `at`, where the object's errors began, and take the object's seq (its start),
- * so that found stays in document order for every format (jsonb too: no offsets needed); the
- * cap is applied again. */
-static void
-hoist_found(sd_collect *c, int at, int from, uint32_t seq, int max)
-{
-	sd_found   *f = c->d->found;
-
-	c->max = max;
-	for (int k = 0; k < 3 && at < from && from < c->n; k++)
-	{                           /* rotate [at, n) left by from - at: three reversals */
-		int			lo = k == 1 ? from : at,
-					hi = k == 0 ? from - 1 : c->n - 1;
-
-		for (; lo < hi; lo++, hi--)
-		{
-			sd_found	x = f[lo];
-
-			f[lo] = f[hi];
-			f[hi] = x;
-		}
-	}
-	for (int i = at; i < at + c->n - from; i++)
-		f[i].seq = seq;
-	if (c->n > max)
-		c->n = max;
-}
-
 /* XML members resolved by the walker's interned name pointers (sd_wkey.interned): a
  * direct-mapped cache of (table, kind, local name pointer, URI pointer) -> member index or -1,
  * per engine call (the walker's names live as long as its cursor). */
@@ -1013,6 +984,16 @@ decode_members(Eng *e, const sd_node *n, const sd_members *ms, uint32_t row, int
 		want |= SD_KEY_SKIP;
 	k.absent = false;			/* set only by a walker that filters (SD_KEY_FILTER) */
 	k.filter = ms->key_filter;
+	/* jsonb: members this loop would only skip (unknown, ignored) may be passed over by the
+	 * walker (walker.h SD_KEY_SKIP_BEFORE) */
+	bool		skip_before = order && !n->reject_unknown && !(top && n->extra_col >= 0) &&
+		!e->collect && !e->ev && !e->in_jsonb;
+
+	if (skip_before)
+	{
+		e->cur->skip_room = sd_eng_skip_before_room(e);
+		want |= SD_KEY_SKIP_BEFORE;
+	}
 	if (ms->n > 256)
 	{
 		seen = (uint64_t *) sd_arena_alloc(&e->d->arena, sizeof(uint64_t) * (size_t) ((ms->n + 63) / 64));
@@ -1025,7 +1006,8 @@ decode_members(Eng *e, const sd_node *n, const sd_members *ms, uint32_t row, int
 		uint32_t	depth = e->depth;
 		int			mi = follow ? follow[prev] : -1;
 
-		r = e->object_next(e->cur, &k, &t, mi >= 0 ? &ms->m[mi] : NULL, want);
+		r = e->object_next(e->cur, &k, &t, skip_before ? (pos < ms->n ? &ms->m[order[pos]] : NULL) :
+						   mi >= 0 ? &ms->m[mi] : NULL, want);
 		if (r <= 0)
 			break;
 		if (__builtin_expect(xml, 0))
@@ -1037,6 +1019,8 @@ decode_members(Eng *e, const sd_node *n, const sd_members *ms, uint32_t row, int
 			if (k.xml_kind == SD_XML_TEXT)
 				t.offset = obj_off;
 		}
+		else if (k.matched && skip_before)
+			mi = order[pos++];	/* the walker compared the key with expect, order[pos] */
 		else if (!k.matched)
 		{
 			mi = -1;
@@ -1178,7 +1162,7 @@ decode_members(Eng *e, const sd_node *n, const sd_members *ms, uint32_t row, int
 		}
 	}
 	if (max)
-		hoist_found(e->collect, at, from, at_seq, max);
+		sd_eng_hoist_found(e->collect, at, from, at_seq, max);
 	return true;
 }
 

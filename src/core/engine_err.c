@@ -2,7 +2,8 @@
  * engine_err.c — the rule engine's errors: the path of the value where an error is (jsonpath
  * for JSON, XPath for XML, from the engine's path stack), its SQLSTATE by input format, the
  * offset (XML: line and column), and the errors of malformed input and limits.  Called by
- * engine.c and engine_skip.c; calls nothing of theirs.
+ * engine.c and engine_skip.c; calls nothing of theirs.  Also serde_errors' reordering of an
+ * object's missing-member errors (sd_eng_hoist_found).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -201,3 +202,31 @@ sd_eng_kind_error(Eng *e, const sd_node *n, sd_wtok *t)
 	return sd_eng_fail(e, SD_E_KIND, t->offset, "expected %s, found %s", sd_expected_name(n), found);
 }
 
+/* serde_errors: the errors found from `from` on (the object's missing members, located at the
+ * object) move to `at`, where the object's errors began, and take the object's seq (its start),
+ * so that found stays in document order for every format (jsonb too: no offsets needed); the
+ * cap is applied again. */
+void
+sd_eng_hoist_found(sd_collect *c, int at, int from, uint32_t seq, int max)
+{
+	sd_found   *f = c->d->found;
+
+	c->max = max;
+	for (int k = 0; k < 3 && at < from && from < c->n; k++)
+	{                           /* rotate [at, n) left by from - at: three reversals */
+		int			lo = k == 1 ? from : at,
+					hi = k == 0 ? from - 1 : c->n - 1;
+
+		for (; lo < hi; lo++, hi--)
+		{
+			sd_found	x = f[lo];
+
+			f[lo] = f[hi];
+			f[hi] = x;
+		}
+	}
+	for (int i = at; i < at + c->n - from; i++)
+		f[i].seq = seq;
+	if (c->n > max)
+		c->n = max;
+}

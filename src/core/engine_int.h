@@ -79,6 +79,8 @@ bool		sd_eng_grow_path(Eng *e, int64_t off);
 /* malformed input (reported at the root); the walker's failure (an op returned -1) */
 bool		sd_eng_syntax(Eng *e, const char *problem, int64_t off);
 bool		sd_eng_walker_failed(Eng *e);
+/* serde_errors: an object's missing-member errors moved to where its errors begin */
+void		sd_eng_hoist_found(sd_collect *c, int at, int from, uint32_t seq, int max);
 /* a limit reached on entering a container: depth, or the stack budget */
 bool		sd_eng_guard_failed(Eng *e, int64_t off);
 /* a value error of scalar_to_tape.c (e->err): add path and offset */
@@ -90,6 +92,8 @@ bool		sd_eng_kind_error(Eng *e, const sd_node *n, sd_wtok *t);
 /* ---- engine_skip.c: the validating skip ------------------------------------------------- */
 /* Walks the value of token t (peeked, at the cursor): every byte checked, depth limited. */
 bool		sd_eng_skip_value(Eng *e, const sd_wtok *t);
+/* decode_members' room for members the walker passes over (walker.h SD_KEY_SKIP_BEFORE) */
+uint32_t	sd_eng_skip_before_room(Eng *e);
 /* The members of an object already begun, walked. */
 bool		sd_eng_skip_members(Eng *e, int64_t off);
 

@@ -145,6 +145,22 @@ skip_room(Eng *e)
 	return room;
 }
 
+/* The room an ignored member's value has below its key (decode_members, before enter_key), as
+ * sd_eng_skip_value's skip_fast would get it (skip_room) with two skip frames' worth of stack
+ * less: a smaller room only returns more members to the engine's rules. */
+uint32_t
+sd_eng_skip_before_room(Eng *e)
+{
+	char		here;
+	size_t		used = (size_t) (e->stack_start - &here);
+	size_t		left = used < e->stack_budget ? e->stack_budget - used : 0;
+	uint32_t	room = e->max_depth > e->depth + 1 ? e->max_depth - e->depth - 1 : 0;
+	size_t		by_stack = left / SD_SKIP_FAST_STACK;
+
+	by_stack = by_stack > 2 ? by_stack - 2 : 0;
+	return by_stack < room ? (uint32_t) by_stack : room;
+}
+
 /* skip_fast returned -1: malformed input, or a container nesting deeper than its room (at the
  * path the walker reports, below the value): the limit's error, as container_guard gives it. */
 static __attribute__((noinline)) bool

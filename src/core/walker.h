@@ -97,6 +97,8 @@
  * v8: sd_wkey.interned (XML: names interned for the cursor's life; the engine caches members by
  * their pointers).
  * v9: SD_KEY_NO_TEXT (XML: an element whose text no member maps; the walker skips its text).
+ * v10: SD_KEY_SKIP_BEFORE and sd_wcursor.skip_room (jsonb: members the engine would ignore are
+ * passed over by the walker without a token each).
  */
 #ifndef SERDE_WALKER_H
 #define SERDE_WALKER_H
@@ -174,6 +176,7 @@ typedef struct sd_wcursor
 	sd_wfail	fail;
 	const char *text;           /* SD_WF_TEXT: the whole JSON text (re-validated on errors) */
 	size_t		text_len;
+	uint32_t	skip_room;      /* set by the engine with SD_KEY_SKIP_BEFORE (see there) */
 } sd_wcursor;
 
 #define SD_WF_TEXT			1u  /* JSON text: syntax errors get jvalid.c's exact offset; a
@@ -202,6 +205,16 @@ typedef struct sd_wcursor
 								 * returning it */
 #define SD_KEY_NO_TEXT	2u      /* object_next's want (XML): the engine ignores this element's
 								 * own text (no member maps it): the walker may leave it out */
+#define SD_KEY_SKIP_BEFORE 4u   /* object_next's want (SD_WF_SORTED_KEYS walkers): the engine
+								 * ignores every member whose key sorts before expect's name
+								 * (all of them when expect is NULL) — an unknown member of an
+								 * object without `unknown: reject` or `extra`, outside
+								 * serde_errors and jsonb events — once its value is known to
+								 * nest within the limit.  The walker may pass over such a
+								 * member when its value is a scalar or a container that
+								 * certainly nests at most cur->skip_room levels (itself
+								 * counting 1); any other member it returns as usual, and the
+								 * engine applies its rules to it. */
 
 /* capture's `how` */
 #define SD_CAP_JSON		0u      /* the value's JSON text */

@@ -42,8 +42,15 @@ typedef struct JwFrame
 typedef struct Jc
 {
 	sd_wcursor	head;			/* first: the engine's view */
-	JsonbValue	cur;			/* the value at the cursor */
+	JsonbValue	cur;			/* the root value (peek before the first member or element) */
+	/* the value at the cursor after object_next / array_next (peek rebuilds its token):
+	 * cur_je NULL = the root, else its JEntry, container data and offsets */
+	const JEntry *cur_je;
+	const char *cur_base;
+	uint32		cur_start;
+	uint32		cur_end;
 	JwFrame    *frames;
+	JwFrame    *top;			/* the innermost frame (frames[nframes - 1]), NULL when none */
 	int			nframes;
 	int			cap;
 	JwFrame		inline_frames[JW_INLINE_FRAMES];	/* the first levels: no palloc */
@@ -171,43 +178,65 @@ jw_number_direct(bool collect, const sd_node *n, Numeric num, sd_val *out)
  * reads them (JsonbIterator costs a palloc per container and a state machine per value): entry
  * i ends at its offset field (JENTRY_HAS_OFF) or at its start plus its length field, numerics
  * and containers start INTALIGNed.  An object's keys are entries 0..n-1, its values n..2n-1.
+ * Here a child goes straight into a token (no JsonbValue between them): the member and element
+ * loop's per-value work.  je is the child's JEntry, its data base + [start, end).
  */
-static inline void
-jw_child(const JEntry *ch, const char *base, uint32 i, uint32 *off, JsonbValue *v)
+static inline __attribute__((always_inline)) void
+jw_entry_tok(JEntry je, const char *base, uint32 start, uint32 end, sd_wtok *t)
 {
-	JEntry		je = ch[i];
-	uint32		start = *off;
-	uint32		end = JBE_HAS_OFF(je) ? JBE_OFFLENFLD(je) : start + JBE_OFFLENFLD(je);
-
-	*off = end;
+	t->offset = -1;
+	t->raw = NULL;
+	t->raw_len = 0;
+	t->flags = 0;
+	t->s = NULL;
+	t->len = 0;
 	switch (je & JENTRY_TYPEMASK)
 	{
 		case JENTRY_ISSTRING:
-			v->type = jbvString;
-			v->val.string.val = unconstify(char *, base + start);
-			v->val.string.len = (int) (end - start);
+			t->kind = SD_J_STRING;
+			t->s = base + start;
+			t->len = (size_t) (end - start);
 			break;
 		case JENTRY_ISNUMERIC:
-			v->type = jbvNumeric;
-			v->val.numeric = (Numeric) unconstify(char *, base + INTALIGN(start));
+			t->kind = SD_J_NUMBER;
+			t->flags = SD_TOK_NATIVE;
+			t->w[0] = (uintptr_t) (base + INTALIGN(start));
 			break;
 		case JENTRY_ISBOOL_TRUE:
-			v->type = jbvBool;
-			v->val.boolean = true;
+			t->kind = SD_J_TRUE;
 			break;
 		case JENTRY_ISBOOL_FALSE:
-			v->type = jbvBool;
-			v->val.boolean = false;
+			t->kind = SD_J_FALSE;
 			break;
 		case JENTRY_ISNULL:
-			v->type = jbvNull;
+			t->kind = SD_J_NULL;
 			break;
 		default:
-			v->type = jbvBinary;
-			v->val.binary.data = (JsonbContainer *) unconstify(char *, base + INTALIGN(start));
-			v->val.binary.len = (int) (end - INTALIGN(start));
+			{
+				const JsonbContainer *jc = (const JsonbContainer *) (base + INTALIGN(start));
+
+				t->kind = JsonContainerIsObject(jc) ? SD_J_OBJECT : SD_J_ARRAY;
+				t->w[0] = (uintptr_t) jc;
+				t->w[1] = (uintptr_t) (int) (end - INTALIGN(start));
+				break;
+			}
+	}
+}
+
+/* Where entry `index` of ch starts: jsonb_util.c's getJsonbOffset, inlined (the sum of the
+ * lengths back to the last entry that stores its end offset). */
+static inline uint32
+jw_offset(const JEntry *ch, uint32 index)
+{
+	uint32		off = 0;
+
+	while (index-- > 0)
+	{
+		off += JBE_OFFLENFLD(ch[index]);
+		if (JBE_HAS_OFF(ch[index]))
 			break;
 	}
+	return off;
 }
 
 /*
@@ -339,7 +368,12 @@ jw_untok(const sd_wtok *t, JsonbValue *v)
 static int
 jw_peek(sd_wcursor *c, sd_wtok *t)
 {
-	jw_tok(&((Jc *) c)->cur, t);
+	Jc		   *jc = (Jc *) c;
+
+	if (jc->cur_je)
+		jw_entry_tok(*jc->cur_je, jc->cur_base, jc->cur_start, jc->cur_end, t);
+	else
+		jw_tok(&jc->cur, t);
 	return 1;
 }
 
@@ -360,7 +394,7 @@ jw_push(Jc *c, const sd_wtok *t, bool obj)
 		c->frames = more;
 		c->cap *= 2;
 	}
-	f = &c->frames[c->nframes++];
+	f = c->top = &c->frames[c->nframes++];
 	f->jc = jc;
 	f->obj = obj;
 	f->count = count;
@@ -368,7 +402,7 @@ jw_push(Jc *c, const sd_wtok *t, bool obj)
 	f->base = (const char *) (f->ch + (obj ? 2 * count : count));
 	f->i = 0;
 	f->koff = 0;
-	f->voff = obj && count ? getJsonbOffset(jc, count) : 0;
+	f->voff = obj && count ? jw_offset(f->ch, count) : 0;
 	return f;
 }
 
@@ -386,48 +420,144 @@ jw_array_begin(sd_wcursor *c, const sd_wtok *t)
 	return 1;
 }
 
+/*
+ * walker.h SD_KEY_SKIP_BEFORE: whether the engine would ignore the member whose key is
+ * base[kstart, kend) — its key sorts before expect's name in jsonb's order (shorter first, then
+ * bytewise: jsonb_util.c lengthCompareJsonbString), or no member of the plan is left — and its
+ * value (JEntry ve, base[vstart, vend)) is a scalar (jsonb's are valid) or a container whose
+ * size proves it nests within `room` levels (jw_len_fits, jw_skip_fast's first test): 1 pass
+ * over it; 0 return it, *matched when the key is expect's name.
+ */
+static inline int
+jw_ignored(const char *key, uint32 klen, JEntry ve, uint32 vstart, uint32 vend,
+		   const sd_member *expect, uint32 room, bool *matched)
+{
+	if (expect)
+	{
+		int			cmp;
+
+		if (klen > expect->len)
+			return 0;
+		if (klen == expect->len)
+		{
+			cmp = memcmp(key, expect->name, klen);
+			if (cmp >= 0)
+			{
+				*matched = cmp == 0;
+				return 0;
+			}
+		}
+	}
+	if (JBE_ISCONTAINER(ve) &&
+		!(vend > INTALIGN(vstart) && jw_len_fits(vend - INTALIGN(vstart), (int) Min(room, INT_MAX))))
+		return 0;
+	return 1;
+}
+
+/* The member at f->i (one left) into k and t. */
+static inline __attribute__((always_inline)) int
+jw_member(Jc *c, JwFrame *f, sd_wkey *k, sd_wtok *t, const sd_member *expect, unsigned want,
+		  bool skipping)
+{
+	for (;;)
+	{
+		uint32		i = f->i;
+		const JEntry *ke,
+				   *ve;
+		uint32		kstart,
+					kend,
+					vstart,
+					vend;
+		bool		matched = false;
+
+		if (i == f->count)
+		{
+			c->nframes--;
+			c->top = c->nframes ? f - 1 : NULL;
+			return 0;
+		}
+		/* the key (always a string) and the value: each ends at its offset field or its start
+		 * plus its length field */
+		ke = &f->ch[i];
+		ve = &f->ch[f->count + i];
+		kstart = f->koff;
+		kend = JBE_HAS_OFF(*ke) ? JBE_OFFLENFLD(*ke) : kstart + JBE_OFFLENFLD(*ke);
+		vstart = f->voff;
+		vend = JBE_HAS_OFF(*ve) ? JBE_OFFLENFLD(*ve) : vstart + JBE_OFFLENFLD(*ve);
+		f->koff = kend;
+		f->voff = vend;
+		f->i = i + 1;
+		if ((want & SD_KEY_SKIP_BEFORE) &&
+			jw_ignored(f->base + kstart, kend - kstart, *ve, vstart, vend, expect,
+					   c->head.skip_room, &matched))
+		{
+			if (!skipping)
+				return -2;		/* the caller goes on out of line */
+			if ((i & 4095) == 4095)
+				CHECK_FOR_INTERRUPTS();
+			continue;
+		}
+		k->s = f->base + kstart;
+		k->len = (size_t) (kend - kstart);
+		k->offset = -1;
+		k->matched = matched;	/* SD_KEY_SKIP_BEFORE: the key is expect's name */
+		k->in_doc = false;
+		k->has_hash = false;
+		k->xml_kind = 0;
+		c->cur_je = ve;
+		c->cur_base = f->base;
+		c->cur_start = vstart;
+		c->cur_end = vend;
+		jw_entry_tok(*ve, f->base, vstart, vend, t);
+		return 1;
+	}
+}
+
+/* object_next after a member it passed over: the rest of the run, out of line */
+static pg_noinline int
+jw_object_next_skipping(Jc *c, JwFrame *f, sd_wkey *k, sd_wtok *t, const sd_member *expect,
+						unsigned want)
+{
+	return jw_member(c, f, k, t, expect, want, true);
+}
+
 static int
 jw_object_next(sd_wcursor *cur, sd_wkey *k, sd_wtok *t, const sd_member *expect, unsigned want)
 {
 	Jc		   *c = (Jc *) cur;
-	JwFrame    *f = &c->frames[c->nframes - 1];
-	JsonbValue	kv;
+	int			r = jw_member(c, c->top, k, t, expect, want, false);
 
-	kv.val.string.val = NULL;	/* keys are strings */
-	kv.val.string.len = 0;
-	if (f->i == f->count)
-	{
-		c->nframes--;
-		return 0;
-	}
-	jw_child(f->ch, f->base, f->i, &f->koff, &kv);
-	jw_child(f->ch, f->base, f->count + f->i, &f->voff, &c->cur);
-	f->i++;
-	k->s = kv.val.string.val;
-	k->len = (size_t) kv.val.string.len;
-	k->offset = -1;
-	k->matched = false;
-	k->in_doc = false;
-	k->has_hash = false;
-	k->xml_kind = 0;
-	jw_tok(&c->cur, t);
-	return 1;
+	if (__builtin_expect(r == -2, 0))
+		return jw_object_next_skipping(c, c->top, k, t, expect, want);
+	return r;
 }
 
 static int
 jw_array_next(sd_wcursor *cur, sd_wtok *t)
 {
 	Jc		   *c = (Jc *) cur;
-	JwFrame    *f = &c->frames[c->nframes - 1];
+	JwFrame    *f = c->top;
+	uint32		i = f->i;
+	const JEntry *je;
+	uint32		start,
+				end;
 
-	if (f->i == f->count)
+	if (i == f->count)
 	{
 		c->nframes--;
+		c->top = c->nframes ? f - 1 : NULL;
 		return 0;
 	}
-	jw_child(f->ch, f->base, f->i, &f->koff, &c->cur);
-	f->i++;
-	jw_tok(&c->cur, t);
+	je = &f->ch[i];
+	start = f->koff;
+	end = JBE_HAS_OFF(*je) ? JBE_OFFLENFLD(*je) : start + JBE_OFFLENFLD(*je);
+	f->koff = end;
+	f->i = i + 1;
+	c->cur_je = je;
+	c->cur_base = f->base;
+	c->cur_start = start;
+	c->cur_end = end;
+	jw_entry_tok(*je, f->base, start, end, t);
 	return 1;
 }
 
@@ -437,7 +567,7 @@ jw_object_find(sd_wcursor *cur, const char *name, size_t len, unsigned kinds, sd
 	Jc		   *c = (Jc *) cur;
 	JsonbValue	v;
 
-	if (!getKeyJsonValueFromContainer(c->frames[c->nframes - 1].jc, name, (uint32) len, &v))
+	if (!getKeyJsonValueFromContainer(c->top->jc, name, (uint32) len, &v))
 		return 0;
 	jw_tok(&v, t);
 	return 1;
@@ -553,7 +683,9 @@ jw_init(Jc *c, sd_decoder *kept, sd_limits *lim, sd_error *err)
 	c->head.text = NULL;
 	c->head.text_len = 0;
 	c->frames = c->inline_frames;
+	c->cur_je = NULL;
 	c->nframes = 0;
+	c->top = NULL;
 	c->cap = JW_INLINE_FRAMES;
 	c->head.fail.offset = -1;
 	pgs_limits(lim);

@@ -962,7 +962,8 @@ decode_members(Eng *e, const sd_node *n, const sd_members *ms, uint32_t row, int
 	int16_t    *follow = NULL;
 	/* XML: an element's unmapped text is ignored (unmapped_member), so the walker need not
 	 * gather it: the rule stays here, the walker only leaves the text out */
-	unsigned	want = ms->n && !xml ? SD_KEY_HASH | SD_KEY_FILTER : xml && !ms->xml_text ? SD_KEY_NO_TEXT : 0;
+	unsigned	want = xml ? (!ms->xml_text ? SD_KEY_NO_TEXT : 0) :
+		!ms->n ? 0 : sorted ? SD_KEY_HASH : SD_KEY_HASH | SD_KEY_FILTER;
 	sd_wkey		k;
 	sd_wtok		t;
 	int			r;
@@ -980,7 +981,7 @@ decode_members(Eng *e, const sd_node *n, const sd_members *ms, uint32_t row, int
 	}
 	/* an ignored unmapped member whose value is a scalar: unmapped_member would only enter
 	 * its key and skip_value it (nothing to check, nothing kept), so the walker may pass it */
-	if (!xml && ms->n && !n->reject_unknown && !(top && n->extra_col >= 0) && !e->in_jsonb && !e->ev)
+	if (!xml && !sorted && ms->n && !n->reject_unknown && !(top && n->extra_col >= 0) && !e->in_jsonb && !e->ev)
 		want |= SD_KEY_SKIP;
 	k.absent = false;			/* set only by a walker that filters (SD_KEY_FILTER) */
 	k.filter = ms->key_filter;

@@ -98,7 +98,9 @@
  * their pointers).
  * v9: SD_KEY_NO_TEXT (XML: an element whose text no member maps; the walker skips its text).
  * v10: SD_KEY_SKIP_BEFORE and sd_wcursor.skip_room (jsonb: members the engine would ignore are
- * passed over by the walker without a token each).
+ * passed over by the walker without a token each); SD_KEY_FILTER and SD_KEY_SKIP (text: names no
+ * member has rejected by sd_members.key_filter; ignored unknown scalars passed over).  Every
+ * want bit is distinct: a walker ignores the bits it does not know.
  */
 #ifndef SERDE_WALKER_H
 #define SERDE_WALKER_H
@@ -205,7 +207,7 @@ typedef struct sd_wcursor
 								 * returning it */
 #define SD_KEY_NO_TEXT	2u      /* object_next's want (XML): the engine ignores this element's
 								 * own text (no member maps it): the walker may leave it out */
-#define SD_KEY_SKIP_BEFORE 4u   /* object_next's want (SD_WF_SORTED_KEYS walkers): the engine
+#define SD_KEY_SKIP_BEFORE 16u  /* object_next's want (SD_WF_SORTED_KEYS walkers): the engine
 								 * ignores every member whose key sorts before expect's name
 								 * (all of them when expect is NULL) — an unknown member of an
 								 * object without `unknown: reject` or `extra`, outside

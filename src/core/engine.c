@@ -946,6 +946,11 @@ xml_member(Eng *e, const sd_members *ms, const sd_wkey *k)
 							   sd_hash_name(k->s, k->len));
 }
 
+/* object_next's want bits are distinct (a walker ignores those it does not know) */
+_Static_assert((SD_KEY_HASH ^ SD_KEY_NO_TEXT ^ SD_KEY_FILTER ^ SD_KEY_SKIP ^ SD_KEY_SKIP_BEFORE) ==
+			   (SD_KEY_HASH | SD_KEY_NO_TEXT | SD_KEY_FILTER | SD_KEY_SKIP | SD_KEY_SKIP_BEFORE),
+			   "walker.h: two want bits share a value");
+
 /* The members of an object begun, against table ms (of node n), into the row: the one member
  * loop of every input format. */
 static bool

@@ -70,17 +70,26 @@ child_short(Form_pg_attribute att, const SdPend *c)
 		c->size - VARHDRSZ + VARHDRSZ_SHORT <= VARATT_SHORT_MAX;
 }
 
+/* A pending value of n children (copied in), `size` bytes when written, its data at hoff. */
 static SdPend *
-pend_new(int n)
+pend_new(int n, Size size, Size hoff, bool hasnull, const Datum *vals, const bool *nulls,
+		 const uint8 *pend)
 {
-	Size		size = MAXALIGN(sizeof(SdPend)) + (sizeof(Datum) + sizeof(bool) + sizeof(uint8)) * (Size) n;
-	SdPend	   *p = AllocSizeIsValid(size) ? palloc(size) :
-		MemoryContextAllocHuge(CurrentMemoryContext, size);
+	Size		bytes = MAXALIGN(sizeof(SdPend)) + (sizeof(Datum) + sizeof(bool) + sizeof(uint8)) * (Size) n;
+	SdPend	   *p = AllocSizeIsValid(bytes) ? palloc(bytes) :
+		MemoryContextAllocHuge(CurrentMemoryContext, bytes);
 
 	p->vals = (Datum *) ((char *) p + MAXALIGN(sizeof(SdPend)));
 	p->nulls = (bool *) (p->vals + n);
 	p->pend = (uint8 *) (p->nulls + n);
 	p->n = n;
+	p->size = size;
+	p->hoff = (uint32) hoff;
+	p->hasnull = hasnull;
+	p->td = NULL;
+	memcpy(p->vals, vals, sizeof(Datum) * n);
+	memcpy(p->nulls, nulls, sizeof(bool) * n);
+	memcpy(p->pend, pend, sizeof(uint8) * n);
 	return p;
 }
 
@@ -153,14 +162,8 @@ sd_pend_row(TupleDesc td, const Datum *vals, const bool *nulls, const uint8 *pen
 	hoff = MAXALIGN(SizeofHeapTupleHeader + (hasnull ? BITMAPLEN(natts) : 0));
 	if (!AllocSizeIsValid(HEAPTUPLESIZE + hoff + len))
 		return NULL;
-	p = pend_new(natts);
-	p->size = hoff + len;
+	p = pend_new(natts, hoff + len, hoff, hasnull, vals, nulls, pend);
 	p->td = td;
-	p->hasnull = hasnull;
-	p->hoff = (uint32) hoff;
-	memcpy(p->vals, vals, sizeof(Datum) * natts);
-	memcpy(p->nulls, nulls, sizeof(bool) * natts);
-	memcpy(p->pend, pend, sizeof(uint8) * natts);
 	return p;
 }
 
@@ -210,18 +213,11 @@ sd_pend_array(int n, const Datum *vals, const bool *nulls, const uint8 *pend, Oi
 	overhead = hasnull ? ARR_OVERHEAD_WITHNULLS(1, n) : ARR_OVERHEAD_NONULLS(1);
 	if (!AllocSizeIsValid(nbytes + overhead))
 		return NULL;
-	p = pend_new(n);
-	p->size = nbytes + overhead;
-	p->td = NULL;
-	p->hasnull = hasnull;
-	p->hoff = (uint32) overhead;
+	p = pend_new(n, nbytes + overhead, overhead, hasnull, vals, nulls, pend);
 	p->elemtype = elemtype;
 	p->elmlen = elmlen;
 	p->elmbyval = elmbyval;
 	p->elmalign = elmalign;
-	memcpy(p->vals, vals, sizeof(Datum) * n);
-	memcpy(p->nulls, nulls, sizeof(bool) * n);
-	memcpy(p->pend, pend, sizeof(uint8) * n);
 	return p;
 }
 

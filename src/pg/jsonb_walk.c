@@ -173,6 +173,18 @@ jw_number_direct(bool collect, const sd_node *n, Numeric num, sd_val *out)
 	}
 }
 
+/* A token's fields other than its kind and w[], as every jsonb token has them (no offsets) */
+static inline __attribute__((always_inline)) void
+jw_tok_clear(sd_wtok *t)
+{
+	t->offset = -1;
+	t->raw = NULL;
+	t->raw_len = 0;
+	t->flags = 0;
+	t->s = NULL;
+	t->len = 0;
+}
+
 /*
  * A container's children read straight from their JEntries, as jsonb_util.c's fillJsonbValue
  * reads them (JsonbIterator costs a palloc per container and a state machine per value): entry
@@ -184,12 +196,7 @@ jw_number_direct(bool collect, const sd_node *n, Numeric num, sd_val *out)
 static inline __attribute__((always_inline)) void
 jw_entry_tok(JEntry je, const char *base, uint32 start, uint32 end, sd_wtok *t)
 {
-	t->offset = -1;
-	t->raw = NULL;
-	t->raw_len = 0;
-	t->flags = 0;
-	t->s = NULL;
-	t->len = 0;
+	jw_tok_clear(t);
 	switch (je & JENTRY_TYPEMASK)
 	{
 		case JENTRY_ISSTRING:
@@ -301,12 +308,7 @@ jw_depth_fits(const JsonbContainer *jc, int room)
 static inline void
 jw_tok(const JsonbValue *v, sd_wtok *t)
 {
-	t->offset = -1;
-	t->raw = NULL;
-	t->raw_len = 0;
-	t->flags = 0;
-	t->s = NULL;
-	t->len = 0;
+	jw_tok_clear(t);
 	switch (v->type)
 	{
 		case jbvNull:

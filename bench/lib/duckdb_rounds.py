@@ -76,19 +76,9 @@ def duck_type(db, oid, fmt, notes):
 def prune(struct, value, dropped, path="$"):
     """Keep only the members the document has (in every element of an array): json_transform_strict
     raises an error on a missing key."""
-    if isinstance(struct, dict):
-        vals = [value] if isinstance(value, dict) else []
-        if not vals:
-            return struct       # null (or not an object): kept as it is
-        out = {}
-        for k, t in struct.items():
-            present = [v[k] for v in vals if k in v]
-            if len(present) < len(vals):
-                dropped.append(f"{path}.{k}")
-                continue
-            out[k] = prune_all(t, present, dropped, f"{path}.{k}")
-        return out
-    return struct
+    if not isinstance(struct, dict) or not isinstance(value, dict):
+        return struct       # null (or not an object): kept as it is
+    return prune_all(struct, [value], dropped, path)
 
 
 def prune_all(t, values, dropped, path):

@@ -158,30 +158,13 @@ pgs_read_shape(const char *name, Snapshot snap, bool want_options, SdShapeRow *r
 	return found;
 }
 
+/* The names of the shapes whose target is typid, sorted (NIL for none). */
 List *
 pgs_shapes_for_type(Oid typid, Snapshot snap)
 {
-	Relation	rel = table_open(pgs_shapes_relid(), AccessShareLock);
-	ShapeCols	c;
-	ScanKeyData key;
-	SysScanDesc scan;
-	HeapTuple	tup;
-	List	   *names = NIL;
+	List	   *names;
 
-	shape_cols(rel, &c);
-	ScanKeyInit(&key, c.target, BTEqualStrategyNumber, F_OIDEQ, ObjectIdGetDatum(typid));
-	scan = systable_beginscan(rel, InvalidOid, false, snap, 1, &key);
-	while (HeapTupleIsValid(tup = systable_getnext(scan)))
-	{
-		bool		isnull;
-		Datum		d = pgs_heap_attr(tup, c.name, RelationGetDescr(rel), &isnull);
-
-		if (!isnull)
-			names = lappend(names, TextDatumGetCString(d));
-	}
-	systable_endscan(scan);
-	table_close(rel, AccessShareLock);
-	list_sort(names, cmp_cstring);
+	pgs_shapes_of_types_lists(&typid, 1, snap, &names);
 	return names;
 }
 
